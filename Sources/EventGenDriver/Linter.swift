@@ -1,0 +1,26 @@
+import EventSchema
+
+/// `eventgen lint`: validates schema files and reports what is wrong with them.
+public enum Linter {
+  /// The result of a lint run.
+  public struct Report: Sendable {
+    /// How many schema files were checked.
+    public var fileCount: Int
+    /// How many events they declare, when valid.
+    public var eventCount: Int
+    /// Every diagnostic, sorted by file and position.
+    public var diagnostics: [Diagnostic]
+    /// Whether any diagnostic is an error.
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+  }
+
+  /// Discovers, reads and validates the schema files that `paths` name.
+  public static func lint(_ paths: [String]) throws(InputError) -> Report {
+    let files = try InputFiles.discover(paths)
+    guard !files.isEmpty else {
+      throw InputError("no schema files (*\(InputFiles.schemaSuffix)) found in \(paths.joined(separator: ", "))")
+    }
+    let result = SchemaLoader.load(try InputFiles.read(files))
+    return Report(fileCount: files.count, eventCount: result.schema?.allEvents.count ?? 0, diagnostics: result.diagnostics)
+  }
+}

@@ -1,0 +1,80 @@
+/// A value with the position it was written at.
+struct Located<Value: Sendable>: Sendable {
+  var value: Value
+  var location: SourceLocation
+}
+
+/// A type as written in a schema, before names are resolved.
+indirect enum TypeExpression: Sendable {
+  case named(Located<String>)
+  case optional(TypeExpression, SourceLocation)
+  case array(TypeExpression, SourceLocation)
+  case dictionary(key: TypeExpression, value: TypeExpression, SourceLocation)
+
+  var location: SourceLocation {
+    switch self {
+    case .named(let name): return name.location
+    case .optional(_, let location), .array(_, let location), .dictionary(_, _, let location): return location
+    }
+  }
+}
+
+/// A `default:` value as written, before it is checked against its field's type.
+indirect enum Literal: Sendable {
+  case null
+  case scalar(String, plain: Bool)
+  case sequence([Located<Literal>])
+  case mapping([(key: Located<String>, value: Located<Literal>)])
+}
+
+/// A field as written.
+struct FieldSyntax: Sendable {
+  var name: Located<String>
+  var type: TypeExpression
+  var doc: String?
+  var defaultValue: Located<Literal>?
+  var key: Located<String>?
+  var deprecated: String?
+}
+
+/// An entry under `types:` as written.
+struct TypeSyntax: Sendable {
+  enum Body: Sendable {
+    case wraps(TypeExpression)
+    case enumeration(cases: [(name: Located<String>, rawValue: Located<String>)], frozen: Bool)
+    case fields([FieldSyntax])
+  }
+  var name: Located<String>
+  var body: Body
+  var doc: String?
+  var deprecated: String?
+}
+
+/// An entry under `events:` as written.
+struct EventSyntax: Sendable {
+  var name: Located<String>
+  var fields: [FieldSyntax]
+  var subject: Located<String>?
+  var doc: String?
+  var deprecated: String?
+}
+
+/// An entry under `groups:` as written.
+struct GroupSyntax: Sendable {
+  /// A case: its explicit name (from `cases:`), or nil to derive it from the event.
+  var cases: [(name: Located<String>?, event: Located<String>)]
+  var name: Located<String>
+  var doc: String?
+}
+
+/// One schema file as written: the decoder's output, the validator's input.
+struct SchemaDocument: Sendable {
+  var path: String
+  var namespace: Located<String>?
+  var version: Located<Int>?
+  var doc: String?
+  var types: [TypeSyntax] = []
+  var events: [EventSyntax] = []
+  var externals: [Located<String>] = []
+  var groups: [GroupSyntax] = []
+}

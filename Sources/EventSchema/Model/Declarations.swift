@@ -1,0 +1,214 @@
+/// A property of an event or a value type.
+public struct Field: Hashable, Sendable {
+  /// The Swift property name.
+  public var name: String
+  /// The key in `userInfo` and JSON (`key:` in the schema; the name by default).
+  public var wireKey: String
+  /// The resolved type.
+  public var type: FieldType
+  /// Documentation, if any.
+  public var doc: String?
+  /// The value used when the key is missing on decode.
+  public var defaultValue: DefaultValue?
+  /// The deprecation message, if deprecated.
+  public var deprecated: String?
+  /// Where the field is declared.
+  public var location: SourceLocation
+
+  /// Creates a field.
+  public init(
+    name: String, wireKey: String, type: FieldType, doc: String? = nil,
+    defaultValue: DefaultValue? = nil, deprecated: String? = nil, location: SourceLocation
+  ) {
+    self.name = name
+    self.wireKey = wireKey
+    self.type = type
+    self.doc = doc
+    self.defaultValue = defaultValue
+    self.deprecated = deprecated
+    self.location = location
+  }
+}
+
+/// A case of an enum type.
+public struct EnumCase: Hashable, Sendable {
+  /// The Swift case name.
+  public var name: String
+  /// The string on the wire.
+  public var rawValue: String
+
+  /// Creates a case.
+  public init(name: String, rawValue: String) {
+    self.name = name
+    self.rawValue = rawValue
+  }
+}
+
+/// An entry under `types:`.
+public struct TypeDeclaration: Hashable, Sendable {
+  /// What kind of type it is.
+  public enum Kind: Hashable, Sendable {
+    /// `wraps:`, a strong identifier: a struct around one raw value.
+    case wrapper(BuiltinType)
+    /// `enum:`, string raw values; open (with an `unknown` case) unless frozen.
+    case enumeration(cases: [EnumCase], frozen: Bool)
+    /// `fields:`, a value type.
+    case record([Field])
+  }
+
+  /// The Swift type name.
+  public var name: String
+  /// What kind of type it is.
+  public var kind: Kind
+  /// Documentation, if any.
+  public var doc: String?
+  /// The deprecation message, if deprecated.
+  public var deprecated: String?
+  /// Where the type is declared.
+  public var location: SourceLocation
+
+  /// Creates a type declaration.
+  public init(name: String, kind: Kind, doc: String? = nil, deprecated: String? = nil, location: SourceLocation) {
+    self.name = name
+    self.kind = kind
+    self.doc = doc
+    self.deprecated = deprecated
+    self.location = location
+  }
+}
+
+/// The identity an event is about, such as `listing.id`.
+public struct SubjectPath: Hashable, Sendable {
+  /// The Swift property names along the path.
+  public var properties: [String]
+  /// The type at the end of the path.
+  public var type: FieldType
+
+  /// Creates a subject path.
+  public init(properties: [String], type: FieldType) {
+    self.properties = properties
+    self.type = type
+  }
+}
+
+/// An entry under `events:`.
+public struct EventDeclaration: Hashable, Sendable {
+  /// The Swift type name.
+  public var name: String
+  /// The name on the wire: `Namespace.Name`, or the name alone without a namespace.
+  public var wireName: String
+  /// The schema version stamped on the event type.
+  public var version: Int
+  /// The fields, in the order written.
+  public var fields: [Field]
+  /// The identity the event is about, if declared.
+  public var subject: SubjectPath?
+  /// Documentation, if any.
+  public var doc: String?
+  /// The deprecation message, if deprecated.
+  public var deprecated: String?
+  /// Where the event is declared.
+  public var location: SourceLocation
+
+  /// Creates an event declaration.
+  public init(
+    name: String, wireName: String, version: Int, fields: [Field], subject: SubjectPath? = nil,
+    doc: String? = nil, deprecated: String? = nil, location: SourceLocation
+  ) {
+    self.name = name
+    self.wireName = wireName
+    self.version = version
+    self.fields = fields
+    self.subject = subject
+    self.doc = doc
+    self.deprecated = deprecated
+    self.location = location
+  }
+}
+
+/// An entry under `groups:`: an enum with a case per event.
+public struct GroupDeclaration: Hashable, Sendable {
+  /// One case of a group.
+  public struct Case: Hashable, Sendable {
+    /// The Swift case name.
+    public var name: String
+    /// The event it carries.
+    public var event: String
+
+    /// Creates a case.
+    public init(name: String, event: String) {
+      self.name = name
+      self.event = event
+    }
+  }
+
+  /// The Swift type name.
+  public var name: String
+  /// The cases, in the order written.
+  public var cases: [Case]
+  /// The subject type all the group's events share, if they all have one of the same type.
+  public var subjectType: FieldType?
+  /// Documentation, if any.
+  public var doc: String?
+  /// Where the group is declared.
+  public var location: SourceLocation
+
+  /// Creates a group declaration.
+  public init(name: String, cases: [Case], subjectType: FieldType? = nil, doc: String? = nil, location: SourceLocation) {
+    self.name = name
+    self.cases = cases
+    self.subjectType = subjectType
+    self.doc = doc
+    self.location = location
+  }
+}
+
+/// One validated schema file: one namespace.
+public struct SchemaFile: Hashable, Sendable {
+  /// The path as given to the run; it names the file in generated headers.
+  public var path: String
+  /// The namespace that qualifies wire names, if any.
+  public var namespace: String?
+  /// The schema version, 1 by default.
+  public var version: Int
+  /// Documentation, if any.
+  public var doc: String?
+  /// Declared types, in the order written.
+  public var types: [TypeDeclaration]
+  /// Events, in the order written.
+  public var events: [EventDeclaration]
+  /// Groups, in the order written.
+  public var groups: [GroupDeclaration]
+  /// The user's own Swift types this file uses by name.
+  public var externals: [String]
+
+  /// Creates a schema file.
+  public init(
+    path: String, namespace: String? = nil, version: Int = 1, doc: String? = nil,
+    types: [TypeDeclaration] = [], events: [EventDeclaration] = [], groups: [GroupDeclaration] = [],
+    externals: [String] = []
+  ) {
+    self.path = path
+    self.namespace = namespace
+    self.version = version
+    self.doc = doc
+    self.types = types
+    self.events = events
+    self.groups = groups
+    self.externals = externals
+  }
+}
+
+/// All schema files of one run, validated together: names resolve across files.
+public struct SchemaSet: Hashable, Sendable {
+  /// The files, in the order they were given.
+  public var files: [SchemaFile]
+
+  /// Creates a set.
+  public init(files: [SchemaFile]) {
+    self.files = files
+  }
+
+  /// Every event of the run, in file order.
+  public var allEvents: [EventDeclaration] { files.flatMap(\.events) }
+}

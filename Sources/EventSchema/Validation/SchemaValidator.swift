@@ -1,0 +1,270 @@
+/// Checks the documents of one run together and builds the validated ``SchemaSet``.
+///
+/// It reports every problem it finds rather than stopping at the first, so that one run shows
+/// a user all there is to fix.
+struct SchemaValidator {
+  private(set) var log = DiagnosticLog()
+  private var symbols = SymbolTable()
+  private var enumCases: [String: [EnumCase]] = [:]
+  private var recordFields: [String: [Field]] = [:]
+
+  /// Validates `documents`; the set is nil when any error was reported.
+  static func validate(_ documents: [SchemaDocument]) -> (SchemaSet?, [Diagnostic]) {
+    var validator = SchemaValidator()
+    let set = validator.run(documents)
+    return (validator.log.hasErrors ? nil : set, validator.log.all)
+  }
+
+  private mutating func run(_ documents: [SchemaDocument]) -> SchemaSet {
+    for document in documents { declare(document) }
+    // Types first: events' subjects and groups' subjects look into records.
+    let types = documents.map { $0.types.compactMap { type($0) } }
+    var files: [SchemaFile] = []
+    for (document, types) in zip(documents, types) {
+      let namespace = document.namespace?.value
+      let version = document.version?.value ?? 1
+      let events = document.events.compactMap { event($0, namespace: namespace, version: version) }
+      files.append(
+        SchemaFile(
+          path: document.path, namespace: namespace, version: version, doc: document.doc, types: types,
+          events: events, groups: [], externals: document.externals.map(\.value)))
+    }
+    let eventsByName = Dictionary(files.flatMap(\.events).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    for (index, document) in documents.enumerated() {
+      files[index].groups = document.groups.compactMap { group($0, events: eventsByName) }
+    }
+    RecursionCheck.check(records: files.flatMap(\.types), log: &log)
+    return SchemaSet(files: files)
+  }
+
+  // MARK: Names
+
+  private mutating func declare(_ document: SchemaDocument) {
+    if let namespace = document.namespace, !SwiftNames.isIdentifier(namespace.value) {
+      log.error("namespace `\(namespace.value)` is not a valid Swift identifier", at: namespace.location)
+    }
+    for type in document.types {
+      let kind: SymbolTable.Kind
+      switch type.body {
+      case .wraps(let wrapped): kind = .wrapper(wrapped)
+      case .enumeration(let cases, let frozen):
+        kind = .enumeration(cases: cases.map(\.name.value), frozen: frozen)
+        // Known before any field is checked, so a default may name a case of a later type.
+        enumCases[type.name.value] = cases.map { EnumCase(name: $0.name.value, rawValue: $0.rawValue.value) }
+      case .fields: kind = .record
+      }
+      symbols.declare(type.name, as: kind, log: &log)
+    }
+    for external in document.externals { symbols.declare(external, as: .external, log: &log) }
+    for event in document.events { symbols.declare(event.name, as: .event, log: &log) }
+    for group in document.groups { symbols.declare(group.name, as: .group, log: &log) }
+  }
+
+  /// Checks a property or case name: escapable keywords are fine, a few words never are.
+  private mutating func checkMemberName(_ name: Located<String>, what: String) -> Bool {
+    guard SwiftNames.isIdentifier(name.value) else {
+      log.error("\(what) `\(name.value)` is not a valid Swift identifier; use letters, digits and `_`, not starting with a digit", at: name.location)
+      return false
+    }
+    guard !SwiftNames.unusableMemberNames.contains(name.value) else {
+      log.error("`\(name.value)` cannot name a \(what), even in backticks; choose another name", at: name.location)
+      return false
+    }
+    return true
+  }
+
+  // MARK: Types
+
+  private mutating func type(_ syntax: TypeSyntax) -> TypeDeclaration? {
+    let kind: TypeDeclaration.Kind
+    switch syntax.body {
+    case .wraps(let expression):
+      guard case .named(let name) = expression, let builtin = BuiltinType(rawValue: name.value), builtin.isWrappable else {
+        let wrappable = BuiltinType.allCases.filter(\.isWrappable).map(\.swiftName).joined(separator: ", ")
+        log.error("`wraps` takes one of \(wrappable)", at: expression.location)
+        return nil
+      }
+      kind = .wrapper(builtin)
+    case .enumeration(let cases, let frozen):
+      guard let checked = enumeration(syntax.name.value, cases: cases, frozen: frozen) else { return nil }
+      kind = .enumeration(cases: checked, frozen: frozen)
+    case .fields(let fields):
+      guard let checked = self.fields(fields) else { return nil }
+      recordFields[syntax.name.value] = checked
+      kind = .record(checked)
+    }
+    return TypeDeclaration(
+      name: syntax.name.value, kind: kind, doc: syntax.doc, deprecated: syntax.deprecated, location: syntax.name.location)
+  }
+
+  private mutating func enumeration(
+    _ name: String, cases: [(name: Located<String>, rawValue: Located<String>)], frozen: Bool
+  ) -> [EnumCase]? {
+    guard !cases.isEmpty else {
+      log.error("enum `\(name)` has no cases", at: symbols[name]?.location ?? SourceLocation(file: "", line: 1, column: 1))
+      return nil
+    }
+    var result: [EnumCase] = []
+    var rawValues: [String: SourceLocation] = [:]
+    var valid = true
+    for entry in cases {
+      guard checkMemberName(entry.name, what: "enum case") else {
+        valid = false
+        continue
+      }
+      if !frozen && entry.name.value == "unknown" {
+        log.error("`unknown` is the case an open enum keeps unknown values in; rename the case or add `frozen: true`", at: entry.name.location)
+        valid = false
+      }
+      if result.contains(where: { $0.name == entry.name.value }) {
+        log.error("duplicate case `\(entry.name.value)` in enum `\(name)`", at: entry.name.location)
+        valid = false
+      }
+      if let first = rawValues[entry.rawValue.value] {
+        log.error("duplicate raw value \"\(entry.rawValue.value)\" in enum `\(name)` (first at line \(first.line), column \(first.column))", at: entry.rawValue.location)
+        valid = false
+      }
+      rawValues[entry.rawValue.value] = entry.rawValue.location
+      result.append(EnumCase(name: entry.name.value, rawValue: entry.rawValue.value))
+    }
+    enumCases[name] = result
+    return valid ? result : nil
+  }
+
+  // MARK: Fields
+
+  private mutating func fields(_ syntaxes: [FieldSyntax]) -> [Field]? {
+    var result: [Field] = []
+    var wireKeys: [String: SourceLocation] = [:]
+    var valid = true
+    for syntax in syntaxes {
+      guard let field = field(syntax) else {
+        valid = false
+        continue
+      }
+      if let first = wireKeys[field.wireKey] {
+        log.error("wire key \"\(field.wireKey)\" is used twice (first at line \(first.line), column \(first.column))", at: syntax.key?.location ?? syntax.name.location)
+        valid = false
+      }
+      wireKeys[field.wireKey] = syntax.key?.location ?? syntax.name.location
+      result.append(field)
+    }
+    return valid ? result : nil
+  }
+
+  private mutating func field(_ syntax: FieldSyntax) -> Field? {
+    var valid = checkMemberName(syntax.name, what: "field")
+    if valid && SwiftNames.generatedMembers.contains(syntax.name.value) {
+      log.error("field `\(syntax.name.value)` clashes with a member that generated code declares; rename it and keep the wire name with `key: \(syntax.name.value)`", at: syntax.name.location)
+      valid = false
+    }
+    let type = TypeResolver(symbols: symbols).resolve(syntax.type, log: &log)
+    guard valid, let type else { return nil }
+    var defaultValue: DefaultValue?
+    if let literal = syntax.defaultValue {
+      defaultValue = DefaultValueChecker(enumCases: enumCases).check(literal, against: type, log: &log)
+      if defaultValue == nil { return nil }
+    }
+    return Field(
+      name: syntax.name.value, wireKey: syntax.key?.value ?? syntax.name.value, type: type, doc: syntax.doc,
+      defaultValue: defaultValue, deprecated: syntax.deprecated, location: syntax.name.location)
+  }
+
+  // MARK: Events
+
+  private mutating func event(_ syntax: EventSyntax, namespace: String?, version: Int) -> EventDeclaration? {
+    guard let fields = fields(syntax.fields) else { return nil }
+    var subject: SubjectPath?
+    if let path = syntax.subject {
+      subject = self.subject(path, fields: fields, event: syntax.name.value)
+      if subject == nil { return nil }
+    }
+    let wireName = namespace.map { "\($0).\(syntax.name.value)" } ?? syntax.name.value
+    return EventDeclaration(
+      name: syntax.name.value, wireName: wireName, version: version, fields: fields, subject: subject,
+      doc: syntax.doc, deprecated: syntax.deprecated, location: syntax.name.location)
+  }
+
+  /// Follows a dotted `subject:` path through the event's fields and the records they hold.
+  private mutating func subject(_ path: Located<String>, fields: [Field], event: String) -> SubjectPath? {
+    var available = fields
+    var owner = "event `\(event)`"
+    var properties: [String] = []
+    var type: FieldType?
+    for (index, component) in path.value.split(separator: ".", omittingEmptySubsequences: false).enumerated() {
+      let name = String(component)
+      let at = path.location.advanced(by: properties.joined(separator: ".").count + (index > 0 ? 1 : 0))
+      if let previous = type {
+        guard case .named(let record, .record) = previous, let recordFields = recordFields[record] else {
+          log.error("subject path `\(path.value)` continues past `\(properties.joined(separator: "."))`, which is of type `\(previous)`, not a value type with fields", at: at)
+          return nil
+        }
+        available = recordFields
+        owner = "type `\(record)`"
+      }
+      guard let field = available.first(where: { $0.name == name }) else {
+        let hint = Suggestions.hint(for: name, among: available.map(\.name))
+        log.error("subject `\(path.value)` names no field: \(owner) has no field `\(name)`\(hint)", at: at)
+        return nil
+      }
+      guard !field.type.isOptional else {
+        log.error("subject `\(path.value)` goes through the optional field `\(name)`; a subject must always be present", at: at)
+        return nil
+      }
+      properties.append(name)
+      type = field.type
+    }
+    guard let type else { return nil }
+    switch type {
+    case .array, .dictionary:
+      log.error("subject `\(path.value)` is of type `\(type)`; a subject is one identity, such as an ID", at: path.location)
+      return nil
+    default:
+      return SubjectPath(properties: properties, type: type)
+    }
+  }
+
+  // MARK: Groups
+
+  private mutating func group(_ syntax: GroupSyntax, events: [String: EventDeclaration]) -> GroupDeclaration? {
+    var cases: [GroupDeclaration.Case] = []
+    var caseNames: Set<String> = []
+    var members: Set<String> = []
+    var valid = true
+    for entry in syntax.cases {
+      let eventName = entry.event.value
+      guard events[eventName] != nil else {
+        if symbols[eventName] == nil {
+          let hint = Suggestions.hint(for: eventName, among: symbols.eventNames)
+          log.error("group `\(syntax.name.value)` names no event `\(eventName)`\(hint)", at: entry.event.location)
+        } else if case .event = symbols[eventName]?.kind {
+          // The event exists but is invalid; its own error says why.
+        } else {
+          log.error("`\(eventName)` is a \(symbols[eventName]?.kind.noun ?? "name"), not an event; groups hold events", at: entry.event.location)
+        }
+        valid = false
+        continue
+      }
+      guard members.insert(eventName).inserted else {
+        log.error("event `\(eventName)` appears twice in group `\(syntax.name.value)`", at: entry.event.location)
+        valid = false
+        continue
+      }
+      let caseName = entry.name ?? Located(value: SwiftNames.lowerCamelCase(eventName), location: entry.event.location)
+      guard checkMemberName(caseName, what: "group case") else {
+        valid = false
+        continue
+      }
+      guard caseNames.insert(caseName.value).inserted else {
+        log.error("duplicate case `\(caseName.value)` in group `\(syntax.name.value)`", at: caseName.location)
+        valid = false
+        continue
+      }
+      cases.append(.init(name: caseName.value, event: eventName))
+    }
+    guard valid, !cases.isEmpty else { return nil }
+    let subjects = cases.map { events[$0.event]?.subject?.type }
+    let shared: FieldType? = subjects.allSatisfy({ $0 != nil && $0 == subjects.first ?? nil }) ? subjects.first ?? nil : nil
+    return GroupDeclaration(name: syntax.name.value, cases: cases, subjectType: shared, doc: syntax.doc, location: syntax.name.location)
+  }
+}

@@ -1,0 +1,56 @@
+/// The rules a schema name must follow to become Swift.
+enum SwiftNames {
+  /// Swift's keywords, declaration and expression keywords and the contextual ones that would
+  /// confuse a reader as a type name.
+  static let keywords: Set<String> = [
+    "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
+    "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
+    "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
+    "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
+    "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self",
+    "super", "throws", "true", "try", "async", "actor", "any", "some", "package", "Type", "Protocol",
+    "consume", "borrowing", "consuming", "copy", "discard", "each", "macro", "nonisolated", "isolated",
+    "indirect", "mutating", "nonmutating", "override", "required", "convenience", "dynamic", "final",
+    "lazy", "optional", "unowned", "weak", "get", "set", "willSet", "didSet", "prefix", "postfix", "infix",
+  ]
+
+  /// Keywords that cannot name a property or case even in backticks, or would break the members
+  /// generated code refers to through `self`.
+  static let unusableMemberNames: Set<String> = ["self", "Self", "super", "init", "deinit", "subscript", "Type", "Protocol", "_"]
+
+  /// Members every generated type or event has; a field of that name would clash.
+  static let generatedMembers: Set<String> = [
+    "userInfo", "eventName", "eventVersion", "eventSubject", "hashValue", "hash", "encode", "CodingKeys",
+    "rawValue", "propertyListValue", "catalog",
+  ]
+
+  /// Names of Swift, Foundation and TypedEvents types that generated code uses unqualified.
+  static let reservedTypeNames: Set<String> = Set(BuiltinType.allCases.map(\.swiftName)).union([
+    "Optional", "Array", "Dictionary", "Set", "Error", "Decoder", "Encoder", "Codable", "Decodable",
+    "Encodable", "CodingKey", "Hashable", "Hasher", "Equatable", "Sendable", "AnyHashable", "Never", "Void",
+    "Character", "Substring", "Double", "Notification", "NotificationCenter", "Foundation", "Swift",
+    "KeyedDecodingContainer", "KeyedEncodingContainer", "RawRepresentable", "CaseIterable",
+    "CustomStringConvertible", "TypedEvents", "Event", "EventGroup", "EventBus", "EventCatalog",
+    "EventValue", "SubjectIdentifiable", "UserInfoDecodingError", "UserInfoReader", "UserInfoWriter",
+    "OpenEnum", "StrongIdentifier", "GeneratedEvents", "Subscription",
+  ])
+
+  /// Whether `name` is an ASCII Swift identifier: a letter or `_`, then letters, digits or `_`.
+  static func isIdentifier(_ name: String) -> Bool {
+    guard let first = name.unicodeScalars.first, first.isASCIILetter || first == "_" else { return false }
+    return name.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" }
+  }
+
+  /// `ListingCreated` → `listingCreated`; `URLOpened` → `urlOpened`.
+  static func lowerCamelCase(_ name: String) -> String {
+    let characters = Array(name)
+    var upperPrefix = characters.prefix { $0.isUppercase }.count
+    // In `URLOpened` the `O` starts the next word and stays upper-case.
+    if upperPrefix > 1 && upperPrefix < characters.count { upperPrefix -= 1 }
+    return characters.prefix(upperPrefix).map { $0.lowercased() }.joined() + String(characters.dropFirst(upperPrefix))
+  }
+}
+
+extension Unicode.Scalar {
+  fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}

@@ -1,0 +1,39 @@
+/// A typed domain event: a value with a stable wire name and version that travels through an
+/// ``EventBus``, a `NotificationCenter` (as `userInfo`) and JSON (as `Codable`).
+///
+/// `eventgen` generates conforming structs from YAML schemas; you may also conform your own.
+public protocol Event: Sendable, Hashable, Codable, UserInfoCodable {
+  /// The name on the wire, such as `Listings.ListingSold`: the notification name, and the
+  /// name an ``EventEnvelope`` records.
+  static var eventName: String { get }
+  /// The schema version the event type was generated from.
+  static var eventVersion: Int { get }
+}
+
+extension Event {
+  /// The event as a `NotificationCenter` `userInfo` dictionary of property-list values only
+  /// (strings, numbers, booleans, dates, data, arrays and `[String: Any]` dictionaries), so that
+  /// `PropertyListSerialization` accepts it and an Objective-C observer can read it.
+  public var userInfo: [AnyHashable: Any] {
+    var writer = UserInfoWriter()
+    write(to: &writer)
+    return writer.userInfo
+  }
+
+  /// Decodes the event from a `userInfo` dictionary, the inverse of ``userInfo``.
+  ///
+  /// It never traps: a missing key or a value of the wrong type throws a
+  /// ``UserInfoDecodingError`` that names the key path. Unknown keys are ignored.
+  public init(userInfo: [AnyHashable: Any]) throws(UserInfoDecodingError) {
+    try self.init(reading: UserInfoReader(userInfo))
+  }
+}
+
+/// An event that is about one entity, such as a listing: the bus can deliver only the events
+/// about one subject.
+public protocol SubjectIdentifiable {
+  /// The type of the identity, usually a strong identifier such as `ListingID`.
+  associatedtype Subject: Hashable & Sendable
+  /// The identity this event is about.
+  var eventSubject: Subject { get }
+}

@@ -1,0 +1,147 @@
+/// A value type whose stored properties travel as a `userInfo`-style dictionary: every
+/// ``Event``, and the value types and records that `eventgen` generates for `fields:`.
+///
+/// Generated code implements the two requirements field by field; the runtime supplies the
+/// rest, so generated code stays small and regular.
+public protocol UserInfoCodable: PropertyListConvertible {
+  /// Reads the value's fields.
+  init(reading reader: UserInfoReader) throws(UserInfoDecodingError)
+  /// Writes the value's fields.
+  func write(to writer: inout UserInfoWriter)
+}
+
+extension UserInfoCodable {
+  /// The fields as a `[String: Any]` dictionary.
+  public var propertyListValue: Any {
+    var writer = UserInfoWriter()
+    write(to: &writer)
+    return writer.storage
+  }
+
+  /// Reads the fields from a dictionary.
+  public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
+    guard let reader = UserInfoReader(value) else {
+      throw .typeMismatch(expected: "Dictionary", found: value)
+    }
+    try self.init(reading: reader)
+  }
+}
+
+/// Writes fields into a `userInfo` dictionary; used by generated code.
+public struct UserInfoWriter {
+  /// The dictionary written so far.
+  public private(set) var storage: [String: Any] = [:]
+
+  /// Creates an empty writer.
+  public init() {}
+
+  /// The dictionary with `AnyHashable` keys, as `Notification.userInfo` takes it.
+  public var userInfo: [AnyHashable: Any] {
+    var result: [AnyHashable: Any] = [:]
+    result.reserveCapacity(storage.count)
+    for (key, value) in storage { result[key] = value }
+    return result
+  }
+
+  /// Writes `value` under `key`.
+  @inlinable
+  public mutating func encode<Value: PropertyListConvertible>(_ value: Value, forKey key: String) {
+    set(value.propertyListValue, forKey: key)
+  }
+
+  /// Writes `value` under `key`, or nothing when it is nil: `nil` is an absent key.
+  @inlinable
+  public mutating func encodeIfPresent<Value: PropertyListConvertible>(_ value: Value?, forKey key: String) {
+    if let value { set(value.propertyListValue, forKey: key) }
+  }
+
+  @usableFromInline
+  mutating func set(_ value: Any, forKey key: String) {
+    storage[key] = value
+  }
+}
+
+/// Reads fields from a `userInfo` dictionary; used by generated code.
+///
+/// It accepts `[AnyHashable: Any]` (as `Notification` holds it), `[String: Any]`, and the
+/// dictionaries `PropertyListSerialization` returns. Unknown keys are ignored.
+public struct UserInfoReader {
+  @usableFromInline
+  enum Storage {
+    case strings([String: Any])
+    case hashables([AnyHashable: Any])
+  }
+
+  @usableFromInline
+  let storage: Storage
+
+  /// A reader over a notification's `userInfo`.
+  public init(_ userInfo: [AnyHashable: Any]) {
+    storage = .hashables(userInfo)
+  }
+
+  /// A reader over `value` when it is a dictionary with string keys.
+  public init?(_ value: Any) {
+    if let strings = value as? [String: Any] {
+      storage = .strings(strings)
+    } else if let hashables = value as? [AnyHashable: Any] {
+      storage = .hashables(hashables)
+    } else {
+      return nil
+    }
+  }
+
+  /// `value` as a `[String: Any]`, when it is a dictionary whose keys are all strings.
+  static func dictionary(_ value: Any) -> [String: Any]? {
+    if let strings = value as? [String: Any] { return strings }
+    guard let hashables = value as? [AnyHashable: Any] else { return nil }
+    var result: [String: Any] = [:]
+    for (key, item) in hashables {
+      guard let key = key.base as? String else { return nil }
+      result[key] = item
+    }
+    return result
+  }
+
+  @usableFromInline
+  func value(forKey key: String) -> Any? {
+    switch storage {
+    case .strings(let dictionary): return dictionary[key]
+    case .hashables(let dictionary): return dictionary[key]
+    }
+  }
+
+  /// The value under `key`; a missing key is an error.
+  @inlinable
+  public func decode<Value: PropertyListConvertible>(_ type: Value.Type = Value.self, forKey key: String) throws(UserInfoDecodingError) -> Value {
+    guard let raw = value(forKey: key) else {
+      throw UserInfoDecodingError(path: [.key(key)], problem: .missingKey)
+    }
+    return try convert(raw, forKey: key)
+  }
+
+  /// The value under `key`, or nil when the key is missing.
+  @inlinable
+  public func decodeIfPresent<Value: PropertyListConvertible>(_ type: Value.Type = Value.self, forKey key: String) throws(UserInfoDecodingError) -> Value? {
+    guard let raw = value(forKey: key) else { return nil }
+    return try convert(raw, forKey: key)
+  }
+
+  /// The value under `key`, or `defaultValue` when the key is missing.
+  @inlinable
+  public func decode<Value: PropertyListConvertible>(
+    _ type: Value.Type = Value.self, forKey key: String, default defaultValue: @autoclosure () -> Value
+  ) throws(UserInfoDecodingError) -> Value {
+    guard let raw = value(forKey: key) else { return defaultValue() }
+    return try convert(raw, forKey: key)
+  }
+
+  @usableFromInline
+  func convert<Value: PropertyListConvertible>(_ raw: Any, forKey key: String) throws(UserInfoDecodingError) -> Value {
+    do {
+      return try Value(propertyListValue: raw)
+    } catch {
+      throw error.prefixed(by: .key(key))
+    }
+  }
+}
