@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -20,19 +20,25 @@ let package = Package(
     ),
     // YAML → nodes with source locations → validated schema model. Knows nothing of Swift output.
     .target(name: "EventSchema", dependencies: ["CYAML"]),
+    // Validated schema model → Swift text. Knows nothing of YAML.
+    .target(name: "EventCodegen", dependencies: ["EventSchema"]),
     // One run of the generator: finds inputs, names outputs, writes or compares them.
-    .target(name: "EventGenDriver", dependencies: ["EventSchema"]),
+    .target(name: "EventGenDriver", dependencies: ["EventSchema", "EventCodegen"]),
     // The command-line tool, a thin layer of argument parsing over the driver.
     .executableTarget(
       name: "eventgen",
       dependencies: [
         "EventGenDriver",
         "EventSchema",
+        "EventCodegen",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // The runtime that app code imports; it depends on nothing but the toolchain.
     .target(name: "TypedEvents"),
+
+    // The sample schemas' generated Swift, checked in; tests keep it current.
+    .target(name: "SampleEvents", dependencies: ["TypedEvents"], exclude: ["Generated/README.md"]),
 
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"]),
   ]

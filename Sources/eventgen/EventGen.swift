@@ -12,7 +12,7 @@ struct EventGen: ParsableCommand {
       Exit status: 0 on success, 1 when a schema has errors (or generated sources are stale), \
       2 on usage or I/O errors.
       """,
-    subcommands: [Lint.self]
+    subcommands: [Generate.self, Check.self, Lint.self]
   )
 
   /// Exit codes: argument-parser's usage errors map to 2, schema errors to 1.

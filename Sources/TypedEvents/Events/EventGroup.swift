@@ -30,6 +30,7 @@ public struct EventGroupMember<Group: EventGroup>: Sendable {
   /// The member event's metatype.
   public let type: any Event.Type
   let wrap: @Sendable (any Event) -> Group?
+  let selectorMember: SelectorMember<Group>
 
   /// Creates a member from an event type and the case that wraps it, as in
   /// `.init(ListingSold.self, ListingEvent.listingSold)`.
@@ -37,5 +38,6 @@ public struct EventGroupMember<Group: EventGroup>: Sendable {
     self.eventType = ObjectIdentifier(type)
     self.type = type
     self.wrap = { event in (event as? E).map(wrap) }
+    self.selectorMember = SelectorMember(type) { wrap($0) }
   }
 }

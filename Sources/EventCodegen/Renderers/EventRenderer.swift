@@ -1,0 +1,49 @@
+import EventSchema
+
+/// Renders an event: its struct, its wire name and version, its coding, and its subject.
+struct EventRenderer {
+  let access: String
+
+  func render(_ event: EventDeclaration) -> [Declaration] {
+    var doc = Swift.doc(event.doc)
+    if !doc.isEmpty { doc.append("") }
+    doc.append("Wire name `\(event.wireName)`, version \(event.version).")
+    if let message = event.deprecated {
+      doc.append("")
+      doc.append(message.isEmpty ? "Deprecated: publishing it is deprecated." : "Deprecated: \(message)")
+    }
+    let coding = FieldCodingRenderer(fields: event.fields, access: access)
+    var declarations: [Declaration] = [
+      .type(
+        NominalDecl(
+          doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: event.name, conformances: ["Event"],
+          members: [
+            .property(
+              PropertyDecl(
+                doc: ["The name on the wire, also the notification name."], modifiers: "\(access)static ",
+                name: "eventName", type: "String", getter: [.line(Swift.stringLiteral(event.wireName))])),
+            .property(
+              PropertyDecl(
+                doc: ["The schema version this type was generated from."], modifiers: "\(access)static ",
+                name: "eventVersion", type: "Int", getter: [.line("\(event.version)")])),
+          ] + coding.properties + [
+            coding.memberwiseInitializer(doc: "Creates the event.", deprecated: event.deprecated)
+          ])),
+      .extension(ExtensionDecl(type: event.name, members: coding.codingMembers)),
+    ]
+    if let subject = event.subject {
+      declarations.append(
+        .extension(
+          ExtensionDecl(
+            type: event.name, conformances: ["SubjectIdentifiable"],
+            members: [
+              .property(
+                PropertyDecl(
+                  doc: ["What the event is about: `\(subject.properties.joined(separator: "."))`."], modifiers: access,
+                  name: "eventSubject", type: "\(subject.type)",
+                  getter: [.line("self." + subject.properties.map(Swift.member).joined(separator: "."))]))
+            ])))
+    }
+    return declarations
+  }
+}

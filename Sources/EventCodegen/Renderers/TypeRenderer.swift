@@ -1,0 +1,101 @@
+import EventSchema
+
+/// Renders the entries under `types:`: strong identifiers, enums and value types.
+struct TypeRenderer {
+  let access: String
+
+  func render(_ type: EventSchema.TypeDeclaration) -> [Declaration] {
+    var doc = Swift.doc(type.doc)
+    if let message = type.deprecated {
+      if !doc.isEmpty { doc.append("") }
+      doc.append(message.isEmpty ? "Deprecated." : "Deprecated: \(message)")
+    }
+    switch type.kind {
+    case .wrapper(let raw):
+      return [wrapper(type, raw: raw, doc: doc)]
+    case .enumeration(let cases, let frozen):
+      return frozen ? [frozenEnum(type, cases: cases, doc: doc)] : [openEnum(type, cases: cases, doc: doc)]
+    case .record(let fields):
+      return record(type, fields: fields, doc: doc)
+    }
+  }
+
+  private func wrapper(_ type: EventSchema.TypeDeclaration, raw: BuiltinType, doc: [String]) -> Declaration {
+    .type(
+      NominalDecl(
+        doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name, conformances: ["StrongIdentifier"],
+        members: [
+          .property(PropertyDecl(doc: ["The wrapped value."], modifiers: access, name: "rawValue", type: raw.swiftName)),
+          .function(
+            FunctionDecl(
+              doc: ["Creates the identifier."],
+              attributes: type.deprecated.map { [Availability.deprecated($0)] } ?? [],
+              signature: "\(access)init(rawValue: \(raw.swiftName))", body: [.line("self.rawValue = rawValue")])),
+        ]))
+  }
+
+  private func frozenEnum(_ type: EventSchema.TypeDeclaration, cases: [EnumCase], doc: [String]) -> Declaration {
+    var doc = doc
+    if !doc.isEmpty { doc.append("") }
+    doc.append("Frozen: decoding an unknown raw value is an error.")
+    return .type(
+      NominalDecl(
+        doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: type.name,
+        conformances: ["String", "StringEnumeration", "CaseIterable"],
+        members: cases.map { enumCase in
+          let name = Swift.identifier(enumCase.name)
+          return .enumCase(doc: [], text: enumCase.rawValue == enumCase.name ? "case \(name)" : "case \(name) = \(Swift.stringLiteral(enumCase.rawValue))")
+        }))
+  }
+
+  private func openEnum(_ type: EventSchema.TypeDeclaration, cases: [EnumCase], doc: [String]) -> Declaration {
+    var doc = doc
+    if !doc.isEmpty { doc.append("") }
+    doc.append("Open: a raw value this version does not know decodes as `unknown` and is written back unchanged.")
+    var members: [Declaration] = cases.map { .enumCase(doc: [], text: "case \(Swift.identifier($0.name))") }
+    members.append(.enumCase(doc: ["A raw value this version of the schema does not know, kept as is."], text: "case unknown(String)"))
+    members.append(
+      .function(
+        FunctionDecl(
+          doc: ["The case for `rawValue`, or `unknown(rawValue)`."],
+          signature: "\(access)init(rawValue: String)",
+          body: [
+            .switch(
+              "rawValue",
+              cases.map { ("case \(Swift.stringLiteral($0.rawValue)):", [.line("self = .\(Swift.member($0.name))")]) }
+                + [("default:", [.line("self = .unknown(rawValue)")])])
+          ])))
+    members.append(
+      .property(
+        PropertyDecl(
+          doc: ["The string on the wire."], modifiers: access, name: "rawValue", type: "String",
+          getter: [
+            .switch(
+              "self",
+              cases.map { ("case .\(Swift.member($0.name)):", [.line("return \(Swift.stringLiteral($0.rawValue))")]) }
+                + [("case .unknown(let rawValue):", [.line("return rawValue")])])
+          ])))
+    members.append(
+      .property(
+        PropertyDecl(
+          doc: ["The cases this version of the schema knows."], modifiers: "\(access)static ", keyword: "let",
+          name: "knownCases", type: "[\(type.name)]",
+          initializer: "[" + cases.map { ".\(Swift.member($0.name))" }.joined(separator: ", ") + "]")))
+    return .type(
+      NominalDecl(
+        doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: type.name, conformances: ["StringEnumeration"],
+        members: members))
+  }
+
+  private func record(_ type: EventSchema.TypeDeclaration, fields: [Field], doc: [String]) -> [Declaration] {
+    let coding = FieldCodingRenderer(fields: fields, access: access)
+    return [
+      .type(
+        NominalDecl(
+          doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name,
+          conformances: ["Hashable", "Codable", "UserInfoCodable"],
+          members: coding.properties + [coding.memberwiseInitializer(doc: "Creates a value.", deprecated: type.deprecated)])),
+      .extension(ExtensionDecl(type: type.name, members: coding.codingMembers)),
+    ]
+  }
+}

@@ -1,0 +1,55 @@
+/// Spelling schema names and values as Swift source.
+enum Swift {
+  /// Keywords that need backticks to be used as a property or case name.
+  private static let keywords: Set<String> = [
+    "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
+    "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
+    "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
+    "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
+    "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self",
+    "super", "throws", "true", "try", "async", "package", "consume", "copy", "discard", "each", "macro",
+  ]
+
+  /// `name`, in backticks when it is a keyword.
+  static func identifier(_ name: String) -> String {
+    keywords.contains(name) ? "`\(name)`" : name
+  }
+
+  /// `name` after a dot, as in `self.name` or `.name`.
+  static func member(_ name: String) -> String {
+    identifier(name)
+  }
+
+  /// A string literal whose value is exactly `text`: quotes, backslashes, `\(`, control
+  /// characters and line breaks are escaped; other Unicode is kept as is.
+  static func stringLiteral(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case "\0": result += "\\0"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+          || scalar.properties.generalCategory == .lineSeparator || scalar.properties.generalCategory == .paragraphSeparator
+        {
+          result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result + "\""
+  }
+
+  /// Doc comment lines for `text`, split at line breaks.
+  static func doc(_ text: String?) -> [String] {
+    guard let text, !text.isEmpty else { return [] }
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
+    while lines.last?.isEmpty == true { lines.removeLast() }
+    return lines
+  }
+}

@@ -1,0 +1,147 @@
+/// Prints ``SwiftFile``s as a person would format them: two-space indentation, one blank line
+/// between declarations, none between consecutive enum cases or stored properties, and a
+/// trailing newline.
+struct SwiftPrinter {
+  private var output = ""
+  private var indentation = 0
+
+  /// The text of `file`.
+  static func print(_ file: SwiftFile) -> String {
+    var printer = SwiftPrinter()
+    printer.output.reserveCapacity(4096)
+    for line in file.header { printer.emit("// \(line)".trimmingTrailingSpaces) }
+    printer.emit("")
+    for module in file.imports { printer.emit("import \(module)") }
+    for declaration in file.declarations {
+      printer.emit("")
+      printer.print(declaration)
+    }
+    return printer.output
+  }
+
+  /// Writes `text` at the current indentation; its later lines keep their own relative indentation.
+  private mutating func emit(_ text: String) {
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if !line.isEmpty {
+        output += String(repeating: "  ", count: indentation)
+        output += line
+      }
+      output += "\n"
+    }
+  }
+
+  private mutating func doc(_ lines: [String]) {
+    for line in lines {
+      emit(line.isEmpty ? "///" : "/// \(line)")
+    }
+  }
+
+  private mutating func print(_ declaration: Declaration) {
+    switch declaration {
+    case .type(let type):
+      doc(type.doc)
+      type.attributes.forEach { emit($0) }
+      let conformances = type.conformances.isEmpty ? "" : ": " + type.conformances.joined(separator: ", ")
+      members("\(type.modifiers)\(type.kind.rawValue) \(type.name)\(conformances) {", type.members)
+    case .extension(let declaration):
+      doc(declaration.doc)
+      let conformances = declaration.conformances.isEmpty ? "" : ": " + declaration.conformances.joined(separator: ", ")
+      let whereClause = declaration.whereClause.map { " where \($0)" } ?? ""
+      members("\(declaration.modifiers)extension \(declaration.type)\(conformances)\(whereClause) {", declaration.members)
+    case .property(let property):
+      doc(property.doc)
+      property.attributes.forEach { emit($0) }
+      let head = "\(property.modifiers)\(property.keyword) \(property.name): \(property.type)"
+      if let getter = property.getter {
+        // A one-expression getter that fits stays on one line: `var eventName: String { "A.B" }`.
+        if getter.count == 1, case .line(let expression) = getter[0], !expression.contains("\n"),
+          head.count + expression.count + 6 + indentation * 2 <= 100
+        {
+          emit("\(head) { \(expression) }")
+        } else {
+          block(head + " {", getter)
+        }
+      } else {
+        emit(head + (property.initializer.map { " = \($0)" } ?? ""))
+      }
+    case .function(let function):
+      doc(function.doc)
+      function.attributes.forEach { emit($0) }
+      block(function.signature + " {", function.body)
+    case .enumCase(let lines, let text):
+      doc(lines)
+      emit(text)
+    case .comment(let lines):
+      lines.forEach { emit("// \($0)".trimmingTrailingSpaces) }
+    case .line(let text):
+      emit(text)
+    }
+  }
+
+  private mutating func members(_ opening: String, _ members: [Declaration]) {
+    emit(opening)
+    indentation += 1
+    var previous: Declaration?
+    for member in members {
+      if let previous, !Self.staysTogether(previous, member) { emit("") }
+      print(member)
+      previous = member
+    }
+    indentation -= 1
+    emit("}")
+  }
+
+  /// Enum cases and stored properties without docs form one paragraph.
+  private static func staysTogether(_ first: Declaration, _ second: Declaration) -> Bool {
+    switch (first, second) {
+    case (.enumCase, .enumCase(let doc, _)):
+      return doc.isEmpty
+    case (.property(let a), .property(let b)):
+      return a.getter == nil && b.getter == nil && b.doc.isEmpty && a.modifiers == b.modifiers
+    default:
+      return false
+    }
+  }
+
+  private mutating func block(_ opening: String, _ body: [Statement]) {
+    guard !body.isEmpty else {
+      emit(opening + "}")
+      return
+    }
+    emit(opening)
+    indentation += 1
+    body.forEach { statement($0) }
+    indentation -= 1
+    emit("}")
+  }
+
+  private mutating func statement(_ statement: Statement) {
+    switch statement {
+    case .line(let text):
+      emit(text)
+    case .block(let opening, let body, let close):
+      emit(opening + " {")
+      indentation += 1
+      body.forEach { self.statement($0) }
+      indentation -= 1
+      emit(close)
+    case .switch(let subject, let cases):
+      emit("switch \(subject) {")
+      for (label, body) in cases {
+        emit(label)
+        indentation += 1
+        body.forEach { self.statement($0) }
+        indentation -= 1
+      }
+      emit("}")
+    }
+  }
+}
+
+extension String {
+  fileprivate var trimmingTrailingSpaces: String {
+    var copy = self
+    while copy.last == " " { copy.removeLast() }
+    return copy
+  }
+}

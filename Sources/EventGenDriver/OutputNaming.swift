@@ -1,0 +1,19 @@
+// This file is compiled into both the eventgen tool and the build-tool plugin (which cannot
+// import libraries), so that the two can never disagree on output names. Keep it free of
+// imports.
+
+/// Names of generated files, derived from input paths alone.
+enum OutputNaming {
+  /// The file holding the catalog of a run's events.
+  static let catalogFileName = "GeneratedEvents.swift"
+
+  /// `Schemas/Listings.events.yaml` → `Listings.events.swift`; `x.yml` → `x.swift`.
+  static func outputFileName(forSchemaAt path: String) -> String {
+    var name = String(path.split(separator: "/").last ?? Substring(path))
+    for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) {
+      name.removeLast(suffix.count)
+      break
+    }
+    return name + ".swift"
+  }
+}

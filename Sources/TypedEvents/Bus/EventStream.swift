@@ -1,0 +1,163 @@
+/// An `AsyncSequence` of the events of one type or group, from ``EventObserving/events(_:replay:bufferingPolicy:)``.
+///
+/// Events published while nobody awaits the next one wait in a buffer whose policy the caller
+/// chooses (``EventBufferingPolicy``; unbounded by default, so nothing is lost). The sequence
+/// ends when the consuming task is cancelled; releasing the sequence and its iterator cancels
+/// the subscription.
+public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
+  let state: StreamState<Element>
+
+  /// Reads events one at a time.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    let state: StreamState<Element>
+
+    /// The next event, or nil once the consuming task is cancelled.
+    public mutating func next() async -> Element? {
+      await state.next()
+    }
+
+    /// The next event, or nil once the consuming task is cancelled.
+    public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+      await state.next()
+    }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(state: state)
+  }
+}
+
+extension EventObserving {
+  /// The events of type `type` as an asynchronous sequence.
+  public func events<E: Event>(
+    _ type: E.Type, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
+  ) -> EventStream<E> {
+    events(.event(type), replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// The events of group `type`, wrapped in their cases, as an asynchronous sequence.
+  public func events<G: EventGroup>(
+    _ type: G.Type, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
+  ) -> EventStream<G> {
+    events(.group(type), replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// The events of type `type` about `subject`, as an asynchronous sequence.
+  public func events<E: Event & SubjectIdentifiable>(
+    _ type: E.Type, about subject: E.Subject, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
+  ) -> EventStream<E> {
+    events(EventSelector.event(type).filter { $0.eventSubject == subject }, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// The events of group `type` about `subject`, as an asynchronous sequence.
+  public func events<G: EventGroup & SubjectIdentifiable>(
+    _ type: G.Type, about subject: G.Subject, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
+  ) -> EventStream<G> {
+    events(EventSelector.group(type).filter { $0.eventSubject == subject }, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// The values `selector` selects, as an asynchronous sequence.
+  public func events<Value: Sendable>(
+    _ selector: EventSelector<Value>, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
+  ) -> EventStream<Value> {
+    let state = StreamState<Value>(policy: bufferingPolicy)
+    let subscription = subscribe(selector, delivery: .immediate, replay: replay) { [weak state] value in
+      state?.push(value)
+    }
+    state.attach(subscription)
+    return EventStream(state: state)
+  }
+}
+
+/// The buffer between a subscription and the task that iterates.
+final class StreamState<Element: Sendable>: Sendable {
+  private struct Buffer {
+    var items: [Element] = []
+    var head = 0
+    var waiter: UnsafeContinuation<Element?, Never>?
+    var finished = false
+    var subscription: EventSubscription?
+
+    var count: Int { items.count - head }
+
+    mutating func popFirst() -> Element? {
+      guard head < items.count else { return nil }
+      let item = items[head]
+      head += 1
+      // Compact now and then instead of shifting on every pop.
+      if head > 64 && head * 2 > items.count {
+        items.removeFirst(head)
+        head = 0
+      }
+      return item
+    }
+  }
+
+  private let policy: EventBufferingPolicy
+  private let buffer = Locked(Buffer())
+
+  init(policy: EventBufferingPolicy) {
+    self.policy = policy
+  }
+
+  func attach(_ subscription: EventSubscription) {
+    buffer.withLock { $0.subscription = subscription }
+  }
+
+  func push(_ value: Element) {
+    let waiter = buffer.withLock { buffer -> UnsafeContinuation<Element?, Never>? in
+      guard !buffer.finished else { return nil }
+      if let waiter = buffer.waiter {
+        buffer.waiter = nil
+        return waiter
+      }
+      switch policy {
+      case .unbounded:
+        buffer.items.append(value)
+      case .bufferingOldest(let limit):
+        if buffer.count < limit { buffer.items.append(value) }
+      case .bufferingNewest(let limit):
+        guard limit > 0 else { break }
+        if buffer.count >= limit { _ = buffer.popFirst() }
+        buffer.items.append(value)
+      }
+      return nil
+    }
+    waiter?.resume(returning: value)
+  }
+
+  func next() async -> Element? {
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation { continuation in
+        let ready = buffer.withLock { buffer -> Element?? in
+          if let item = buffer.popFirst() { return .some(item) }
+          if buffer.finished || Task.isCancelled { return .some(nil) }
+          buffer.waiter = continuation
+          return .none
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    } onCancel: {
+      finish()
+    }
+  }
+
+  /// Ends the sequence: a waiting `next()` returns nil, and the subscription is cancelled.
+  func finish() {
+    let (waiter, subscription) = buffer.withLock { buffer in
+      buffer.finished = true
+      defer {
+        buffer.waiter = nil
+        buffer.subscription = nil
+      }
+      return (buffer.waiter, buffer.subscription)
+    }
+    waiter?.resume(returning: nil)
+    subscription?.cancel()
+  }
+
+  deinit {
+    // Releasing the sequence and its iterators ends the subscription.
+    buffer.withLock { $0.subscription }?.cancel()
+  }
+}
