@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -37,9 +37,27 @@ let package = Package(
     // The runtime that app code imports; it depends on nothing but the toolchain.
     .target(name: "TypedEvents"),
 
-    // The sample schemas' generated Swift, checked in; tests keep it current.
-    .target(name: "SampleEvents", dependencies: ["TypedEvents"], exclude: ["Generated/README.md"]),
+    // The sample schemas' generated Swift, checked in; tests keep it current. Built as an app
+    // target would be: default main-actor isolation, every warning an error.
+    .target(
+      name: "SampleEvents",
+      dependencies: ["TypedEvents"],
+      exclude: ["Generated/README.md"],
+      swiftSettings: [.defaultIsolation(MainActor.self), .treatAllWarnings(as: .error)]
+    ),
 
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"]),
+    .testTarget(name: "EventCodegenTests", dependencies: ["EventCodegen", "EventGenDriver"]),
+    .testTarget(name: "TypedEventsTests", dependencies: ["TypedEvents"]),
+    // Compiles and runs the generated code of the samples and of the edge-case schemas.
+    .testTarget(name: "GeneratedCodeTests", dependencies: ["SampleEvents", "EdgeCaseEvents", "TypedEvents"]),
+    // Generated from Tests/EdgeCaseEvents/Schemas, in nonisolated mode, warnings as errors.
+    .target(
+      name: "EdgeCaseEvents",
+      dependencies: ["TypedEvents"],
+      path: "Tests/EdgeCaseEvents",
+      exclude: ["Schemas"],
+      swiftSettings: [.treatAllWarnings(as: .error)]
+    ),
   ]
 )

@@ -4,7 +4,7 @@ import TypedEvents
 ///
 /// A type listed under `external:` conforms to `Hashable`, `Sendable`, `Codable` and
 /// `PropertyListConvertible`; here it travels in `userInfo` as `[latitude, longitude]`.
-public struct GeoPoint: Hashable, Sendable, Codable, PropertyListConvertible {
+nonisolated public struct GeoPoint: Hashable, Sendable, Codable, PropertyListConvertible {
   /// Degrees north of the equator.
   public var latitude: Double
   /// Degrees east of Greenwich.

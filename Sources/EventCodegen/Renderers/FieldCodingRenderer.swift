@@ -70,7 +70,7 @@ struct FieldCodingRenderer {
   private var codingKeys: Declaration {
     .type(
       NominalDecl(
-        modifiers: "private ", kind: .enum, name: "CodingKeys", conformances: ["String", "CodingKey"],
+        modifiers: "private ", kind: .enum, name: "CodingKeys", conformances: fields.isEmpty ? ["CodingKey"] : ["String", "CodingKey"],
         members: fields.map { field in
           let name = Swift.identifier(field.name)
           return .enumCase(doc: [], text: field.wireKey == field.name ? "case \(name)" : "case \(name) = \(Swift.stringLiteral(field.wireKey))")

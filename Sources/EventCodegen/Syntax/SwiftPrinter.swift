@@ -79,6 +79,10 @@ struct SwiftPrinter {
   }
 
   private mutating func members(_ opening: String, _ members: [Declaration]) {
+    guard !members.isEmpty else {
+      emit(opening + "}")
+      return
+    }
     emit(opening)
     indentation += 1
     var previous: Declaration?

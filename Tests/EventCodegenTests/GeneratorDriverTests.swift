@@ -1,0 +1,122 @@
+import EventCodegen
+import EventGenDriver
+import Foundation
+import Testing
+
+/// A fresh temporary folder, removed when the test ends.
+final class TemporaryFolder {
+  let url: URL
+  var path: String { url.path }
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent("typedevents-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  func write(_ name: String, _ text: String) throws {
+    let target = url.appendingPathComponent(name)
+    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: target)
+  }
+
+  func read(_ name: String) throws -> String {
+    String(decoding: try Data(contentsOf: url.appendingPathComponent(name)), as: UTF8.self)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: url)
+  }
+}
+
+@Suite("Generator driver")
+struct GeneratorDriverTests {
+  let schema = "namespace: T\nevents:\n  Ping:\n    fields:\n      count: Int\n"
+
+  @Test func writesOneFilePerSchemaPlusTheCatalog() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("in/A.events.yaml", schema)
+    let plan = try Generator.plan([folder.path + "/in"], options: GeneratorOptions())
+    let summary = try Generator.write(try #require(plan.files), to: folder.path + "/out")
+    #expect(summary.written == ["A.events.swift", "GeneratedEvents.swift"])
+    #expect(try folder.read("out/A.events.swift").contains("public struct Ping: Event"))
+  }
+
+  @Test func unchangedFilesAreNotRewritten() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("A.events.yaml", schema)
+    let files = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
+    _ = try Generator.write(files, to: folder.path + "/out")
+    let target = folder.path + "/out/A.events.swift"
+    let past = Date(timeIntervalSince1970: 1_000_000)
+    try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: target)
+    let summary = try Generator.write(files, to: folder.path + "/out")
+    #expect(summary.written.isEmpty)
+    #expect(summary.unchanged == ["A.events.swift", "GeneratedEvents.swift"])
+    let modified = try FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as? Date
+    #expect(modified == past)
+  }
+
+  @Test func accessLevelsAreApplied() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("A.events.yaml", schema)
+    for (level, expected) in [(AccessLevel.internal, "nonisolated struct Ping: Event"), (.package, "nonisolated package struct Ping: Event")] {
+      let files = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions(accessLevel: level)).files)
+      #expect(files[0].contents.contains(expected))
+      #expect(!files[0].contents.contains("public "))
+    }
+  }
+
+  @Test func staleGeneratedFilesAreRemovedButForeignFilesStopTheRun() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("A.events.yaml", schema)
+    try folder.write("B.events.yaml", schema.replacingOccurrences(of: "Ping", with: "Pong"))
+    let both = try #require(try Generator.plan([folder.path], options: GeneratorOptions()).files)
+    _ = try Generator.write(both, to: folder.path + "/out")
+    try FileManager.default.removeItem(atPath: folder.path + "/B.events.yaml")
+    let one = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
+    let summary = try Generator.write(one, to: folder.path + "/out")
+    #expect(summary.removed == ["B.events.swift"])
+
+    try folder.write("out/Mine.swift", "struct Mine {}\n")
+    #expect(throws: InputError.self) { try Generator.write(one, to: folder.path + "/out") }
+    _ = try Generator.write(one, to: folder.path + "/out", force: true)
+    #expect(try folder.read("out/Mine.swift") == "struct Mine {}\n")
+  }
+
+  @Test func checkReportsADiffAndWritesNothing() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("A.events.yaml", schema)
+    let files = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
+    #expect(try Generator.check(files, against: folder.path + "/out").count == 2)
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
+    _ = try Generator.write(files, to: folder.path + "/out")
+    #expect(try Generator.check(files, against: folder.path + "/out").isEmpty)
+
+    try folder.write("A.events.yaml", schema + "      label: String\n")
+    let changed = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
+    let problems = try Generator.check(changed, against: folder.path + "/out")
+    #expect(problems.count == 1)
+    let diff = try #require(problems.first)
+    #expect(diff.hasPrefix("--- \(folder.path)/out/A.events.swift\n+++ \(folder.path)/out/A.events.swift\n@@ "))
+    #expect(diff.contains("\n+  public var label: String\n"))
+  }
+
+  @Test func schemaErrorsWriteNothing() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("A.events.yaml", "events:\n  Ping:\n    fields:\n      count: Itn\n")
+    let plan = try Generator.plan([folder.path], options: GeneratorOptions())
+    #expect(plan.files == nil)
+    #expect(plan.diagnostics.map(\.description) == ["\(folder.path)/A.events.yaml:4:14: error: unknown type `Itn`; did you mean `Int`?"])
+  }
+
+  @Test func inputProblemsAreInputErrors() throws {
+    let folder = try TemporaryFolder()
+    #expect(throws: InputError("\(folder.path)/missing.events.yaml: no such file or directory")) {
+      try Generator.plan([folder.path + "/missing.events.yaml"], options: GeneratorOptions())
+    }
+    #expect(throws: InputError.self) { try Generator.plan([folder.path], options: GeneratorOptions()) }
+    try folder.write("a/X.events.yaml", schema)
+    try folder.write("b/X.events.yaml", schema)
+    #expect(throws: InputError.self) { try Generator.plan([folder.path], options: GeneratorOptions()) }
+  }
+}

@@ -1,0 +1,84 @@
+@testable import EventCodegen
+import EventSchema
+import Testing
+
+@Suite("Rendering")
+struct RenderingTests {
+  @Test(arguments: [
+    ("plain", "\"plain\""),
+    ("say \"hi\"", "\"say \\\"hi\\\"\""),
+    ("back\\slash", "\"back\\\\slash\""),
+    ("\\(interpolation)", "\"\\\\(interpolation)\""),
+    ("two\nlines", "\"two\\nlines\""),
+    ("tab\there", "\"tab\\there\""),
+    ("bell\u{7}", "\"bell\\u{7}\""),
+    ("line\u{2028}separator", "\"line\\u{2028}separator\""),
+    ("café 🎉", "\"café 🎉\""),
+  ])
+  func stringLiteralsAreExact(text: String, literal: String) {
+    #expect(Swift.stringLiteral(text) == literal)
+  }
+
+  @Test func keywordsAreEscaped() {
+    #expect(Swift.identifier("default") == "`default`")
+    #expect(Swift.identifier("listing") == "listing")
+  }
+
+  @Test func defaultValuesAreSpelledAsSwift() {
+    #expect(ValueSpelling.expression(.decimal(significand: -1250, exponent: -2), of: .builtin(.decimal)) == "Decimal(sign: .minus, exponent: -2, significand: 1250)")
+    #expect(ValueSpelling.expression(.floatingPoint("80"), of: .builtin(.double)) == "80.0")
+    #expect(ValueSpelling.expression(.none, of: .optional(.builtin(.int))) == "nil")
+    #expect(ValueSpelling.expression(.dictionary([]), of: .dictionary(.builtin(.int))) == "[:]")
+    #expect(ValueSpelling.expression(.wrapped(.string("x")), of: .named("ID", .wrapper(.string))) == "ID(rawValue: \"x\")")
+  }
+
+  @Test func filterHelperLabelsComeFromTheSubjectType() {
+    func label(_ type: FieldType, _ fallback: String = "subject") -> String {
+      FilterHelperRenderer.label(for: .init(typeName: "E", subjectType: type, fallbackLabel: fallback))
+    }
+    #expect(label(.named("ListingID", .wrapper(.string))) == "listing")
+    #expect(label(.named("BoxId", .wrapper(.uuid))) == "box")
+    #expect(label(.named("Token", .wrapper(.uuid))) == "token")
+    #expect(label(.builtin(.string), "name") == "name")
+  }
+
+  @Test func thePrinterFormatsAsAPersonWould() {
+    let file = SwiftFile(
+      header: ["Header."], imports: ["Foundation"],
+      declarations: [
+        .type(
+          NominalDecl(
+            doc: ["A thing."], modifiers: "public ", kind: .struct, name: "Thing", conformances: ["Hashable"],
+            members: [
+              .property(PropertyDecl(modifiers: "public ", name: "a", type: "Int")),
+              .property(PropertyDecl(modifiers: "public ", name: "b", type: "Int")),
+              .property(PropertyDecl(doc: ["Computed."], modifiers: "public ", name: "c", type: "Int", getter: [.line("a + b")])),
+              .function(FunctionDecl(signature: "func f()", body: [.switch("a", [("case 1:", [.line("break")]), ("default:", [.line("break")])])])),
+            ]))
+      ])
+    #expect(SwiftPrinter.print(file) == """
+      // Header.
+
+      import Foundation
+
+      /// A thing.
+      public struct Thing: Hashable {
+        public var a: Int
+        public var b: Int
+
+        /// Computed.
+        public var c: Int { a + b }
+
+        func f() {
+          switch a {
+          case 1:
+            break
+          default:
+            break
+          }
+        }
+      }
+
+      """)
+  }
+}
