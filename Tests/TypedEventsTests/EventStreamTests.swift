@@ -1,0 +1,82 @@
+import Testing
+import TypedEvents
+
+@Suite("Event streams")
+struct EventStreamTests {
+  /// Collects the first `count` elements of `stream`.
+  func first<Element: Sendable>(_ count: Int, of stream: EventStream<Element>) async -> [Element] {
+    var result: [Element] = []
+    for await element in stream {
+      result.append(element)
+      if result.count == count { break }
+    }
+    return result
+  }
+
+  @Test func unboundedKeepsEveryEventInOrder() async {
+    let bus = EventBus()
+    let stream = bus.events(Tick.self)
+    for count in 0..<100 { bus.publish(Tick(count: count)) }
+    #expect(await first(100, of: stream).map(\.count) == Array(0..<100))
+  }
+
+  @Test func bufferingNewestDropsTheOldest() async {
+    let bus = EventBus()
+    let stream = bus.events(Tick.self, bufferingPolicy: .bufferingNewest(3))
+    for count in 0..<10 { bus.publish(Tick(count: count)) }
+    #expect(await first(3, of: stream).map(\.count) == [7, 8, 9])
+  }
+
+  @Test func bufferingOldestDropsTheNewest() async {
+    let bus = EventBus()
+    let stream = bus.events(Tick.self, bufferingPolicy: .bufferingOldest(3))
+    for count in 0..<10 { bus.publish(Tick(count: count)) }
+    bus.publish(Tock())
+    #expect(await first(3, of: stream).map(\.count) == [0, 1, 2])
+  }
+
+  @Test func aWaitingConsumerIsResumedByAPublish() async {
+    let bus = EventBus()
+    let stream = bus.events(Clock.self, about: "b")
+    let consumer = Task { await first(2, of: stream) }
+    // Publish until the consumer has both: it may not be waiting yet when the first arrives.
+    Task.detached {
+      bus.publish(Tick(source: "a", count: 0))
+      bus.publish(Tick(source: "b", count: 1))
+      bus.publish(Tock(source: "b"))
+    }
+    #expect(await consumer.value == [.tick(Tick(source: "b", count: 1)), .tock(Tock(source: "b"))])
+  }
+
+  @Test func replayStartsWithTheLatestEvent() async {
+    let bus = EventBus()
+    bus.publish(Tick(count: 41))
+    let stream = bus.events(Tick.self, replay: true)
+    bus.publish(Tick(count: 42))
+    #expect(await first(2, of: stream).map(\.count) == [41, 42])
+  }
+
+  @Test func cancellingTheConsumerEndsTheSequence() async {
+    let bus = EventBus()
+    let stream = bus.events(Tick.self)
+    let consumer = Task {
+      var count = 0
+      for await _ in stream { count += 1 }
+      return count
+    }
+    consumer.cancel()
+    #expect(await consumer.value == 0)
+  }
+
+  @Test func releasingTheStreamCancelsItsSubscription() async {
+    let bus = EventBus()
+    weak var weakState: AnyObject?
+    do {
+      let stream = bus.events(Tick.self)
+      bus.publish(Tick(count: 1))
+      weakState = Mirror(reflecting: stream).children.first?.value as AnyObject
+      #expect(weakState != nil)
+    }
+    #expect(weakState == nil)
+  }
+}
