@@ -46,6 +46,9 @@ let package = Package(
       swiftSettings: [.defaultIsolation(MainActor.self), .treatAllWarnings(as: .error)]
     ),
 
+    // `swift run events-example`: the four sample scenarios with the bus.
+    .executableTarget(name: "events-example", dependencies: ["SampleEvents", "TypedEvents"], path: "Sources/EventsExample"),
+
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"]),
     .testTarget(name: "EventCodegenTests", dependencies: ["EventCodegen", "EventGenDriver"]),
     .testTarget(name: "TypedEventsTests", dependencies: ["TypedEvents"]),

@@ -1,0 +1,95 @@
+import EdgeCaseEvents
+import Foundation
+import SampleEvents
+import Testing
+import TypedEvents
+
+/// Generated events, groups, filter helpers and the catalog, plugged into the runtime.
+@Suite("Generated events on the bus")
+struct GeneratedBusTests {
+  @Test func wireNamesAndVersionsComeFromTheSchema() {
+    #expect(ListingSold.eventName == "Listings.ListingSold")
+    #expect(ListingSold.eventVersion == 2)
+    #expect(MessagesLoaded.eventVersion == 3)
+    #expect(Everything.eventName == "Edge.Everything")
+    #expect(ShapeDrawn.eventName == "ShapeDrawn")
+  }
+
+  @Test func theCatalogHoldsEveryEventOfTheRun() {
+    #expect(SampleEvents.GeneratedEvents.catalog.count == 14)
+    #expect(SampleEvents.GeneratedEvents.catalog.type(named: "Inventory.ItemProvisioned") == ItemProvisioned.self)
+    #expect(EdgeCaseEvents.GeneratedEvents.catalog.eventNames.contains("ShapeDrawn"))
+  }
+
+  @Test func groupsWrapTheirMembersAndShareASubject() throws {
+    let sold = Fixtures.sold
+    #expect(ListingEvent(sold) == .listingSold(sold))
+    #expect(ListingChange(sold) == .sold(sold))
+    // ListingRemoved is deprecated: creating one warns, so the test reads it from userInfo.
+    #expect(ListingChange(try ListingRemoved(userInfo: ["id": "gone"])) == nil)
+    #expect(ListingEvent.listingSold(sold).eventSubject == ListingID("l-1"))
+    #expect(Pagination.members.count == 2)
+  }
+
+  @Test func filterHelpersDeliverOnlyTheirEntity() {
+    let bus = EventBus()
+    let seen = Locked<[String]>([])
+    let screen = bus.subscribeToListingEvents(listing: ListingID("l-1")) { event in
+      seen.withValue { $0.append(type(of: event.event).eventName) }
+    }
+    let boxScreen = bus.subscribeToBoxEvents(box: Fixtures.item.boxId) { _ in seen.withValue { $0.append("box") } }
+    bus.publish(Fixtures.sold)
+    bus.publish(ListingSold(id: ListingID("other"), price: Money(amount: 1, currency: .euro), soldAt: Date()))
+    bus.publish(ListingCreated(listing: Fixtures.listing))
+    bus.publish(Fixtures.item)
+    bus.publish(BoxProvisioned(boxId: BoxID(UUID()), title: "other box"))
+    #expect(seen.value == ["Listings.ListingSold", "Listings.ListingCreated", "box"])
+    withExtendedLifetime([screen, boxScreen]) {}
+  }
+
+  @Test func oneHandlerReceivesAWholeGroup() {
+    let bus = EventBus()
+    let actions = Locked<[String]>([])
+    let handler = bus.subscribe(AnalyticsWindowAction.self) { action in
+      switch action {
+      case .changeDateRange(let range): actions.withValue { $0.append("range \(range.granularity)") }
+      case .selectApplication(let app): actions.withValue { $0.append("select \(app.id)") }
+      case .unselectApplication(let app): actions.withValue { $0.append("unselect \(app.id)") }
+      case .exportRequested(let export): actions.withValue { $0.append("export \(export.format)") }
+      }
+    }
+    bus.publish(ChangeDateRange(from: Date(), until: Date()))
+    bus.publish(SelectApplication(id: ApplicationID("com.example.Mail")))
+    bus.publish(AnalyticsWindowAction.unselectApplication(UnselectApplication(id: ApplicationID("com.example.Mail"))))
+    bus.publish(ExportRequested())
+    #expect(actions.value == ["range day", "select com.example.Mail", "unselect com.example.Mail", "export csv"])
+    withExtendedLifetime(handler) {}
+  }
+
+  @Test func envelopesDecodeThroughTheGeneratedCatalog() throws {
+    let envelope = try EventEnvelope(Fixtures.page)
+    let decoded = try envelope.decode(using: SampleEvents.GeneratedEvents.catalog)
+    #expect(decoded as? MessagesLoaded == Fixtures.page)
+  }
+}
+
+final class Locked<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+
+  init(_ value: Value) {
+    stored = value
+  }
+
+  var value: Value {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+
+  func withValue(_ body: (inout Value) -> Void) {
+    lock.lock()
+    body(&stored)
+    lock.unlock()
+  }
+}
