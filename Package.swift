@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .library(name: "TypedEvents", targets: ["TypedEvents"]),
     .executable(name: "eventgen", targets: ["eventgen"]),
+    .plugin(name: "EventGenPlugin", targets: ["EventGenPlugin"]),
+    .plugin(name: "GenerateEventsCommand", targets: ["GenerateEventsCommand"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -34,6 +36,17 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // Build-tool plugin: generates a target's *.events.yaml at build time.
+    .plugin(name: "EventGenPlugin", capability: .buildTool(), dependencies: ["eventgen"]),
+    // Command plugin: `swift package generate-events [--target T] [--check]` for checked-in sources.
+    .plugin(
+      name: "GenerateEventsCommand",
+      capability: .command(
+        intent: .custom(verb: "generate-events", description: "Generate Swift from the event schemas of the package's targets."),
+        permissions: [.writeToPackageDirectory(reason: "To write the generated Swift files into the package's targets.")]
+      ),
+      dependencies: ["eventgen"]
+    ),
     // The runtime that app code imports; it depends on nothing but the toolchain.
     .target(name: "TypedEvents"),
 
@@ -42,12 +55,14 @@ let package = Package(
     .target(
       name: "SampleEvents",
       dependencies: ["TypedEvents"],
-      exclude: ["Generated/README.md"],
+      exclude: ["Generated/README.md", "eventgen-config.yaml"],
       swiftSettings: [.defaultIsolation(MainActor.self), .treatAllWarnings(as: .error)]
     ),
 
+    // Generated at build time from its own Session.events.yaml by the build-tool plugin.
+    .target(name: "SessionEvents", dependencies: ["TypedEvents"], plugins: ["EventGenPlugin"]),
     // `swift run events-example`: the four sample scenarios with the bus.
-    .executableTarget(name: "events-example", dependencies: ["SampleEvents", "TypedEvents"], path: "Sources/EventsExample"),
+    .executableTarget(name: "events-example", dependencies: ["SampleEvents", "SessionEvents", "TypedEvents"], path: "Sources/EventsExample"),
 
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"]),
     .testTarget(name: "EventCodegenTests", dependencies: ["EventCodegen", "EventGenDriver"]),

@@ -2,6 +2,7 @@
 // Run it with `swift run events-example`.
 import Foundation
 import SampleEvents
+import SessionEvents
 import TypedEvents
 
 let bus = EventBus()
@@ -78,6 +79,14 @@ let box = BoxID(UUID())
 center.post(ItemProvisioned(boxId: box, item: Item(id: ItemID(UUID()), title: "Screws", quantity: 40, tags: ["hardware"])))
 // An Objective-C-style post with a wrong type never crashes: it reaches the failure handler.
 center.post(name: Notification.Name(ItemProvisioned.self), object: nil, userInfo: ["boxId": box.rawValue.uuidString, "item": "screws"])
+
+// MARK: Session (generated at build time by the plugin): state that follows the bus.
+
+let session = SessionState(events: bus)
+bus.publish(SignedIn(account: AccountID("ana"), displayName: "Ana"))
+say("session", "signed in: \(session.account?.rawValue ?? "nobody")")
+bus.publish(SignedOut(account: AccountID("ana")))
+say("session", "signed in: \(session.account?.rawValue ?? "nobody")")
 
 /// A value behind a lock, for state a handler changes.
 final class Locked<Value>: @unchecked Sendable {

@@ -6,19 +6,44 @@ import Foundation
 /// Options that `generate` and `check` share.
 struct GenerationOptions: ParsableArguments {
   @Argument(help: "Schema files or folders that contain them (searched for *.events.yaml).")
-  var inputs: [String]
+  var inputs: [String] = []
 
   @Option(name: .shortAndLong, help: "The folder for the generated Swift files.")
-  var output: String
+  var output: String?
 
-  @Option(help: "The access level of generated declarations: public, package or internal.")
-  var access: AccessLevel = .public
+  @Option(help: "The access level of generated declarations: public (default), package or internal.")
+  var access: AccessLevel?
 
-  var generatorOptions: GeneratorOptions { GeneratorOptions(accessLevel: access) }
+  @Option(help: "An eventgen-config.yaml with `access`, `schemas` and `output`; options given here win.")
+  var config: String?
+
+  /// Inputs, output and generator options, from the arguments and the config file.
+  struct Resolved {
+    var inputs: [String]
+    var output: String
+    var options: GeneratorOptions
+  }
+
+  func resolve() throws -> Resolved {
+    var fileConfig = GeneratorConfig()
+    if let config {
+      let (loaded, diagnostics) = try GeneratorConfig.load(config)
+      Output.print(diagnostics)
+      guard let loaded else { throw ExitCode(1) }
+      fileConfig = loaded
+    }
+    let inputs = self.inputs.isEmpty ? fileConfig.schemas : self.inputs
+    guard !inputs.isEmpty else { throw ValidationError("Give schema files or folders, or a --config that lists `schemas`.") }
+    guard let output = output ?? fileConfig.output else {
+      throw ValidationError("Give --output, or a --config that sets `output`.")
+    }
+    return Resolved(
+      inputs: inputs, output: output, options: GeneratorOptions(accessLevel: access ?? fileConfig.accessLevel ?? .public))
+  }
 
   /// The plan, or exit 1 after printing the schema errors.
-  func plan() throws -> Generator.Plan {
-    let plan = try Generator.plan(inputs, options: generatorOptions)
+  func plan(_ resolved: Resolved) throws -> Generator.Plan {
+    let plan = try Generator.plan(resolved.inputs, options: resolved.options)
     Output.print(plan.diagnostics)
     guard plan.files != nil else {
       let errors = plan.diagnostics.filter { $0.severity == .error }.count
@@ -47,12 +72,12 @@ struct Generate: ParsableCommand {
   var force = false
 
   func run() throws {
-    let plan = try options.plan()
-    let files = plan.files ?? []
-    let summary = try Generator.write(files, to: options.output, force: force)
+    let resolved = try options.resolve()
+    let plan = try options.plan(resolved)
+    let summary = try Generator.write(plan.files ?? [], to: resolved.output, force: force)
     var parts = ["\(summary.written.count) written", "\(summary.unchanged.count) unchanged"]
     if !summary.removed.isEmpty { parts.append("\(summary.removed.count) removed") }
-    print("eventgen: \(plan.eventCount) events → \(options.output): \(parts.joined(separator: ", "))")
+    print("eventgen: \(plan.eventCount) events → \(resolved.output): \(parts.joined(separator: ", "))")
   }
 }
 
@@ -65,15 +90,17 @@ struct Check: ParsableCommand {
   @OptionGroup var options: GenerationOptions
 
   func run() throws {
-    let plan = try options.plan()
-    let problems = try Generator.check(plan.files ?? [], against: options.output)
+    let resolved = try options.resolve()
+    let plan = try options.plan(resolved)
+    let problems = try Generator.check(plan.files ?? [], against: resolved.output)
     guard problems.isEmpty else {
       print(problems.joined(separator: "\n"), terminator: "")
-      let command = (["eventgen", "generate"] + options.inputs + ["--output", options.output]
-        + (options.access == .public ? [] : ["--access", options.access.rawValue])).joined(separator: " ")
+      let arguments = options.config.map { ["--config", $0] } ?? []
+      let command = (["eventgen", "generate"] + options.inputs + (options.output.map { ["--output", $0] } ?? []) + arguments
+        + (options.access.map { ["--access", $0.rawValue] } ?? [])).joined(separator: " ")
       Output.error("\(problems.count) generated file\(problems.count == 1 ? " is" : "s are") stale; run: \(command)")
       throw ExitCode(1)
     }
-    print("eventgen: \(plan.files?.count ?? 0) generated files in \(options.output) are current")
+    print("eventgen: \(plan.files?.count ?? 0) generated files in \(resolved.output) are current")
   }
 }

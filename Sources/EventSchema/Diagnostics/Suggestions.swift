@@ -1,7 +1,7 @@
 /// "Did you mean …?" hints for misspelled keys and names.
-enum Suggestions {
+public enum Suggestions {
   /// The candidate closest to `word`, if it is close enough to be a likely typo.
-  static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+  public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
     let lowered = word.lowercased()
     var best: (name: String, distance: Int)?
     for candidate in candidates where candidate != word {
@@ -18,7 +18,7 @@ enum Suggestions {
   }
 
   /// `; did you mean `X`?` or nothing.
-  static func hint(for word: String, among candidates: some Sequence<String>) -> String {
+  public static func hint(for word: String, among candidates: some Sequence<String>) -> String {
     closest(to: word, among: candidates).map { "; did you mean `\($0)`?" } ?? ""
   }
 

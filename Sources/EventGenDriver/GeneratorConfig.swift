@@ -1,0 +1,89 @@
+import EventCodegen
+import EventSchema
+import Foundation
+
+/// A per-target `eventgen-config.yaml`: options for the plugins and the CLI.
+///
+/// ```yaml
+/// access: internal           # public (default), package or internal
+/// schemas: [../../Schemas]   # where the schemas are, relative to this file (CLI and command plugin)
+/// output: Generated          # where generated files go, relative to this file (CLI and command plugin)
+/// ```
+/// Unknown keys are errors, located like schema errors.
+public struct GeneratorConfig: Sendable, Equatable {
+  /// The name the plugins look for in a target's folder.
+  public static let fileName = "eventgen-config.yaml"
+  static let keys = ["access", "schemas", "output"]
+
+  /// The access level of generated declarations.
+  public var accessLevel: AccessLevel?
+  /// Schema files or folders, resolved against the config file's folder.
+  public var schemas: [String] = []
+  /// The output folder, resolved against the config file's folder.
+  public var output: String?
+
+  /// A config with nothing set.
+  public init() {}
+
+  /// Reads the config at `path`; a malformed config reports located diagnostics.
+  public static func load(_ path: String) throws(InputError) -> (GeneratorConfig?, [Diagnostic]) {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw InputError("\(path): cannot read the config file")
+    }
+    let root: YAMLNode
+    switch YAMLComposer(path: path).compose(Array(data)) {
+    case .failure(let diagnostics): return (nil, diagnostics)
+    case .document(let node): root = node
+    }
+    var diagnostics: [Diagnostic] = []
+    func error(_ message: String, _ node: YAMLNode) {
+      diagnostics.append(Diagnostic(.error, at: node.location, message))
+    }
+    guard case .mapping(let pairs) = root.content else {
+      error("the config is a mapping with keys \(keys.joined(separator: ", "))", root)
+      return (nil, diagnostics)
+    }
+    let base = URL(fileURLWithPath: path).deletingLastPathComponent()
+    func resolve(_ relative: String) -> String {
+      relative.hasPrefix("/") ? relative : base.appendingPathComponent(relative).standardized.path
+    }
+    var config = GeneratorConfig()
+    for pair in pairs {
+      guard case .scalar(let key) = pair.key.content else {
+        error("config keys are strings", pair.key)
+        continue
+      }
+      switch key.value {
+      case "access":
+        guard case .scalar(let value) = pair.value.content, let level = AccessLevel(rawValue: value.value) else {
+          error("`access` is one of \(AccessLevel.allCases.map(\.rawValue).joined(separator: ", "))", pair.value)
+          continue
+        }
+        config.accessLevel = level
+      case "schemas":
+        let items: [YAMLNode]
+        switch pair.value.content {
+        case .sequence(let nodes, _): items = nodes
+        case .scalar: items = [pair.value]
+        case .mapping: items = []
+        }
+        for item in items {
+          guard case .scalar(let value) = item.content, !value.isNull else {
+            error("`schemas` lists paths of schema files or folders", item)
+            continue
+          }
+          config.schemas.append(resolve(value.value))
+        }
+      case "output":
+        guard case .scalar(let value) = pair.value.content, !value.isNull else {
+          error("`output` is the path of a folder", pair.value)
+          continue
+        }
+        config.output = resolve(value.value)
+      default:
+        error("unknown key `\(key.value)` in \(fileName)\(Suggestions.hint(for: key.value, among: keys))", pair.key)
+      }
+    }
+    return (diagnostics.isEmpty ? config : nil, diagnostics)
+  }
+}
