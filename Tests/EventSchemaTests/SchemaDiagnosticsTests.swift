@@ -78,4 +78,12 @@ struct SchemaDiagnosticsTests {
     #expect(found == ["1:4: error: anchors (`&name`) are not supported in event schemas; write the value out"])
     #expect(elapsed < .seconds(1))
   }
+
+  @Test func aGroupTooLargeForSwiftToSwitchOverIsRefused() {
+    let names = (0..<501).map { "E\($0)" }
+    let yaml = "events:\n" + names.map { "  \($0):\n" }.joined() + "groups:\n  Huge:\n    events: [\(names.joined(separator: ", "))]\n"
+    #expect(diagnostics(yaml) == [
+      "504:3: error: group `Huge` has 501 events; the limit is 500, because Swift cannot check a `switch` over 630 or more cases in reasonable time; split it into several groups"
+    ])
+  }
 }

@@ -23,6 +23,10 @@ enum Swift {
   /// A string literal whose value is exactly `text`: quotes, backslashes, `\(`, control
   /// characters and line breaks are escaped; other Unicode is kept as is.
   static func stringLiteral(_ text: String) -> String {
+    // Most names and keys are plain printable ASCII: nothing to escape.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+      return "\"\(text)\""
+    }
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

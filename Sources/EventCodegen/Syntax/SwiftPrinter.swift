@@ -21,9 +21,19 @@ struct SwiftPrinter {
 
   /// Writes `text` at the current indentation; its later lines keep their own relative indentation.
   private mutating func emit(_ text: String) {
+    guard text.utf8.contains(UInt8(ascii: "\n")) else {
+      emitLine(Substring(text))
+      return
+    }
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      emitLine(line)
+    }
+  }
+
+  private mutating func emitLine(_ line: Substring) {
+    do {
       if !line.isEmpty {
-        output += String(repeating: "  ", count: indentation)
+        for _ in 0..<indentation { output += "  " }
         output += line
       }
       output += "\n"

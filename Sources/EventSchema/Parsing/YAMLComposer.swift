@@ -24,9 +24,15 @@ public struct YAMLComposer {
     self.path = path
   }
 
-  private enum Frame {
-    case sequence(start: SourceLocation, flow: Bool, items: [YAMLNode])
-    case mapping(start: SourceLocation, pairs: [YAMLPair], key: YAMLNode?)
+  /// A sequence or mapping being built. A struct mutated in place on the stack, so appending
+  /// stays amortised O(1) (an enum payload would be copied on every append).
+  private struct Frame {
+    var start: SourceLocation
+    var isMapping: Bool
+    var flow = false
+    var items: [YAMLNode] = []
+    var pairs: [YAMLPair] = []
+    var key: YAMLNode?
   }
 
   /// Parses `bytes` (UTF-8, or UTF-16 with a byte-order mark) into one document.
@@ -80,18 +86,14 @@ public struct YAMLComposer {
         if event.data.sequence_start.anchor != nil { return .failure([anchorError(at: start)]) }
         if let failure = depthCheck(stack.count, at: start) { return failure }
         let flow = event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
-        stack.append(.sequence(start: start, flow: flow, items: []))
+        stack.append(Frame(start: start, isMapping: false, flow: flow))
       case YAML_MAPPING_START_EVENT:
         if event.data.mapping_start.anchor != nil { return .failure([anchorError(at: start)]) }
         if let failure = depthCheck(stack.count, at: start) { return failure }
-        stack.append(.mapping(start: start, pairs: [], key: nil))
-      case YAML_SEQUENCE_END_EVENT:
-        if case .sequence(let begin, let flow, let items) = stack.popLast() {
-          completed = YAMLNode(.sequence(items, flow: flow), at: begin)
-        }
-      case YAML_MAPPING_END_EVENT:
-        if case .mapping(let begin, let pairs, _) = stack.popLast() {
-          completed = YAMLNode(.mapping(pairs), at: begin)
+        stack.append(Frame(start: start, isMapping: true))
+      case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+        if let frame = stack.popLast() {
+          completed = YAMLNode(frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items, flow: frame.flow), at: frame.start)
         }
       default:
         break  // Stream start, document end and no-op events carry nothing for the tree.
@@ -103,21 +105,18 @@ public struct YAMLComposer {
   }
 
   private func attach(_ node: YAMLNode, to stack: inout [Frame], root: inout YAMLNode?) {
-    guard let top = stack.popLast() else {
+    guard !stack.isEmpty else {
       root = node
       return
     }
-    switch top {
-    case .sequence(let start, let flow, var items):
-      items.append(node)
-      stack.append(.sequence(start: start, flow: flow, items: items))
-    case .mapping(let start, var pairs, let key):
-      if let key {
-        pairs.append(YAMLPair(key: key, value: node))
-        stack.append(.mapping(start: start, pairs: pairs, key: nil))
-      } else {
-        stack.append(.mapping(start: start, pairs: pairs, key: node))
-      }
+    let top = stack.count - 1
+    if !stack[top].isMapping {
+      stack[top].items.append(node)
+    } else if let key = stack[top].key {
+      stack[top].pairs.append(YAMLPair(key: key, value: node))
+      stack[top].key = nil
+    } else {
+      stack[top].key = node
     }
   }
 

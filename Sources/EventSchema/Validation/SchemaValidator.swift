@@ -3,6 +3,10 @@
 /// It reports every problem it finds rather than stopping at the first, so that one run shows
 /// a user all there is to fix.
 struct SchemaValidator {
+  /// The most cases a group may have: generated code switches over a group's cases, and Swift
+  /// gives up checking a `switch` over 630 or more enum cases.
+  static let maximumGroupSize = 500
+
   private(set) var log = DiagnosticLog()
   private var symbols = SymbolTable()
   private var enumCases: [String: [EnumCase]] = [:]
@@ -263,6 +267,12 @@ struct SchemaValidator {
       cases.append(.init(name: caseName.value, event: eventName))
     }
     guard valid, !cases.isEmpty else { return nil }
+    guard cases.count <= Self.maximumGroupSize else {
+      log.error(
+        "group `\(syntax.name.value)` has \(cases.count) events; the limit is \(Self.maximumGroupSize), because Swift cannot check a `switch` over 630 or more cases in reasonable time; split it into several groups",
+        at: syntax.name.location)
+      return nil
+    }
     let subjects = cases.map { events[$0.event]?.subject?.type }
     let shared: FieldType? = subjects.allSatisfy({ $0 != nil && $0 == subjects.first ?? nil }) ? subjects.first ?? nil : nil
     return GroupDeclaration(name: syntax.name.value, cases: cases, subjectType: shared, doc: syntax.doc, location: syntax.name.location)
