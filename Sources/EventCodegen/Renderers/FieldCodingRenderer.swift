@@ -62,94 +62,53 @@ struct FieldCodingRenderer {
         body: fields.map { .line("self.\(Self.storage($0)) = \(Swift.identifier($0.name))") }))
   }
 
-  /// `CodingKeys`, `init(from:)`, `encode(to:)`, `init(reading:)` and `write(to:)`.
+  /// `init(from:)`, `encode(to:)`, `init(reading:)` and `write(to:)`: one line per field each.
   var codingMembers: [Declaration] {
-    [codingKeys, jsonDecoder, jsonEncoder, userInfoReader, userInfoWriter]
+    [
+      decoder(
+        doc: "Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.",
+        signature: "\(access)init(from decoder: any Decoder) throws", reader: "fields",
+        setup: [.line("let fields = try DecodingFields(decoder)")]),
+      encoder(
+        doc: "Encodes to JSON or another `Encoder`, with the schema's wire keys.",
+        signature: "\(access)func encode(to encoder: any Encoder) throws", call: "try fields",
+        setup: [.line(fields.isEmpty ? "_ = EncodingFields(encoder)" : "var fields = EncodingFields(encoder)")]),
+      decoder(
+        doc: "Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.",
+        signature: "\(access)init(reading reader: UserInfoReader) throws(UserInfoDecodingError)", reader: "reader", setup: []),
+      encoder(
+        doc: "Writes the fields as property-list values into a `userInfo` dictionary.",
+        signature: "\(access)func write(to writer: inout UserInfoWriter)", call: "writer", setup: []),
+    ]
   }
 
-  private var codingKeys: Declaration {
-    .type(
-      NominalDecl(
-        modifiers: "private ", kind: .enum, name: "CodingKeys", conformances: fields.isEmpty ? ["CodingKey"] : ["String", "CodingKey"],
-        members: fields.map { field in
-          let name = Swift.identifier(field.name)
-          return .enumCase(doc: [], text: field.wireKey == field.name ? "case \(name)" : "case \(name) = \(Swift.stringLiteral(field.wireKey))")
-        }))
-  }
-
-  private var jsonDecoder: Declaration {
-    var body: [Statement] = []
-    if !fields.isEmpty {
-      body.append(.line("let container = try decoder.container(keyedBy: CodingKeys.self)"))
-    }
-    for field in fields {
-      let key = ".\(Swift.member(field.name))"
-      let expression: String
-      switch (field.type, field.defaultValue) {
-      case (.optional(let wrapped), nil), (.optional(let wrapped), .some(DefaultValue.none)):
-        expression = "try container.decodeIfPresent(\(wrapped).self, forKey: \(key))"
-      case (.optional(let wrapped), let value?):
-        expression = "try container.decodeIfPresent(\(wrapped).self, forKey: \(key)) ?? \(ValueSpelling.expression(value, of: field.type))"
-      case (let type, let value?):
-        expression = "try container.decodeIfPresent(\(type).self, forKey: \(key)) ?? \(ValueSpelling.expression(value, of: type))"
-      case (let type, nil):
-        expression = "try container.decode(\(type).self, forKey: \(key))"
-      }
-      body.append(.line("self.\(Self.storage(field)) = \(expression)"))
-    }
-    return .function(
-      FunctionDecl(
-        doc: ["Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults."],
-        signature: "\(access)init(from decoder: any Decoder) throws", body: body))
-  }
-
-  private var jsonEncoder: Declaration {
-    var body: [Statement] = []
-    // An event without fields is still an object in JSON: `{}`.
-    body.append(.line(fields.isEmpty ? "_ = encoder.container(keyedBy: CodingKeys.self)" : "var container = encoder.container(keyedBy: CodingKeys.self)"))
-    for field in fields {
-      let method = field.type.isOptional ? "encodeIfPresent" : "encode"
-      body.append(.line("try container.\(method)(self.\(Self.storage(field)), forKey: .\(Swift.member(field.name)))"))
-    }
-    return .function(
-      FunctionDecl(
-        doc: ["Encodes to JSON or another `Encoder`, with the schema's wire keys."],
-        signature: "\(access)func encode(to encoder: any Encoder) throws", body: body))
-  }
-
-  private var userInfoReader: Declaration {
+  /// A decoding initializer: `self.x = try reader.decode(T.self, forKey: "k")` per field.
+  private func decoder(doc: String, signature: String, reader: String, setup: [Statement]) -> Declaration {
     let body: [Statement] = fields.map { field in
       let key = Swift.stringLiteral(field.wireKey)
       let expression: String
       switch (field.type, field.defaultValue) {
       case (.optional(let wrapped), nil), (.optional(let wrapped), .some(DefaultValue.none)):
-        expression = "try reader.decodeIfPresent(\(wrapped).self, forKey: \(key))"
+        expression = "try \(reader).decodeIfPresent(\(wrapped).self, forKey: \(key))"
       case (.optional(let wrapped), let value?):
-        expression = "try reader.decodeIfPresent(\(wrapped).self, forKey: \(key)) ?? \(ValueSpelling.expression(value, of: field.type))"
+        expression = "try \(reader).decodeIfPresent(\(wrapped).self, forKey: \(key)) ?? \(ValueSpelling.expression(value, of: field.type))"
       case (let type, let value?):
-        expression = "try reader.decode(\(type).self, forKey: \(key), default: \(ValueSpelling.expression(value, of: type)))"
+        expression = "try \(reader).decode(\(type).self, forKey: \(key), default: \(ValueSpelling.expression(value, of: type)))"
       case (let type, nil):
-        expression = "try reader.decode(\(type).self, forKey: \(key))"
+        expression = "try \(reader).decode(\(type).self, forKey: \(key))"
       }
       return .line("self.\(Self.storage(field)) = \(expression)")
     }
-    return .function(
-      FunctionDecl(
-        doc: ["Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``."],
-        signature: "\(access)init(reading reader: UserInfoReader) throws(UserInfoDecodingError)",
-        body: body))
+    return .function(FunctionDecl(doc: [doc], signature: signature, body: (fields.isEmpty ? [] : setup) + body))
   }
 
-  private var userInfoWriter: Declaration {
+  /// An encoding function: `writer.encode(self.x, forKey: "k")` per field.
+  private func encoder(doc: String, signature: String, call: String, setup: [Statement]) -> Declaration {
     let body: [Statement] = fields.map { field in
       let method = field.type.isOptional ? "encodeIfPresent" : "encode"
-      return .line("writer.\(method)(self.\(Self.storage(field)), forKey: \(Swift.stringLiteral(field.wireKey)))")
+      return .line("\(call).\(method)(self.\(Self.storage(field)), forKey: \(Swift.stringLiteral(field.wireKey)))")
     }
-    return .function(
-      FunctionDecl(
-        doc: ["Writes the fields as property-list values into a `userInfo` dictionary."],
-        signature: "\(access)func write(to writer: inout UserInfoWriter)",
-        body: body))
+    return .function(FunctionDecl(doc: [doc], signature: signature, body: setup + body))
   }
 }
 

@@ -50,26 +50,20 @@ nonisolated public struct ChangeDateRange: Event {
 }
 
 nonisolated extension ChangeDateRange {
-  private enum CodingKeys: String, CodingKey {
-    case from
-    case until
-    case granularity
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.from = try container.decode(Date.self, forKey: .from)
-    self.until = try container.decode(Date.self, forKey: .until)
-    self.granularity = try container.decodeIfPresent(Granularity.self, forKey: .granularity) ?? .day
+    let fields = try DecodingFields(decoder)
+    self.from = try fields.decode(Date.self, forKey: "from")
+    self.until = try fields.decode(Date.self, forKey: "until")
+    self.granularity = try fields.decode(Granularity.self, forKey: "granularity", default: .day)
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.from, forKey: .from)
-    try container.encode(self.until, forKey: .until)
-    try container.encode(self.granularity, forKey: .granularity)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.from, forKey: "from")
+    try fields.encode(self.until, forKey: "until")
+    try fields.encode(self.granularity, forKey: "granularity")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -104,20 +98,16 @@ nonisolated public struct SelectApplication: Event {
 }
 
 nonisolated extension SelectApplication {
-  private enum CodingKeys: String, CodingKey {
-    case id
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(ApplicationID.self, forKey: .id)
+    let fields = try DecodingFields(decoder)
+    self.id = try fields.decode(ApplicationID.self, forKey: "id")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.id, forKey: .id)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.id, forKey: "id")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -153,20 +143,16 @@ nonisolated public struct UnselectApplication: Event {
 }
 
 nonisolated extension UnselectApplication {
-  private enum CodingKeys: String, CodingKey {
-    case id
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(ApplicationID.self, forKey: .id)
+    let fields = try DecodingFields(decoder)
+    self.id = try fields.decode(ApplicationID.self, forKey: "id")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.id, forKey: .id)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.id, forKey: "id")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -215,29 +201,22 @@ nonisolated public struct ExportRequested: Event {
 }
 
 nonisolated extension ExportRequested {
-  private enum CodingKeys: String, CodingKey {
-    case format
-    case includeHidden
-    case maximumRows
-    case columnWidths
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.format = try container.decodeIfPresent(String.self, forKey: .format) ?? "csv"
-    self.includeHidden = try container.decodeIfPresent(Bool.self, forKey: .includeHidden) ?? false
-    self.maximumRows = try container.decodeIfPresent(Int64.self, forKey: .maximumRows) ?? 10000
-    self.columnWidths = try container.decodeIfPresent([String: Double].self, forKey: .columnWidths) ?? ["name": 120.5, "value": 80.0]
+    let fields = try DecodingFields(decoder)
+    self.format = try fields.decode(String.self, forKey: "format", default: "csv")
+    self.includeHidden = try fields.decode(Bool.self, forKey: "includeHidden", default: false)
+    self.maximumRows = try fields.decodeIfPresent(Int64.self, forKey: "maximumRows") ?? 10000
+    self.columnWidths = try fields.decode([String: Double].self, forKey: "columnWidths", default: ["name": 120.5, "value": 80.0])
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.format, forKey: .format)
-    try container.encode(self.includeHidden, forKey: .includeHidden)
-    try container.encodeIfPresent(self.maximumRows, forKey: .maximumRows)
-    try container.encode(self.columnWidths, forKey: .columnWidths)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.format, forKey: "format")
+    try fields.encode(self.includeHidden, forKey: "includeHidden")
+    try fields.encodeIfPresent(self.maximumRows, forKey: "maximumRows")
+    try fields.encode(self.columnWidths, forKey: "columnWidths")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.

@@ -42,26 +42,20 @@ nonisolated public struct Attachment: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Attachment {
-  private enum CodingKeys: String, CodingKey {
-    case url
-    case thumbnail
-    case byteCount
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.url = try container.decode(URL.self, forKey: .url)
-    self.thumbnail = try container.decodeIfPresent(Data.self, forKey: .thumbnail)
-    self.byteCount = try container.decode(UInt64.self, forKey: .byteCount)
+    let fields = try DecodingFields(decoder)
+    self.url = try fields.decode(URL.self, forKey: "url")
+    self.thumbnail = try fields.decodeIfPresent(Data.self, forKey: "thumbnail")
+    self.byteCount = try fields.decode(UInt64.self, forKey: "byteCount")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.url, forKey: .url)
-    try container.encodeIfPresent(self.thumbnail, forKey: .thumbnail)
-    try container.encode(self.byteCount, forKey: .byteCount)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.url, forKey: "url")
+    try fields.encodeIfPresent(self.thumbnail, forKey: "thumbnail")
+    try fields.encode(self.byteCount, forKey: "byteCount")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -126,44 +120,32 @@ nonisolated public struct Message: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Message {
-  private enum CodingKeys: String, CodingKey {
-    case id
-    case sender
-    case text
-    case sentAt
-    case attachments
-    case reactions
-    case replyTo
-    case edited
-    case editedAt
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(MessageID.self, forKey: .id)
-    self.sender = try container.decode(String.self, forKey: .sender)
-    self.text = try container.decode(String.self, forKey: .text)
-    self.sentAt = try container.decode(Date.self, forKey: .sentAt)
-    self.attachments = try container.decode([Attachment].self, forKey: .attachments)
-    self.reactions = try container.decode([String: Int].self, forKey: .reactions)
-    self.replyTo = try container.decodeIfPresent([Message].self, forKey: .replyTo)
-    self._edited = try container.decodeIfPresent(Bool.self, forKey: .edited) ?? false
-    self.editedAt = try container.decodeIfPresent(Date.self, forKey: .editedAt)
+    let fields = try DecodingFields(decoder)
+    self.id = try fields.decode(MessageID.self, forKey: "id")
+    self.sender = try fields.decode(String.self, forKey: "sender")
+    self.text = try fields.decode(String.self, forKey: "text")
+    self.sentAt = try fields.decode(Date.self, forKey: "sentAt")
+    self.attachments = try fields.decode([Attachment].self, forKey: "attachments")
+    self.reactions = try fields.decode([String: Int].self, forKey: "reactions")
+    self.replyTo = try fields.decodeIfPresent([Message].self, forKey: "replyTo")
+    self._edited = try fields.decode(Bool.self, forKey: "edited", default: false)
+    self.editedAt = try fields.decodeIfPresent(Date.self, forKey: "editedAt")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.id, forKey: .id)
-    try container.encode(self.sender, forKey: .sender)
-    try container.encode(self.text, forKey: .text)
-    try container.encode(self.sentAt, forKey: .sentAt)
-    try container.encode(self.attachments, forKey: .attachments)
-    try container.encode(self.reactions, forKey: .reactions)
-    try container.encodeIfPresent(self.replyTo, forKey: .replyTo)
-    try container.encode(self._edited, forKey: .edited)
-    try container.encodeIfPresent(self.editedAt, forKey: .editedAt)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.id, forKey: "id")
+    try fields.encode(self.sender, forKey: "sender")
+    try fields.encode(self.text, forKey: "text")
+    try fields.encode(self.sentAt, forKey: "sentAt")
+    try fields.encode(self.attachments, forKey: "attachments")
+    try fields.encode(self.reactions, forKey: "reactions")
+    try fields.encodeIfPresent(self.replyTo, forKey: "replyTo")
+    try fields.encode(self._edited, forKey: "edited")
+    try fields.encodeIfPresent(self.editedAt, forKey: "editedAt")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -220,26 +202,20 @@ nonisolated public struct FetchMessagesRequested: Event {
 }
 
 nonisolated extension FetchMessagesRequested {
-  private enum CodingKeys: String, CodingKey {
-    case conversation
-    case before
-    case limit
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.conversation = try container.decode(ConversationID.self, forKey: .conversation)
-    self.before = try container.decodeIfPresent(MessageID.self, forKey: .before)
-    self.limit = try container.decodeIfPresent(UInt16.self, forKey: .limit) ?? 50
+    let fields = try DecodingFields(decoder)
+    self.conversation = try fields.decode(ConversationID.self, forKey: "conversation")
+    self.before = try fields.decodeIfPresent(MessageID.self, forKey: "before")
+    self.limit = try fields.decode(UInt16.self, forKey: "limit", default: 50)
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.conversation, forKey: .conversation)
-    try container.encodeIfPresent(self.before, forKey: .before)
-    try container.encode(self.limit, forKey: .limit)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.conversation, forKey: "conversation")
+    try fields.encodeIfPresent(self.before, forKey: "before")
+    try fields.encode(self.limit, forKey: "limit")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -297,32 +273,24 @@ nonisolated public struct MessagesLoaded: Event {
 }
 
 nonisolated extension MessagesLoaded {
-  private enum CodingKeys: String, CodingKey {
-    case conversation
-    case messages
-    case hasMore
-    case loadedIn
-    case score
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.conversation = try container.decode(ConversationID.self, forKey: .conversation)
-    self.messages = try container.decode([Message].self, forKey: .messages)
-    self.hasMore = try container.decode(Bool.self, forKey: .hasMore)
-    self.loadedIn = try container.decode(Double.self, forKey: .loadedIn)
-    self.score = try container.decodeIfPresent(Float.self, forKey: .score)
+    let fields = try DecodingFields(decoder)
+    self.conversation = try fields.decode(ConversationID.self, forKey: "conversation")
+    self.messages = try fields.decode([Message].self, forKey: "messages")
+    self.hasMore = try fields.decode(Bool.self, forKey: "hasMore")
+    self.loadedIn = try fields.decode(Double.self, forKey: "loadedIn")
+    self.score = try fields.decodeIfPresent(Float.self, forKey: "score")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.conversation, forKey: .conversation)
-    try container.encode(self.messages, forKey: .messages)
-    try container.encode(self.hasMore, forKey: .hasMore)
-    try container.encode(self.loadedIn, forKey: .loadedIn)
-    try container.encodeIfPresent(self.score, forKey: .score)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.conversation, forKey: "conversation")
+    try fields.encode(self.messages, forKey: "messages")
+    try fields.encode(self.hasMore, forKey: "hasMore")
+    try fields.encode(self.loadedIn, forKey: "loadedIn")
+    try fields.encodeIfPresent(self.score, forKey: "score")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.

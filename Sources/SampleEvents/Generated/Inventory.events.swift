@@ -53,32 +53,24 @@ nonisolated public struct Item: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Item {
-  private enum CodingKeys: String, CodingKey {
-    case id
-    case title
-    case quantity
-    case tags
-    case barcode
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(ItemID.self, forKey: .id)
-    self.title = try container.decode(String.self, forKey: .title)
-    self.quantity = try container.decodeIfPresent(Int32.self, forKey: .quantity) ?? 1
-    self.tags = try container.decode([String].self, forKey: .tags)
-    self.barcode = try container.decodeIfPresent(String.self, forKey: .barcode)
+    let fields = try DecodingFields(decoder)
+    self.id = try fields.decode(ItemID.self, forKey: "id")
+    self.title = try fields.decode(String.self, forKey: "title")
+    self.quantity = try fields.decode(Int32.self, forKey: "quantity", default: 1)
+    self.tags = try fields.decode([String].self, forKey: "tags")
+    self.barcode = try fields.decodeIfPresent(String.self, forKey: "barcode")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.id, forKey: .id)
-    try container.encode(self.title, forKey: .title)
-    try container.encode(self.quantity, forKey: .quantity)
-    try container.encode(self.tags, forKey: .tags)
-    try container.encodeIfPresent(self.barcode, forKey: .barcode)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.id, forKey: "id")
+    try fields.encode(self.title, forKey: "title")
+    try fields.encode(self.quantity, forKey: "quantity")
+    try fields.encode(self.tags, forKey: "tags")
+    try fields.encodeIfPresent(self.barcode, forKey: "barcode")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -121,23 +113,18 @@ nonisolated public struct BoxProvisioned: Event {
 }
 
 nonisolated extension BoxProvisioned {
-  private enum CodingKeys: String, CodingKey {
-    case boxId
-    case title
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.boxId = try container.decode(BoxID.self, forKey: .boxId)
-    self.title = try container.decode(String.self, forKey: .title)
+    let fields = try DecodingFields(decoder)
+    self.boxId = try fields.decode(BoxID.self, forKey: "boxId")
+    self.title = try fields.decode(String.self, forKey: "title")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.boxId, forKey: .boxId)
-    try container.encode(self.title, forKey: .title)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.boxId, forKey: "boxId")
+    try fields.encode(self.title, forKey: "title")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -179,23 +166,18 @@ nonisolated public struct ItemProvisioned: Event {
 }
 
 nonisolated extension ItemProvisioned {
-  private enum CodingKeys: String, CodingKey {
-    case boxId
-    case item
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.boxId = try container.decode(BoxID.self, forKey: .boxId)
-    self.item = try container.decode(Item.self, forKey: .item)
+    let fields = try DecodingFields(decoder)
+    self.boxId = try fields.decode(BoxID.self, forKey: "boxId")
+    self.item = try fields.decode(Item.self, forKey: "item")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.boxId, forKey: .boxId)
-    try container.encode(self.item, forKey: .item)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.boxId, forKey: "boxId")
+    try fields.encode(self.item, forKey: "item")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -237,26 +219,20 @@ nonisolated public struct ItemMoved: Event {
 }
 
 nonisolated extension ItemMoved {
-  private enum CodingKeys: String, CodingKey {
-    case item
-    case from
-    case to
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.item = try container.decode(Item.self, forKey: .item)
-    self.from = try container.decode(BoxID.self, forKey: .from)
-    self.to = try container.decode(BoxID.self, forKey: .to)
+    let fields = try DecodingFields(decoder)
+    self.item = try fields.decode(Item.self, forKey: "item")
+    self.from = try fields.decode(BoxID.self, forKey: "from")
+    self.to = try fields.decode(BoxID.self, forKey: "to")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.item, forKey: .item)
-    try container.encode(self.from, forKey: .from)
-    try container.encode(self.to, forKey: .to)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.item, forKey: "item")
+    try fields.encode(self.from, forKey: "from")
+    try fields.encode(self.to, forKey: "to")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.

@@ -99,23 +99,18 @@ nonisolated public struct Money: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Money {
-  private enum CodingKeys: String, CodingKey {
-    case amount
-    case currency
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.amount = try container.decode(Decimal.self, forKey: .amount)
-    self.currency = try container.decode(Currency.self, forKey: .currency)
+    let fields = try DecodingFields(decoder)
+    self.amount = try fields.decode(Decimal.self, forKey: "amount")
+    self.currency = try fields.decode(Currency.self, forKey: "currency")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.amount, forKey: .amount)
-    try container.encode(self.currency, forKey: .currency)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.amount, forKey: "amount")
+    try fields.encode(self.currency, forKey: "currency")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -167,41 +162,30 @@ nonisolated public struct Listing: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Listing {
-  private enum CodingKeys: String, CodingKey {
-    case id
-    case title
-    case price
-    case status
-    case seller
-    case photos
-    case location
-    case attributes
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(ListingID.self, forKey: .id)
-    self.title = try container.decode(String.self, forKey: .title)
-    self.price = try container.decode(Money.self, forKey: .price)
-    self.status = try container.decode(Status.self, forKey: .status)
-    self.seller = try container.decode(UserID.self, forKey: .seller)
-    self.photos = try container.decode([URL].self, forKey: .photos)
-    self.location = try container.decodeIfPresent(GeoPoint.self, forKey: .location)
-    self.attributes = try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
+    let fields = try DecodingFields(decoder)
+    self.id = try fields.decode(ListingID.self, forKey: "id")
+    self.title = try fields.decode(String.self, forKey: "title")
+    self.price = try fields.decode(Money.self, forKey: "price")
+    self.status = try fields.decode(Status.self, forKey: "status")
+    self.seller = try fields.decode(UserID.self, forKey: "seller")
+    self.photos = try fields.decode([URL].self, forKey: "photos")
+    self.location = try fields.decodeIfPresent(GeoPoint.self, forKey: "location")
+    self.attributes = try fields.decode([String: String].self, forKey: "attributes", default: [:])
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.id, forKey: .id)
-    try container.encode(self.title, forKey: .title)
-    try container.encode(self.price, forKey: .price)
-    try container.encode(self.status, forKey: .status)
-    try container.encode(self.seller, forKey: .seller)
-    try container.encode(self.photos, forKey: .photos)
-    try container.encodeIfPresent(self.location, forKey: .location)
-    try container.encode(self.attributes, forKey: .attributes)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.id, forKey: "id")
+    try fields.encode(self.title, forKey: "title")
+    try fields.encode(self.price, forKey: "price")
+    try fields.encode(self.status, forKey: "status")
+    try fields.encode(self.seller, forKey: "seller")
+    try fields.encode(self.photos, forKey: "photos")
+    try fields.encodeIfPresent(self.location, forKey: "location")
+    try fields.encode(self.attributes, forKey: "attributes")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -248,20 +232,16 @@ nonisolated public struct ListingCreated: Event {
 }
 
 nonisolated extension ListingCreated {
-  private enum CodingKeys: String, CodingKey {
-    case listing
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.listing = try container.decode(Listing.self, forKey: .listing)
+    let fields = try DecodingFields(decoder)
+    self.listing = try fields.decode(Listing.self, forKey: "listing")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.listing, forKey: .listing)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.listing, forKey: "listing")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -305,23 +285,18 @@ nonisolated public struct ListingUpdated: Event {
 }
 
 nonisolated extension ListingUpdated {
-  private enum CodingKeys: String, CodingKey {
-    case listing
-    case changedFields = "changed_fields"
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.listing = try container.decode(Listing.self, forKey: .listing)
-    self.changedFields = try container.decode([String].self, forKey: .changedFields)
+    let fields = try DecodingFields(decoder)
+    self.listing = try fields.decode(Listing.self, forKey: "listing")
+    self.changedFields = try fields.decode([String].self, forKey: "changed_fields")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.listing, forKey: .listing)
-    try container.encode(self.changedFields, forKey: .changedFields)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.listing, forKey: "listing")
+    try fields.encode(self.changedFields, forKey: "changed_fields")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -377,32 +352,24 @@ nonisolated public struct ListingSold: Event {
 }
 
 nonisolated extension ListingSold {
-  private enum CodingKeys: String, CodingKey {
-    case id
-    case price
-    case soldAt
-    case buyer
-    case channel = "sales_channel"
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(ListingID.self, forKey: .id)
-    self.price = try container.decode(Money.self, forKey: .price)
-    self.soldAt = try container.decode(Date.self, forKey: .soldAt)
-    self.buyer = try container.decodeIfPresent(UserID.self, forKey: .buyer)
-    self.channel = try container.decodeIfPresent(String.self, forKey: .channel) ?? "app"
+    let fields = try DecodingFields(decoder)
+    self.id = try fields.decode(ListingID.self, forKey: "id")
+    self.price = try fields.decode(Money.self, forKey: "price")
+    self.soldAt = try fields.decode(Date.self, forKey: "soldAt")
+    self.buyer = try fields.decodeIfPresent(UserID.self, forKey: "buyer")
+    self.channel = try fields.decode(String.self, forKey: "sales_channel", default: "app")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.id, forKey: .id)
-    try container.encode(self.price, forKey: .price)
-    try container.encode(self.soldAt, forKey: .soldAt)
-    try container.encodeIfPresent(self.buyer, forKey: .buyer)
-    try container.encode(self.channel, forKey: .channel)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.id, forKey: "id")
+    try fields.encode(self.price, forKey: "price")
+    try fields.encode(self.soldAt, forKey: "soldAt")
+    try fields.encodeIfPresent(self.buyer, forKey: "buyer")
+    try fields.encode(self.channel, forKey: "sales_channel")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -449,20 +416,16 @@ nonisolated public struct ListingRemoved: Event {
 }
 
 nonisolated extension ListingRemoved {
-  private enum CodingKeys: String, CodingKey {
-    case id
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(ListingID.self, forKey: .id)
+    let fields = try DecodingFields(decoder)
+    self.id = try fields.decode(ListingID.self, forKey: "id")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.id, forKey: .id)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.id, forKey: "id")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -500,23 +463,18 @@ nonisolated public struct ListingArchived: Event {
 }
 
 nonisolated extension ListingArchived {
-  private enum CodingKeys: String, CodingKey {
-    case id
-    case reason
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.id = try container.decode(ListingID.self, forKey: .id)
-    self.reason = try container.decodeIfPresent(String.self, forKey: .reason)
+    let fields = try DecodingFields(decoder)
+    self.id = try fields.decode(ListingID.self, forKey: "id")
+    self.reason = try fields.decodeIfPresent(String.self, forKey: "reason")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.id, forKey: .id)
-    try container.encodeIfPresent(self.reason, forKey: .reason)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.id, forKey: "id")
+    try fields.encodeIfPresent(self.reason, forKey: "reason")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.

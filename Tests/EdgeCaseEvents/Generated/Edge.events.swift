@@ -103,20 +103,16 @@ nonisolated public struct Old: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Old {
-  private enum CodingKeys: String, CodingKey {
-    case value
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.value = try container.decode(Int.self, forKey: .value)
+    let fields = try DecodingFields(decoder)
+    self.value = try fields.decode(Int.self, forKey: "value")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.value, forKey: .value)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.value, forKey: "value")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -205,74 +201,52 @@ nonisolated public struct Everything: Event {
 }
 
 nonisolated extension Everything {
-  private enum CodingKeys: String, CodingKey {
-    case string
-    case bool
-    case int
-    case int8
-    case int16
-    case int32
-    case int64
-    case uint
-    case uint8
-    case uint16
-    case uint32
-    case uint64
-    case double
-    case float
-    case decimal
-    case date
-    case uuid
-    case url
-    case data
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.string = try container.decode(String.self, forKey: .string)
-    self.bool = try container.decode(Bool.self, forKey: .bool)
-    self.int = try container.decode(Int.self, forKey: .int)
-    self.int8 = try container.decode(Int8.self, forKey: .int8)
-    self.int16 = try container.decode(Int16.self, forKey: .int16)
-    self.int32 = try container.decode(Int32.self, forKey: .int32)
-    self.int64 = try container.decode(Int64.self, forKey: .int64)
-    self.uint = try container.decode(UInt.self, forKey: .uint)
-    self.uint8 = try container.decode(UInt8.self, forKey: .uint8)
-    self.uint16 = try container.decode(UInt16.self, forKey: .uint16)
-    self.uint32 = try container.decode(UInt32.self, forKey: .uint32)
-    self.uint64 = try container.decode(UInt64.self, forKey: .uint64)
-    self.double = try container.decode(Double.self, forKey: .double)
-    self.float = try container.decode(Float.self, forKey: .float)
-    self.decimal = try container.decode(Decimal.self, forKey: .decimal)
-    self.date = try container.decode(Date.self, forKey: .date)
-    self.uuid = try container.decode(UUID.self, forKey: .uuid)
-    self.url = try container.decode(URL.self, forKey: .url)
-    self.data = try container.decode(Data.self, forKey: .data)
+    let fields = try DecodingFields(decoder)
+    self.string = try fields.decode(String.self, forKey: "string")
+    self.bool = try fields.decode(Bool.self, forKey: "bool")
+    self.int = try fields.decode(Int.self, forKey: "int")
+    self.int8 = try fields.decode(Int8.self, forKey: "int8")
+    self.int16 = try fields.decode(Int16.self, forKey: "int16")
+    self.int32 = try fields.decode(Int32.self, forKey: "int32")
+    self.int64 = try fields.decode(Int64.self, forKey: "int64")
+    self.uint = try fields.decode(UInt.self, forKey: "uint")
+    self.uint8 = try fields.decode(UInt8.self, forKey: "uint8")
+    self.uint16 = try fields.decode(UInt16.self, forKey: "uint16")
+    self.uint32 = try fields.decode(UInt32.self, forKey: "uint32")
+    self.uint64 = try fields.decode(UInt64.self, forKey: "uint64")
+    self.double = try fields.decode(Double.self, forKey: "double")
+    self.float = try fields.decode(Float.self, forKey: "float")
+    self.decimal = try fields.decode(Decimal.self, forKey: "decimal")
+    self.date = try fields.decode(Date.self, forKey: "date")
+    self.uuid = try fields.decode(UUID.self, forKey: "uuid")
+    self.url = try fields.decode(URL.self, forKey: "url")
+    self.data = try fields.decode(Data.self, forKey: "data")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.string, forKey: .string)
-    try container.encode(self.bool, forKey: .bool)
-    try container.encode(self.int, forKey: .int)
-    try container.encode(self.int8, forKey: .int8)
-    try container.encode(self.int16, forKey: .int16)
-    try container.encode(self.int32, forKey: .int32)
-    try container.encode(self.int64, forKey: .int64)
-    try container.encode(self.uint, forKey: .uint)
-    try container.encode(self.uint8, forKey: .uint8)
-    try container.encode(self.uint16, forKey: .uint16)
-    try container.encode(self.uint32, forKey: .uint32)
-    try container.encode(self.uint64, forKey: .uint64)
-    try container.encode(self.double, forKey: .double)
-    try container.encode(self.float, forKey: .float)
-    try container.encode(self.decimal, forKey: .decimal)
-    try container.encode(self.date, forKey: .date)
-    try container.encode(self.uuid, forKey: .uuid)
-    try container.encode(self.url, forKey: .url)
-    try container.encode(self.data, forKey: .data)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.string, forKey: "string")
+    try fields.encode(self.bool, forKey: "bool")
+    try fields.encode(self.int, forKey: "int")
+    try fields.encode(self.int8, forKey: "int8")
+    try fields.encode(self.int16, forKey: "int16")
+    try fields.encode(self.int32, forKey: "int32")
+    try fields.encode(self.int64, forKey: "int64")
+    try fields.encode(self.uint, forKey: "uint")
+    try fields.encode(self.uint8, forKey: "uint8")
+    try fields.encode(self.uint16, forKey: "uint16")
+    try fields.encode(self.uint32, forKey: "uint32")
+    try fields.encode(self.uint64, forKey: "uint64")
+    try fields.encode(self.double, forKey: "double")
+    try fields.encode(self.float, forKey: "float")
+    try fields.encode(self.decimal, forKey: "decimal")
+    try fields.encode(self.date, forKey: "date")
+    try fields.encode(self.uuid, forKey: "uuid")
+    try fields.encode(self.url, forKey: "url")
+    try fields.encode(self.data, forKey: "data")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -365,44 +339,32 @@ nonisolated public struct Nested: Event {
 }
 
 nonisolated extension Nested {
-  private enum CodingKeys: String, CodingKey {
-    case owner
-    case optionalArray
-    case arrayOfArrays
-    case dictionaryOfArrays
-    case arrayOfDictionaries
-    case optionalDictionary
-    case shapes
-    case shapeByName
-    case old
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.owner = try container.decode(Token.self, forKey: .owner)
-    self.optionalArray = try container.decodeIfPresent([Int].self, forKey: .optionalArray)
-    self.arrayOfArrays = try container.decode([[String]].self, forKey: .arrayOfArrays)
-    self.dictionaryOfArrays = try container.decode([String: [Count]].self, forKey: .dictionaryOfArrays)
-    self.arrayOfDictionaries = try container.decode([[String: Double]].self, forKey: .arrayOfDictionaries)
-    self.optionalDictionary = try container.decodeIfPresent([String: [String: Bool]].self, forKey: .optionalDictionary)
-    self.shapes = try container.decode([Shape].self, forKey: .shapes)
-    self.shapeByName = try container.decodeIfPresent([String: Shape].self, forKey: .shapeByName)
-    self.old = try container.decodeIfPresent(Old.self, forKey: .old)
+    let fields = try DecodingFields(decoder)
+    self.owner = try fields.decode(Token.self, forKey: "owner")
+    self.optionalArray = try fields.decodeIfPresent([Int].self, forKey: "optionalArray")
+    self.arrayOfArrays = try fields.decode([[String]].self, forKey: "arrayOfArrays")
+    self.dictionaryOfArrays = try fields.decode([String: [Count]].self, forKey: "dictionaryOfArrays")
+    self.arrayOfDictionaries = try fields.decode([[String: Double]].self, forKey: "arrayOfDictionaries")
+    self.optionalDictionary = try fields.decodeIfPresent([String: [String: Bool]].self, forKey: "optionalDictionary")
+    self.shapes = try fields.decode([Shape].self, forKey: "shapes")
+    self.shapeByName = try fields.decodeIfPresent([String: Shape].self, forKey: "shapeByName")
+    self.old = try fields.decodeIfPresent(Old.self, forKey: "old")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.owner, forKey: .owner)
-    try container.encodeIfPresent(self.optionalArray, forKey: .optionalArray)
-    try container.encode(self.arrayOfArrays, forKey: .arrayOfArrays)
-    try container.encode(self.dictionaryOfArrays, forKey: .dictionaryOfArrays)
-    try container.encode(self.arrayOfDictionaries, forKey: .arrayOfDictionaries)
-    try container.encodeIfPresent(self.optionalDictionary, forKey: .optionalDictionary)
-    try container.encode(self.shapes, forKey: .shapes)
-    try container.encodeIfPresent(self.shapeByName, forKey: .shapeByName)
-    try container.encodeIfPresent(self.old, forKey: .old)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.owner, forKey: "owner")
+    try fields.encodeIfPresent(self.optionalArray, forKey: "optionalArray")
+    try fields.encode(self.arrayOfArrays, forKey: "arrayOfArrays")
+    try fields.encode(self.dictionaryOfArrays, forKey: "dictionaryOfArrays")
+    try fields.encode(self.arrayOfDictionaries, forKey: "arrayOfDictionaries")
+    try fields.encodeIfPresent(self.optionalDictionary, forKey: "optionalDictionary")
+    try fields.encode(self.shapes, forKey: "shapes")
+    try fields.encodeIfPresent(self.shapeByName, forKey: "shapeByName")
+    try fields.encodeIfPresent(self.old, forKey: "old")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -485,47 +447,34 @@ nonisolated public struct Keywords: Event {
 }
 
 nonisolated extension Keywords {
-  private enum CodingKeys: String, CodingKey {
-    case `default`
-    case `in`
-    case `class`
-    case `protocol`
-    case `return`
-    case reader
-    case container
-    case encoder
-    case decoder
-    case writer
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.`default` = try container.decode(String.self, forKey: .`default`)
-    self.`in` = try container.decode(Int.self, forKey: .`in`)
-    self.`class` = try container.decode(Bool.self, forKey: .`class`)
-    self.`protocol` = try container.decode(Weekday.self, forKey: .`protocol`)
-    self.`return` = try container.decodeIfPresent(Level.self, forKey: .`return`)
-    self.reader = try container.decode(String.self, forKey: .reader)
-    self.container = try container.decode(Int.self, forKey: .container)
-    self.encoder = try container.decode(Bool.self, forKey: .encoder)
-    self.decoder = try container.decode(Bool.self, forKey: .decoder)
-    self.writer = try container.decode(String.self, forKey: .writer)
+    let fields = try DecodingFields(decoder)
+    self.`default` = try fields.decode(String.self, forKey: "default")
+    self.`in` = try fields.decode(Int.self, forKey: "in")
+    self.`class` = try fields.decode(Bool.self, forKey: "class")
+    self.`protocol` = try fields.decode(Weekday.self, forKey: "protocol")
+    self.`return` = try fields.decodeIfPresent(Level.self, forKey: "return")
+    self.reader = try fields.decode(String.self, forKey: "reader")
+    self.container = try fields.decode(Int.self, forKey: "container")
+    self.encoder = try fields.decode(Bool.self, forKey: "encoder")
+    self.decoder = try fields.decode(Bool.self, forKey: "decoder")
+    self.writer = try fields.decode(String.self, forKey: "writer")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.`default`, forKey: .`default`)
-    try container.encode(self.`in`, forKey: .`in`)
-    try container.encode(self.`class`, forKey: .`class`)
-    try container.encode(self.`protocol`, forKey: .`protocol`)
-    try container.encodeIfPresent(self.`return`, forKey: .`return`)
-    try container.encode(self.reader, forKey: .reader)
-    try container.encode(self.container, forKey: .container)
-    try container.encode(self.encoder, forKey: .encoder)
-    try container.encode(self.decoder, forKey: .decoder)
-    try container.encode(self.writer, forKey: .writer)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.`default`, forKey: "default")
+    try fields.encode(self.`in`, forKey: "in")
+    try fields.encode(self.`class`, forKey: "class")
+    try fields.encode(self.`protocol`, forKey: "protocol")
+    try fields.encodeIfPresent(self.`return`, forKey: "return")
+    try fields.encode(self.reader, forKey: "reader")
+    try fields.encode(self.container, forKey: "container")
+    try fields.encode(self.encoder, forKey: "encoder")
+    try fields.encode(self.decoder, forKey: "decoder")
+    try fields.encode(self.writer, forKey: "writer")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -631,68 +580,48 @@ nonisolated public struct TrickyDefaults: Event {
 }
 
 nonisolated extension TrickyDefaults {
-  private enum CodingKeys: String, CodingKey {
-    case quote
-    case multiline
-    case empty
-    case minimum
-    case maximum
-    case small
-    case ratio
-    case money
-    case float
-    case weekday
-    case level
-    case token
-    case tags
-    case limits
-    case maybe
-    case nothing
-    case legacy
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.quote = try container.decodeIfPresent(String.self, forKey: .quote) ?? "say \"hi\"\\n\\(x) \t tab é 🎉"
-    self.multiline = try container.decodeIfPresent(String.self, forKey: .multiline) ?? "line one\nline two"
-    self.empty = try container.decodeIfPresent(String.self, forKey: .empty) ?? ""
-    self.minimum = try container.decodeIfPresent(Int64.self, forKey: .minimum) ?? -9223372036854775808
-    self.maximum = try container.decodeIfPresent(UInt64.self, forKey: .maximum) ?? 18446744073709551615
-    self.small = try container.decodeIfPresent(Int8.self, forKey: .small) ?? -128
-    self.ratio = try container.decodeIfPresent(Ratio.self, forKey: .ratio) ?? Ratio(rawValue: 0.5)
-    self.money = try container.decodeIfPresent(Decimal.self, forKey: .money) ?? Decimal(sign: .minus, exponent: -4, significand: 12345678)
-    self.float = try container.decodeIfPresent(Float.self, forKey: .float) ?? 0.001
-    self.weekday = try container.decodeIfPresent(Weekday.self, forKey: .weekday) ?? .`default`
-    self.level = try container.decodeIfPresent(Level.self, forKey: .level) ?? .high
-    self.token = try container.decodeIfPresent(Token.self, forKey: .token) ?? Token(rawValue: UUID(uuid: (0x5A, 0x8B, 0x0A, 0x3C, 0x2F, 0x6E, 0x4C, 0x1D, 0x9B, 0x7A, 0x0E, 0x1F, 0x2D, 0x3C, 0x4B, 0x5A)))
-    self.tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? ["a", "b c", ""]
-    self.limits = try container.decodeIfPresent([String: Int].self, forKey: .limits) ?? ["low": 1, "high": 99]
-    self.maybe = try container.decodeIfPresent(Bool.self, forKey: .maybe) ?? true
-    self.nothing = try container.decodeIfPresent(Int.self, forKey: .nothing)
-    self._legacy = try container.decodeIfPresent(Bool.self, forKey: .legacy) ?? false
+    let fields = try DecodingFields(decoder)
+    self.quote = try fields.decode(String.self, forKey: "quote", default: "say \"hi\"\\n\\(x) \t tab é 🎉")
+    self.multiline = try fields.decode(String.self, forKey: "multiline", default: "line one\nline two")
+    self.empty = try fields.decode(String.self, forKey: "empty", default: "")
+    self.minimum = try fields.decode(Int64.self, forKey: "minimum", default: -9223372036854775808)
+    self.maximum = try fields.decode(UInt64.self, forKey: "maximum", default: 18446744073709551615)
+    self.small = try fields.decode(Int8.self, forKey: "small", default: -128)
+    self.ratio = try fields.decode(Ratio.self, forKey: "ratio", default: Ratio(rawValue: 0.5))
+    self.money = try fields.decode(Decimal.self, forKey: "money", default: Decimal(sign: .minus, exponent: -4, significand: 12345678))
+    self.float = try fields.decode(Float.self, forKey: "float", default: 0.001)
+    self.weekday = try fields.decode(Weekday.self, forKey: "weekday", default: .`default`)
+    self.level = try fields.decode(Level.self, forKey: "level", default: .high)
+    self.token = try fields.decode(Token.self, forKey: "token", default: Token(rawValue: UUID(uuid: (0x5A, 0x8B, 0x0A, 0x3C, 0x2F, 0x6E, 0x4C, 0x1D, 0x9B, 0x7A, 0x0E, 0x1F, 0x2D, 0x3C, 0x4B, 0x5A))))
+    self.tags = try fields.decode([String].self, forKey: "tags", default: ["a", "b c", ""])
+    self.limits = try fields.decode([String: Int].self, forKey: "limits", default: ["low": 1, "high": 99])
+    self.maybe = try fields.decodeIfPresent(Bool.self, forKey: "maybe") ?? true
+    self.nothing = try fields.decodeIfPresent(Int.self, forKey: "nothing")
+    self._legacy = try fields.decode(Bool.self, forKey: "legacy", default: false)
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.quote, forKey: .quote)
-    try container.encode(self.multiline, forKey: .multiline)
-    try container.encode(self.empty, forKey: .empty)
-    try container.encode(self.minimum, forKey: .minimum)
-    try container.encode(self.maximum, forKey: .maximum)
-    try container.encode(self.small, forKey: .small)
-    try container.encode(self.ratio, forKey: .ratio)
-    try container.encode(self.money, forKey: .money)
-    try container.encode(self.float, forKey: .float)
-    try container.encode(self.weekday, forKey: .weekday)
-    try container.encode(self.level, forKey: .level)
-    try container.encode(self.token, forKey: .token)
-    try container.encode(self.tags, forKey: .tags)
-    try container.encode(self.limits, forKey: .limits)
-    try container.encodeIfPresent(self.maybe, forKey: .maybe)
-    try container.encodeIfPresent(self.nothing, forKey: .nothing)
-    try container.encode(self._legacy, forKey: .legacy)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.quote, forKey: "quote")
+    try fields.encode(self.multiline, forKey: "multiline")
+    try fields.encode(self.empty, forKey: "empty")
+    try fields.encode(self.minimum, forKey: "minimum")
+    try fields.encode(self.maximum, forKey: "maximum")
+    try fields.encode(self.small, forKey: "small")
+    try fields.encode(self.ratio, forKey: "ratio")
+    try fields.encode(self.money, forKey: "money")
+    try fields.encode(self.float, forKey: "float")
+    try fields.encode(self.weekday, forKey: "weekday")
+    try fields.encode(self.level, forKey: "level")
+    try fields.encode(self.token, forKey: "token")
+    try fields.encode(self.tags, forKey: "tags")
+    try fields.encode(self.limits, forKey: "limits")
+    try fields.encodeIfPresent(self.maybe, forKey: "maybe")
+    try fields.encodeIfPresent(self.nothing, forKey: "nothing")
+    try fields.encode(self._legacy, forKey: "legacy")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -753,14 +682,12 @@ nonisolated public struct Empty: Event {
 }
 
 nonisolated extension Empty {
-  private enum CodingKeys: CodingKey {}
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {}
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    _ = encoder.container(keyedBy: CodingKeys.self)
+    _ = EncodingFields(encoder)
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -790,20 +717,16 @@ nonisolated public struct Retired: Event {
 }
 
 nonisolated extension Retired {
-  private enum CodingKeys: String, CodingKey {
-    case reason
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.reason = try container.decode(String.self, forKey: .reason)
+    let fields = try DecodingFields(decoder)
+    self.reason = try fields.decode(String.self, forKey: "reason")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.reason, forKey: .reason)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.reason, forKey: "reason")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.

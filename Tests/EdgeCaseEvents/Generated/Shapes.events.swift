@@ -29,29 +29,22 @@ nonisolated public struct Shape: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Shape {
-  private enum CodingKeys: String, CodingKey {
-    case name
-    case corners
-    case children
-    case parent
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.name = try container.decode(String.self, forKey: .name)
-    self.corners = try container.decode(Count.self, forKey: .corners)
-    self.children = try container.decodeIfPresent([Shape].self, forKey: .children) ?? []
-    self.parent = try container.decodeIfPresent([Shape].self, forKey: .parent)
+    let fields = try DecodingFields(decoder)
+    self.name = try fields.decode(String.self, forKey: "name")
+    self.corners = try fields.decode(Count.self, forKey: "corners")
+    self.children = try fields.decode([Shape].self, forKey: "children", default: [])
+    self.parent = try fields.decodeIfPresent([Shape].self, forKey: "parent")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.name, forKey: .name)
-    try container.encode(self.corners, forKey: .corners)
-    try container.encode(self.children, forKey: .children)
-    try container.encodeIfPresent(self.parent, forKey: .parent)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.name, forKey: "name")
+    try fields.encode(self.corners, forKey: "corners")
+    try fields.encode(self.children, forKey: "children")
+    try fields.encodeIfPresent(self.parent, forKey: "parent")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
@@ -90,23 +83,18 @@ nonisolated public struct ShapeDrawn: Event {
 }
 
 nonisolated extension ShapeDrawn {
-  private enum CodingKeys: String, CodingKey {
-    case shape
-    case level
-  }
-
   /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.shape = try container.decode(Shape.self, forKey: .shape)
-    self.level = try container.decode(Level.self, forKey: .level)
+    let fields = try DecodingFields(decoder)
+    self.shape = try fields.decode(Shape.self, forKey: "shape")
+    self.level = try fields.decode(Level.self, forKey: "level")
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(self.shape, forKey: .shape)
-    try container.encode(self.level, forKey: .level)
+    var fields = EncodingFields(encoder)
+    try fields.encode(self.shape, forKey: "shape")
+    try fields.encode(self.level, forKey: "level")
   }
 
   /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.

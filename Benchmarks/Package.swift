@@ -1,0 +1,32 @@
+// swift-tools-version: 6.2
+// The benchmarks live in their own package so that the main package stays light: they depend
+// on TypedEvents by path and on the peers they are compared with.
+import PackageDescription
+
+let package = Package(
+  name: "TypedEventsBenchmarks",
+  platforms: [.macOS(.v13)],
+  dependencies: [
+    .package(name: "TypedEvents", path: ".."),
+    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+  ],
+  targets: [
+    // The events measured, generated at build time by the plugin.
+    .target(
+      name: "BenchmarkEvents",
+      dependencies: [.product(name: "TypedEvents", package: "TypedEvents")],
+      plugins: [.plugin(name: "EventGenPlugin", package: "TypedEvents")]
+    ),
+    .executableTarget(
+      name: "typed-events-benchmarks",
+      dependencies: [
+        "BenchmarkEvents",
+        .product(name: "TypedEvents", package: "TypedEvents"),
+        .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+      ],
+      path: "Sources/TypedEventsBenchmarks"
+    ),
+  ]
+)

@@ -1,0 +1,70 @@
+/// The key of a field in JSON (or any keyed `Codable` container): the schema's wire key.
+public struct FieldKey: CodingKey, Hashable, Sendable {
+  public let stringValue: String
+  public var intValue: Int? { nil }
+
+  public init(stringValue: String) {
+    self.stringValue = stringValue
+  }
+
+  public init?(intValue: Int) {
+    nil
+  }
+}
+
+/// Reads fields from a `Decoder`; used by generated `init(from:)`.
+///
+/// One generic `decode` instead of `KeyedDecodingContainer`'s many overloads keeps generated
+/// code cheap to type-check, and string keys make a `CodingKeys` enum per type unnecessary.
+public struct DecodingFields {
+  @usableFromInline
+  let container: KeyedDecodingContainer<FieldKey>
+
+  /// The keyed container of `decoder`.
+  public init(_ decoder: any Decoder) throws {
+    container = try decoder.container(keyedBy: FieldKey.self)
+  }
+
+  /// The value under `key`; a missing key is an error.
+  @inlinable
+  public func decode<Value: Decodable>(_ type: Value.Type, forKey key: String) throws -> Value {
+    try container.decode(Value.self, forKey: FieldKey(stringValue: key))
+  }
+
+  /// The value under `key`, or nil when the key is missing or null.
+  @inlinable
+  public func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: String) throws -> Value? {
+    try container.decodeIfPresent(Value.self, forKey: FieldKey(stringValue: key))
+  }
+
+  /// The value under `key`, or `defaultValue` when the key is missing or null.
+  @inlinable
+  public func decode<Value: Decodable>(
+    _ type: Value.Type, forKey key: String, default defaultValue: @autoclosure () -> Value
+  ) throws -> Value {
+    try container.decodeIfPresent(Value.self, forKey: FieldKey(stringValue: key)) ?? defaultValue()
+  }
+}
+
+/// Writes fields to an `Encoder`; used by generated `encode(to:)`.
+public struct EncodingFields {
+  @usableFromInline
+  var container: KeyedEncodingContainer<FieldKey>
+
+  /// The keyed container of `encoder`: an object, even when no field is written.
+  public init(_ encoder: any Encoder) {
+    container = encoder.container(keyedBy: FieldKey.self)
+  }
+
+  /// Writes `value` under `key`.
+  @inlinable
+  public mutating func encode<Value: Encodable>(_ value: Value, forKey key: String) throws {
+    try container.encode(value, forKey: FieldKey(stringValue: key))
+  }
+
+  /// Writes `value` under `key`, or nothing when it is nil.
+  @inlinable
+  public mutating func encodeIfPresent<Value: Encodable>(_ value: Value?, forKey key: String) throws {
+    try container.encodeIfPresent(value, forKey: FieldKey(stringValue: key))
+  }
+}
