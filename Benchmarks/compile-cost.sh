@@ -3,12 +3,13 @@
 # (make-schemas.py) into a fresh package that depends on TypedEvents by path, then times a clean
 # debug build of the generated target alone and lists function bodies that take over 100 ms to
 # type-check. Usage: compile-cost.sh [SIZES…] (default: 100 500 2000); FILES=K spreads the
-# events over K schema files.
+# events over K schema files; SHAPE=naive measures the hand-written baseline shape instead.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(100 500 2000)
 files=${FILES:-1}
+shape=${SHAPE:-generated}
 work=${WORK:-$(mktemp -d)}
 swift build -c release --package-path "$root" --product eventgen > /dev/null
 mkdir -p "$work/Bench/Sources/Gen"
@@ -22,20 +23,25 @@ let package = Package(
 )
 PKG
 cd "$work/Bench"
-echo "// placeholder" > Sources/Gen/Placeholder.swift
-swift build > /dev/null 2>&1  # dependencies once
+# Build the dependencies and warm the module caches once, so that every size pays the same.
+printf 'import Foundation\nimport TypedEvents\n' > Sources/Gen/Placeholder.swift
+swift build > /dev/null 2>&1
 rm Sources/Gen/Placeholder.swift
-printf '| events | files | lines | clean debug build of the target (s) | bodies over 100 ms |\n|---|---|---|---|---|\n'
+printf '| shape | events | files | lines | clean debug build of the target (s) | bodies over 100 ms |\n|---|---|---|---|---|---|\n'
 for size in "${sizes[@]}"; do
   rm -rf "$work/schemas" Sources/Gen/*.swift
-  python3 "$root/Benchmarks/make-schemas.py" "$size" "$work/schemas" --files "$files"
-  "$root/.build/release/eventgen" generate "$work/schemas" --output Sources/Gen > /dev/null
+  if [ "$shape" = naive ]; then
+    python3 "$root/Benchmarks/make-schemas.py" "$size" Sources/Gen --naive-swift
+  else
+    python3 "$root/Benchmarks/make-schemas.py" "$size" "$work/schemas" --files "$files"
+    "$root/.build/release/eventgen" generate "$work/schemas" --output Sources/Gen > /dev/null
+  fi
   lines=$(cat Sources/Gen/*.swift | wc -l)
-  rm -rf .build/debug/Gen.build .build/debug/Modules/Gen.*
   start=$(date +%s.%N)
-  swift build --target Gen -Xswiftc -Xfrontend -Xswiftc -warn-long-function-bodies=100 > "$work/build-$size.log" 2>&1
+  swift build --target Gen -Xswiftc -Xfrontend -Xswiftc -warn-long-function-bodies=100 > "$work/build-$size.log" 2>&1 \
+    || { cat "$work/build-$size.log" >&2; exit 1; }
   end=$(date +%s.%N)
   slow=$(grep -c "took [0-9]*ms to type-check" "$work/build-$size.log" || true)
-  printf '| %s | %s | %s | %.1f | %s |\n' "$size" "$files" "$lines" "$(awk "BEGIN { print $end - $start }")" "$slow"
+  printf '| %s | %s | %s | %s | %.1f | %s |\n' "$shape" "$size" "$files" "$lines" "$(awk "BEGIN { print $end - $start }")" "$slow"
   grep "took [0-9]*ms to type-check" "$work/build-$size.log" | sed 's/^/    /' | head -5 || true
 done

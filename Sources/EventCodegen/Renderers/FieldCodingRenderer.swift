@@ -62,23 +62,36 @@ struct FieldCodingRenderer {
         body: fields.map { .line("self.\(Self.storage($0)) = \(Swift.identifier($0.name))") }))
   }
 
-  /// `init(from:)`, `encode(to:)`, `init(reading:)` and `write(to:)`: one line per field each.
+  /// The coding of the fields, written once: a generic reader and writer that JSON and
+  /// `userInfo` share, and the four thin entry points `Codable` and `UserInfoCodable` require.
   var codingMembers: [Declaration] {
     [
       decoder(
-        doc: "Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.",
-        signature: "\(access)init(from decoder: any Decoder) throws", reader: "fields",
-        setup: [.line("let fields = try DecodingFields(decoder)")]),
+        doc: "Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.",
+        signature: "private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure)", reader: "reader",
+        setup: []),
       encoder(
-        doc: "Encodes to JSON or another `Encoder`, with the schema's wire keys.",
-        signature: "\(access)func encode(to encoder: any Encoder) throws", call: "try fields",
-        setup: [.line(fields.isEmpty ? "_ = EncodingFields(encoder)" : "var fields = EncodingFields(encoder)")]),
-      decoder(
-        doc: "Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.",
-        signature: "\(access)init(reading reader: UserInfoReader) throws(UserInfoDecodingError)", reader: "reader", setup: []),
-      encoder(
-        doc: "Writes the fields as property-list values into a `userInfo` dictionary.",
-        signature: "\(access)func write(to writer: inout UserInfoWriter)", call: "writer", setup: []),
+        doc: "Writes the fields, by wire key, to JSON or `userInfo`.",
+        signature: "private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure)",
+        call: "try writer", setup: []),
+      .function(
+        FunctionDecl(
+          doc: ["Decodes from JSON or another `Decoder`."], signature: "\(access)init(from decoder: any Decoder) throws",
+          body: [.line("try self.init(fields: DecodingFields(decoder))")])),
+      .function(
+        FunctionDecl(
+          doc: ["Encodes to JSON or another `Encoder`, with the schema's wire keys."],
+          signature: "\(access)func encode(to encoder: any Encoder) throws",
+          body: [.line("var fields = EncodingFields(encoder)"), .line("try write(fields: &fields)")])),
+      .function(
+        FunctionDecl(
+          doc: ["Reads the fields from a `userInfo` dictionary."],
+          signature: "\(access)init(reading reader: UserInfoReader) throws(UserInfoDecodingError)",
+          body: [.line("try self.init(fields: reader)")])),
+      .function(
+        FunctionDecl(
+          doc: ["Writes the fields as property-list values into a `userInfo` dictionary."],
+          signature: "\(access)func write(to writer: inout UserInfoWriter)", body: [.line("write(fields: &writer)")])),
     ]
   }
 

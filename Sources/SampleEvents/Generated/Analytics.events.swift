@@ -50,34 +50,39 @@ nonisolated public struct ChangeDateRange: Event {
 }
 
 nonisolated extension ChangeDateRange {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.from = try fields.decode(Date.self, forKey: "from")
-    self.until = try fields.decode(Date.self, forKey: "until")
-    self.granularity = try fields.decode(Granularity.self, forKey: "granularity", default: .day)
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.from, forKey: "from")
-    try fields.encode(self.until, forKey: "until")
-    try fields.encode(self.granularity, forKey: "granularity")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.from = try reader.decode(Date.self, forKey: "from")
     self.until = try reader.decode(Date.self, forKey: "until")
     self.granularity = try reader.decode(Granularity.self, forKey: "granularity", default: .day)
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.from, forKey: "from")
+    try writer.encode(self.until, forKey: "until")
+    try writer.encode(self.granularity, forKey: "granularity")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.from, forKey: "from")
-    writer.encode(self.until, forKey: "until")
-    writer.encode(self.granularity, forKey: "granularity")
+    write(fields: &writer)
   }
 }
 
@@ -98,26 +103,35 @@ nonisolated public struct SelectApplication: Event {
 }
 
 nonisolated extension SelectApplication {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.id = try reader.decode(ApplicationID.self, forKey: "id")
+  }
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.id, forKey: "id")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.id = try fields.decode(ApplicationID.self, forKey: "id")
+    try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try fields.encode(self.id, forKey: "id")
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
+  /// Reads the fields from a `userInfo` dictionary.
   public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    self.id = try reader.decode(ApplicationID.self, forKey: "id")
+    try self.init(fields: reader)
   }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.id, forKey: "id")
+    write(fields: &writer)
   }
 }
 
@@ -143,26 +157,35 @@ nonisolated public struct UnselectApplication: Event {
 }
 
 nonisolated extension UnselectApplication {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.id = try reader.decode(ApplicationID.self, forKey: "id")
+  }
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.id, forKey: "id")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.id = try fields.decode(ApplicationID.self, forKey: "id")
+    try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try fields.encode(self.id, forKey: "id")
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
+  /// Reads the fields from a `userInfo` dictionary.
   public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    self.id = try reader.decode(ApplicationID.self, forKey: "id")
+    try self.init(fields: reader)
   }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.id, forKey: "id")
+    write(fields: &writer)
   }
 }
 
@@ -201,38 +224,41 @@ nonisolated public struct ExportRequested: Event {
 }
 
 nonisolated extension ExportRequested {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.format = try fields.decode(String.self, forKey: "format", default: "csv")
-    self.includeHidden = try fields.decode(Bool.self, forKey: "includeHidden", default: false)
-    self.maximumRows = try fields.decodeIfPresent(Int64.self, forKey: "maximumRows") ?? 10000
-    self.columnWidths = try fields.decode([String: Double].self, forKey: "columnWidths", default: ["name": 120.5, "value": 80.0])
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.format, forKey: "format")
-    try fields.encode(self.includeHidden, forKey: "includeHidden")
-    try fields.encodeIfPresent(self.maximumRows, forKey: "maximumRows")
-    try fields.encode(self.columnWidths, forKey: "columnWidths")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.format = try reader.decode(String.self, forKey: "format", default: "csv")
     self.includeHidden = try reader.decode(Bool.self, forKey: "includeHidden", default: false)
     self.maximumRows = try reader.decodeIfPresent(Int64.self, forKey: "maximumRows") ?? 10000
     self.columnWidths = try reader.decode([String: Double].self, forKey: "columnWidths", default: ["name": 120.5, "value": 80.0])
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.format, forKey: "format")
+    try writer.encode(self.includeHidden, forKey: "includeHidden")
+    try writer.encodeIfPresent(self.maximumRows, forKey: "maximumRows")
+    try writer.encode(self.columnWidths, forKey: "columnWidths")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.format, forKey: "format")
-    writer.encode(self.includeHidden, forKey: "includeHidden")
-    writer.encodeIfPresent(self.maximumRows, forKey: "maximumRows")
-    writer.encode(self.columnWidths, forKey: "columnWidths")
+    write(fields: &writer)
   }
 }
 

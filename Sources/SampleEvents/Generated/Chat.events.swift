@@ -42,34 +42,39 @@ nonisolated public struct Attachment: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Attachment {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.url = try fields.decode(URL.self, forKey: "url")
-    self.thumbnail = try fields.decodeIfPresent(Data.self, forKey: "thumbnail")
-    self.byteCount = try fields.decode(UInt64.self, forKey: "byteCount")
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.url, forKey: "url")
-    try fields.encodeIfPresent(self.thumbnail, forKey: "thumbnail")
-    try fields.encode(self.byteCount, forKey: "byteCount")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.url = try reader.decode(URL.self, forKey: "url")
     self.thumbnail = try reader.decodeIfPresent(Data.self, forKey: "thumbnail")
     self.byteCount = try reader.decode(UInt64.self, forKey: "byteCount")
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.url, forKey: "url")
+    try writer.encodeIfPresent(self.thumbnail, forKey: "thumbnail")
+    try writer.encode(self.byteCount, forKey: "byteCount")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.url, forKey: "url")
-    writer.encodeIfPresent(self.thumbnail, forKey: "thumbnail")
-    writer.encode(self.byteCount, forKey: "byteCount")
+    write(fields: &writer)
   }
 }
 
@@ -120,36 +125,8 @@ nonisolated public struct Message: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Message {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.id = try fields.decode(MessageID.self, forKey: "id")
-    self.sender = try fields.decode(String.self, forKey: "sender")
-    self.text = try fields.decode(String.self, forKey: "text")
-    self.sentAt = try fields.decode(Date.self, forKey: "sentAt")
-    self.attachments = try fields.decode([Attachment].self, forKey: "attachments")
-    self.reactions = try fields.decode([String: Int].self, forKey: "reactions")
-    self.replyTo = try fields.decodeIfPresent([Message].self, forKey: "replyTo")
-    self._edited = try fields.decode(Bool.self, forKey: "edited", default: false)
-    self.editedAt = try fields.decodeIfPresent(Date.self, forKey: "editedAt")
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.id, forKey: "id")
-    try fields.encode(self.sender, forKey: "sender")
-    try fields.encode(self.text, forKey: "text")
-    try fields.encode(self.sentAt, forKey: "sentAt")
-    try fields.encode(self.attachments, forKey: "attachments")
-    try fields.encode(self.reactions, forKey: "reactions")
-    try fields.encodeIfPresent(self.replyTo, forKey: "replyTo")
-    try fields.encode(self._edited, forKey: "edited")
-    try fields.encodeIfPresent(self.editedAt, forKey: "editedAt")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.id = try reader.decode(MessageID.self, forKey: "id")
     self.sender = try reader.decode(String.self, forKey: "sender")
     self.text = try reader.decode(String.self, forKey: "text")
@@ -161,17 +138,38 @@ nonisolated extension Message {
     self.editedAt = try reader.decodeIfPresent(Date.self, forKey: "editedAt")
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.id, forKey: "id")
+    try writer.encode(self.sender, forKey: "sender")
+    try writer.encode(self.text, forKey: "text")
+    try writer.encode(self.sentAt, forKey: "sentAt")
+    try writer.encode(self.attachments, forKey: "attachments")
+    try writer.encode(self.reactions, forKey: "reactions")
+    try writer.encodeIfPresent(self.replyTo, forKey: "replyTo")
+    try writer.encode(self._edited, forKey: "edited")
+    try writer.encodeIfPresent(self.editedAt, forKey: "editedAt")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.id, forKey: "id")
-    writer.encode(self.sender, forKey: "sender")
-    writer.encode(self.text, forKey: "text")
-    writer.encode(self.sentAt, forKey: "sentAt")
-    writer.encode(self.attachments, forKey: "attachments")
-    writer.encode(self.reactions, forKey: "reactions")
-    writer.encodeIfPresent(self.replyTo, forKey: "replyTo")
-    writer.encode(self._edited, forKey: "edited")
-    writer.encodeIfPresent(self.editedAt, forKey: "editedAt")
+    write(fields: &writer)
   }
 }
 
@@ -202,34 +200,39 @@ nonisolated public struct FetchMessagesRequested: Event {
 }
 
 nonisolated extension FetchMessagesRequested {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.conversation = try fields.decode(ConversationID.self, forKey: "conversation")
-    self.before = try fields.decodeIfPresent(MessageID.self, forKey: "before")
-    self.limit = try fields.decode(UInt16.self, forKey: "limit", default: 50)
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.conversation, forKey: "conversation")
-    try fields.encodeIfPresent(self.before, forKey: "before")
-    try fields.encode(self.limit, forKey: "limit")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.conversation = try reader.decode(ConversationID.self, forKey: "conversation")
     self.before = try reader.decodeIfPresent(MessageID.self, forKey: "before")
     self.limit = try reader.decode(UInt16.self, forKey: "limit", default: 50)
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.conversation, forKey: "conversation")
+    try writer.encodeIfPresent(self.before, forKey: "before")
+    try writer.encode(self.limit, forKey: "limit")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.conversation, forKey: "conversation")
-    writer.encodeIfPresent(self.before, forKey: "before")
-    writer.encode(self.limit, forKey: "limit")
+    write(fields: &writer)
   }
 }
 
@@ -273,28 +276,8 @@ nonisolated public struct MessagesLoaded: Event {
 }
 
 nonisolated extension MessagesLoaded {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.conversation = try fields.decode(ConversationID.self, forKey: "conversation")
-    self.messages = try fields.decode([Message].self, forKey: "messages")
-    self.hasMore = try fields.decode(Bool.self, forKey: "hasMore")
-    self.loadedIn = try fields.decode(Double.self, forKey: "loadedIn")
-    self.score = try fields.decodeIfPresent(Float.self, forKey: "score")
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.conversation, forKey: "conversation")
-    try fields.encode(self.messages, forKey: "messages")
-    try fields.encode(self.hasMore, forKey: "hasMore")
-    try fields.encode(self.loadedIn, forKey: "loadedIn")
-    try fields.encodeIfPresent(self.score, forKey: "score")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.conversation = try reader.decode(ConversationID.self, forKey: "conversation")
     self.messages = try reader.decode([Message].self, forKey: "messages")
     self.hasMore = try reader.decode(Bool.self, forKey: "hasMore")
@@ -302,13 +285,34 @@ nonisolated extension MessagesLoaded {
     self.score = try reader.decodeIfPresent(Float.self, forKey: "score")
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.conversation, forKey: "conversation")
+    try writer.encode(self.messages, forKey: "messages")
+    try writer.encode(self.hasMore, forKey: "hasMore")
+    try writer.encode(self.loadedIn, forKey: "loadedIn")
+    try writer.encodeIfPresent(self.score, forKey: "score")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.conversation, forKey: "conversation")
-    writer.encode(self.messages, forKey: "messages")
-    writer.encode(self.hasMore, forKey: "hasMore")
-    writer.encode(self.loadedIn, forKey: "loadedIn")
-    writer.encodeIfPresent(self.score, forKey: "score")
+    write(fields: &writer)
   }
 }
 

@@ -53,28 +53,8 @@ nonisolated public struct Item: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Item {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.id = try fields.decode(ItemID.self, forKey: "id")
-    self.title = try fields.decode(String.self, forKey: "title")
-    self.quantity = try fields.decode(Int32.self, forKey: "quantity", default: 1)
-    self.tags = try fields.decode([String].self, forKey: "tags")
-    self.barcode = try fields.decodeIfPresent(String.self, forKey: "barcode")
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.id, forKey: "id")
-    try fields.encode(self.title, forKey: "title")
-    try fields.encode(self.quantity, forKey: "quantity")
-    try fields.encode(self.tags, forKey: "tags")
-    try fields.encodeIfPresent(self.barcode, forKey: "barcode")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.id = try reader.decode(ItemID.self, forKey: "id")
     self.title = try reader.decode(String.self, forKey: "title")
     self.quantity = try reader.decode(Int32.self, forKey: "quantity", default: 1)
@@ -82,13 +62,34 @@ nonisolated extension Item {
     self.barcode = try reader.decodeIfPresent(String.self, forKey: "barcode")
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.id, forKey: "id")
+    try writer.encode(self.title, forKey: "title")
+    try writer.encode(self.quantity, forKey: "quantity")
+    try writer.encode(self.tags, forKey: "tags")
+    try writer.encodeIfPresent(self.barcode, forKey: "barcode")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.id, forKey: "id")
-    writer.encode(self.title, forKey: "title")
-    writer.encode(self.quantity, forKey: "quantity")
-    writer.encode(self.tags, forKey: "tags")
-    writer.encodeIfPresent(self.barcode, forKey: "barcode")
+    write(fields: &writer)
   }
 }
 
@@ -113,30 +114,37 @@ nonisolated public struct BoxProvisioned: Event {
 }
 
 nonisolated extension BoxProvisioned {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.boxId = try reader.decode(BoxID.self, forKey: "boxId")
+    self.title = try reader.decode(String.self, forKey: "title")
+  }
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.boxId, forKey: "boxId")
+    try writer.encode(self.title, forKey: "title")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.boxId = try fields.decode(BoxID.self, forKey: "boxId")
-    self.title = try fields.decode(String.self, forKey: "title")
+    try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try fields.encode(self.boxId, forKey: "boxId")
-    try fields.encode(self.title, forKey: "title")
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
+  /// Reads the fields from a `userInfo` dictionary.
   public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    self.boxId = try reader.decode(BoxID.self, forKey: "boxId")
-    self.title = try reader.decode(String.self, forKey: "title")
+    try self.init(fields: reader)
   }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.boxId, forKey: "boxId")
-    writer.encode(self.title, forKey: "title")
+    write(fields: &writer)
   }
 }
 
@@ -166,30 +174,37 @@ nonisolated public struct ItemProvisioned: Event {
 }
 
 nonisolated extension ItemProvisioned {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.boxId = try reader.decode(BoxID.self, forKey: "boxId")
+    self.item = try reader.decode(Item.self, forKey: "item")
+  }
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.boxId, forKey: "boxId")
+    try writer.encode(self.item, forKey: "item")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.boxId = try fields.decode(BoxID.self, forKey: "boxId")
-    self.item = try fields.decode(Item.self, forKey: "item")
+    try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try fields.encode(self.boxId, forKey: "boxId")
-    try fields.encode(self.item, forKey: "item")
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
+  /// Reads the fields from a `userInfo` dictionary.
   public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    self.boxId = try reader.decode(BoxID.self, forKey: "boxId")
-    self.item = try reader.decode(Item.self, forKey: "item")
+    try self.init(fields: reader)
   }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.boxId, forKey: "boxId")
-    writer.encode(self.item, forKey: "item")
+    write(fields: &writer)
   }
 }
 
@@ -219,34 +234,39 @@ nonisolated public struct ItemMoved: Event {
 }
 
 nonisolated extension ItemMoved {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.item = try fields.decode(Item.self, forKey: "item")
-    self.from = try fields.decode(BoxID.self, forKey: "from")
-    self.to = try fields.decode(BoxID.self, forKey: "to")
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.item, forKey: "item")
-    try fields.encode(self.from, forKey: "from")
-    try fields.encode(self.to, forKey: "to")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.item = try reader.decode(Item.self, forKey: "item")
     self.from = try reader.decode(BoxID.self, forKey: "from")
     self.to = try reader.decode(BoxID.self, forKey: "to")
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.item, forKey: "item")
+    try writer.encode(self.from, forKey: "from")
+    try writer.encode(self.to, forKey: "to")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.item, forKey: "item")
-    writer.encode(self.from, forKey: "from")
-    writer.encode(self.to, forKey: "to")
+    write(fields: &writer)
   }
 }
 

@@ -99,30 +99,37 @@ nonisolated public struct Money: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Money {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.amount = try reader.decode(Decimal.self, forKey: "amount")
+    self.currency = try reader.decode(Currency.self, forKey: "currency")
+  }
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.amount, forKey: "amount")
+    try writer.encode(self.currency, forKey: "currency")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.amount = try fields.decode(Decimal.self, forKey: "amount")
-    self.currency = try fields.decode(Currency.self, forKey: "currency")
+    try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try fields.encode(self.amount, forKey: "amount")
-    try fields.encode(self.currency, forKey: "currency")
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
+  /// Reads the fields from a `userInfo` dictionary.
   public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    self.amount = try reader.decode(Decimal.self, forKey: "amount")
-    self.currency = try reader.decode(Currency.self, forKey: "currency")
+    try self.init(fields: reader)
   }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.amount, forKey: "amount")
-    writer.encode(self.currency, forKey: "currency")
+    write(fields: &writer)
   }
 }
 
@@ -162,34 +169,8 @@ nonisolated public struct Listing: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Listing {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.id = try fields.decode(ListingID.self, forKey: "id")
-    self.title = try fields.decode(String.self, forKey: "title")
-    self.price = try fields.decode(Money.self, forKey: "price")
-    self.status = try fields.decode(Status.self, forKey: "status")
-    self.seller = try fields.decode(UserID.self, forKey: "seller")
-    self.photos = try fields.decode([URL].self, forKey: "photos")
-    self.location = try fields.decodeIfPresent(GeoPoint.self, forKey: "location")
-    self.attributes = try fields.decode([String: String].self, forKey: "attributes", default: [:])
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.id, forKey: "id")
-    try fields.encode(self.title, forKey: "title")
-    try fields.encode(self.price, forKey: "price")
-    try fields.encode(self.status, forKey: "status")
-    try fields.encode(self.seller, forKey: "seller")
-    try fields.encode(self.photos, forKey: "photos")
-    try fields.encodeIfPresent(self.location, forKey: "location")
-    try fields.encode(self.attributes, forKey: "attributes")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.id = try reader.decode(ListingID.self, forKey: "id")
     self.title = try reader.decode(String.self, forKey: "title")
     self.price = try reader.decode(Money.self, forKey: "price")
@@ -200,16 +181,37 @@ nonisolated extension Listing {
     self.attributes = try reader.decode([String: String].self, forKey: "attributes", default: [:])
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.id, forKey: "id")
+    try writer.encode(self.title, forKey: "title")
+    try writer.encode(self.price, forKey: "price")
+    try writer.encode(self.status, forKey: "status")
+    try writer.encode(self.seller, forKey: "seller")
+    try writer.encode(self.photos, forKey: "photos")
+    try writer.encodeIfPresent(self.location, forKey: "location")
+    try writer.encode(self.attributes, forKey: "attributes")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.id, forKey: "id")
-    writer.encode(self.title, forKey: "title")
-    writer.encode(self.price, forKey: "price")
-    writer.encode(self.status, forKey: "status")
-    writer.encode(self.seller, forKey: "seller")
-    writer.encode(self.photos, forKey: "photos")
-    writer.encodeIfPresent(self.location, forKey: "location")
-    writer.encode(self.attributes, forKey: "attributes")
+    write(fields: &writer)
   }
 }
 
@@ -232,26 +234,35 @@ nonisolated public struct ListingCreated: Event {
 }
 
 nonisolated extension ListingCreated {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.listing = try reader.decode(Listing.self, forKey: "listing")
+  }
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.listing, forKey: "listing")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.listing = try fields.decode(Listing.self, forKey: "listing")
+    try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try fields.encode(self.listing, forKey: "listing")
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
+  /// Reads the fields from a `userInfo` dictionary.
   public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    self.listing = try reader.decode(Listing.self, forKey: "listing")
+    try self.init(fields: reader)
   }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.listing, forKey: "listing")
+    write(fields: &writer)
   }
 }
 
@@ -285,30 +296,37 @@ nonisolated public struct ListingUpdated: Event {
 }
 
 nonisolated extension ListingUpdated {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.listing = try reader.decode(Listing.self, forKey: "listing")
+    self.changedFields = try reader.decode([String].self, forKey: "changed_fields")
+  }
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.listing, forKey: "listing")
+    try writer.encode(self.changedFields, forKey: "changed_fields")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.listing = try fields.decode(Listing.self, forKey: "listing")
-    self.changedFields = try fields.decode([String].self, forKey: "changed_fields")
+    try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try fields.encode(self.listing, forKey: "listing")
-    try fields.encode(self.changedFields, forKey: "changed_fields")
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
+  /// Reads the fields from a `userInfo` dictionary.
   public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    self.listing = try reader.decode(Listing.self, forKey: "listing")
-    self.changedFields = try reader.decode([String].self, forKey: "changed_fields")
+    try self.init(fields: reader)
   }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.listing, forKey: "listing")
-    writer.encode(self.changedFields, forKey: "changed_fields")
+    write(fields: &writer)
   }
 }
 
@@ -352,28 +370,8 @@ nonisolated public struct ListingSold: Event {
 }
 
 nonisolated extension ListingSold {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.id = try fields.decode(ListingID.self, forKey: "id")
-    self.price = try fields.decode(Money.self, forKey: "price")
-    self.soldAt = try fields.decode(Date.self, forKey: "soldAt")
-    self.buyer = try fields.decodeIfPresent(UserID.self, forKey: "buyer")
-    self.channel = try fields.decode(String.self, forKey: "sales_channel", default: "app")
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.id, forKey: "id")
-    try fields.encode(self.price, forKey: "price")
-    try fields.encode(self.soldAt, forKey: "soldAt")
-    try fields.encodeIfPresent(self.buyer, forKey: "buyer")
-    try fields.encode(self.channel, forKey: "sales_channel")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.id = try reader.decode(ListingID.self, forKey: "id")
     self.price = try reader.decode(Money.self, forKey: "price")
     self.soldAt = try reader.decode(Date.self, forKey: "soldAt")
@@ -381,13 +379,34 @@ nonisolated extension ListingSold {
     self.channel = try reader.decode(String.self, forKey: "sales_channel", default: "app")
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.id, forKey: "id")
+    try writer.encode(self.price, forKey: "price")
+    try writer.encode(self.soldAt, forKey: "soldAt")
+    try writer.encodeIfPresent(self.buyer, forKey: "buyer")
+    try writer.encode(self.channel, forKey: "sales_channel")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.id, forKey: "id")
-    writer.encode(self.price, forKey: "price")
-    writer.encode(self.soldAt, forKey: "soldAt")
-    writer.encodeIfPresent(self.buyer, forKey: "buyer")
-    writer.encode(self.channel, forKey: "sales_channel")
+    write(fields: &writer)
   }
 }
 
@@ -416,26 +435,35 @@ nonisolated public struct ListingRemoved: Event {
 }
 
 nonisolated extension ListingRemoved {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.id = try reader.decode(ListingID.self, forKey: "id")
+  }
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.id, forKey: "id")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.id = try fields.decode(ListingID.self, forKey: "id")
+    try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try fields.encode(self.id, forKey: "id")
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
+  /// Reads the fields from a `userInfo` dictionary.
   public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    self.id = try reader.decode(ListingID.self, forKey: "id")
+    try self.init(fields: reader)
   }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.id, forKey: "id")
+    write(fields: &writer)
   }
 }
 
@@ -463,30 +491,37 @@ nonisolated public struct ListingArchived: Event {
 }
 
 nonisolated extension ListingArchived {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.id = try reader.decode(ListingID.self, forKey: "id")
+    self.reason = try reader.decodeIfPresent(String.self, forKey: "reason")
+  }
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.id, forKey: "id")
+    try writer.encodeIfPresent(self.reason, forKey: "reason")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.id = try fields.decode(ListingID.self, forKey: "id")
-    self.reason = try fields.decodeIfPresent(String.self, forKey: "reason")
+    try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try fields.encode(self.id, forKey: "id")
-    try fields.encodeIfPresent(self.reason, forKey: "reason")
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
+  /// Reads the fields from a `userInfo` dictionary.
   public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    self.id = try reader.decode(ListingID.self, forKey: "id")
-    self.reason = try reader.decodeIfPresent(String.self, forKey: "reason")
+    try self.init(fields: reader)
   }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.id, forKey: "id")
-    writer.encodeIfPresent(self.reason, forKey: "reason")
+    write(fields: &writer)
   }
 }
 

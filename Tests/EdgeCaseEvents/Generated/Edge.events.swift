@@ -103,26 +103,35 @@ nonisolated public struct Old: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Old {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.value = try reader.decode(Int.self, forKey: "value")
+  }
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.value, forKey: "value")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.value = try fields.decode(Int.self, forKey: "value")
+    try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try fields.encode(self.value, forKey: "value")
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
+  /// Reads the fields from a `userInfo` dictionary.
   public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    self.value = try reader.decode(Int.self, forKey: "value")
+    try self.init(fields: reader)
   }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.value, forKey: "value")
+    write(fields: &writer)
   }
 }
 
@@ -201,56 +210,8 @@ nonisolated public struct Everything: Event {
 }
 
 nonisolated extension Everything {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.string = try fields.decode(String.self, forKey: "string")
-    self.bool = try fields.decode(Bool.self, forKey: "bool")
-    self.int = try fields.decode(Int.self, forKey: "int")
-    self.int8 = try fields.decode(Int8.self, forKey: "int8")
-    self.int16 = try fields.decode(Int16.self, forKey: "int16")
-    self.int32 = try fields.decode(Int32.self, forKey: "int32")
-    self.int64 = try fields.decode(Int64.self, forKey: "int64")
-    self.uint = try fields.decode(UInt.self, forKey: "uint")
-    self.uint8 = try fields.decode(UInt8.self, forKey: "uint8")
-    self.uint16 = try fields.decode(UInt16.self, forKey: "uint16")
-    self.uint32 = try fields.decode(UInt32.self, forKey: "uint32")
-    self.uint64 = try fields.decode(UInt64.self, forKey: "uint64")
-    self.double = try fields.decode(Double.self, forKey: "double")
-    self.float = try fields.decode(Float.self, forKey: "float")
-    self.decimal = try fields.decode(Decimal.self, forKey: "decimal")
-    self.date = try fields.decode(Date.self, forKey: "date")
-    self.uuid = try fields.decode(UUID.self, forKey: "uuid")
-    self.url = try fields.decode(URL.self, forKey: "url")
-    self.data = try fields.decode(Data.self, forKey: "data")
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.string, forKey: "string")
-    try fields.encode(self.bool, forKey: "bool")
-    try fields.encode(self.int, forKey: "int")
-    try fields.encode(self.int8, forKey: "int8")
-    try fields.encode(self.int16, forKey: "int16")
-    try fields.encode(self.int32, forKey: "int32")
-    try fields.encode(self.int64, forKey: "int64")
-    try fields.encode(self.uint, forKey: "uint")
-    try fields.encode(self.uint8, forKey: "uint8")
-    try fields.encode(self.uint16, forKey: "uint16")
-    try fields.encode(self.uint32, forKey: "uint32")
-    try fields.encode(self.uint64, forKey: "uint64")
-    try fields.encode(self.double, forKey: "double")
-    try fields.encode(self.float, forKey: "float")
-    try fields.encode(self.decimal, forKey: "decimal")
-    try fields.encode(self.date, forKey: "date")
-    try fields.encode(self.uuid, forKey: "uuid")
-    try fields.encode(self.url, forKey: "url")
-    try fields.encode(self.data, forKey: "data")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.string = try reader.decode(String.self, forKey: "string")
     self.bool = try reader.decode(Bool.self, forKey: "bool")
     self.int = try reader.decode(Int.self, forKey: "int")
@@ -272,27 +233,48 @@ nonisolated extension Everything {
     self.data = try reader.decode(Data.self, forKey: "data")
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.string, forKey: "string")
+    try writer.encode(self.bool, forKey: "bool")
+    try writer.encode(self.int, forKey: "int")
+    try writer.encode(self.int8, forKey: "int8")
+    try writer.encode(self.int16, forKey: "int16")
+    try writer.encode(self.int32, forKey: "int32")
+    try writer.encode(self.int64, forKey: "int64")
+    try writer.encode(self.uint, forKey: "uint")
+    try writer.encode(self.uint8, forKey: "uint8")
+    try writer.encode(self.uint16, forKey: "uint16")
+    try writer.encode(self.uint32, forKey: "uint32")
+    try writer.encode(self.uint64, forKey: "uint64")
+    try writer.encode(self.double, forKey: "double")
+    try writer.encode(self.float, forKey: "float")
+    try writer.encode(self.decimal, forKey: "decimal")
+    try writer.encode(self.date, forKey: "date")
+    try writer.encode(self.uuid, forKey: "uuid")
+    try writer.encode(self.url, forKey: "url")
+    try writer.encode(self.data, forKey: "data")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.string, forKey: "string")
-    writer.encode(self.bool, forKey: "bool")
-    writer.encode(self.int, forKey: "int")
-    writer.encode(self.int8, forKey: "int8")
-    writer.encode(self.int16, forKey: "int16")
-    writer.encode(self.int32, forKey: "int32")
-    writer.encode(self.int64, forKey: "int64")
-    writer.encode(self.uint, forKey: "uint")
-    writer.encode(self.uint8, forKey: "uint8")
-    writer.encode(self.uint16, forKey: "uint16")
-    writer.encode(self.uint32, forKey: "uint32")
-    writer.encode(self.uint64, forKey: "uint64")
-    writer.encode(self.double, forKey: "double")
-    writer.encode(self.float, forKey: "float")
-    writer.encode(self.decimal, forKey: "decimal")
-    writer.encode(self.date, forKey: "date")
-    writer.encode(self.uuid, forKey: "uuid")
-    writer.encode(self.url, forKey: "url")
-    writer.encode(self.data, forKey: "data")
+    write(fields: &writer)
   }
 }
 
@@ -339,36 +321,8 @@ nonisolated public struct Nested: Event {
 }
 
 nonisolated extension Nested {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.owner = try fields.decode(Token.self, forKey: "owner")
-    self.optionalArray = try fields.decodeIfPresent([Int].self, forKey: "optionalArray")
-    self.arrayOfArrays = try fields.decode([[String]].self, forKey: "arrayOfArrays")
-    self.dictionaryOfArrays = try fields.decode([String: [Count]].self, forKey: "dictionaryOfArrays")
-    self.arrayOfDictionaries = try fields.decode([[String: Double]].self, forKey: "arrayOfDictionaries")
-    self.optionalDictionary = try fields.decodeIfPresent([String: [String: Bool]].self, forKey: "optionalDictionary")
-    self.shapes = try fields.decode([Shape].self, forKey: "shapes")
-    self.shapeByName = try fields.decodeIfPresent([String: Shape].self, forKey: "shapeByName")
-    self.old = try fields.decodeIfPresent(Old.self, forKey: "old")
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.owner, forKey: "owner")
-    try fields.encodeIfPresent(self.optionalArray, forKey: "optionalArray")
-    try fields.encode(self.arrayOfArrays, forKey: "arrayOfArrays")
-    try fields.encode(self.dictionaryOfArrays, forKey: "dictionaryOfArrays")
-    try fields.encode(self.arrayOfDictionaries, forKey: "arrayOfDictionaries")
-    try fields.encodeIfPresent(self.optionalDictionary, forKey: "optionalDictionary")
-    try fields.encode(self.shapes, forKey: "shapes")
-    try fields.encodeIfPresent(self.shapeByName, forKey: "shapeByName")
-    try fields.encodeIfPresent(self.old, forKey: "old")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.owner = try reader.decode(Token.self, forKey: "owner")
     self.optionalArray = try reader.decodeIfPresent([Int].self, forKey: "optionalArray")
     self.arrayOfArrays = try reader.decode([[String]].self, forKey: "arrayOfArrays")
@@ -380,17 +334,38 @@ nonisolated extension Nested {
     self.old = try reader.decodeIfPresent(Old.self, forKey: "old")
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.owner, forKey: "owner")
+    try writer.encodeIfPresent(self.optionalArray, forKey: "optionalArray")
+    try writer.encode(self.arrayOfArrays, forKey: "arrayOfArrays")
+    try writer.encode(self.dictionaryOfArrays, forKey: "dictionaryOfArrays")
+    try writer.encode(self.arrayOfDictionaries, forKey: "arrayOfDictionaries")
+    try writer.encodeIfPresent(self.optionalDictionary, forKey: "optionalDictionary")
+    try writer.encode(self.shapes, forKey: "shapes")
+    try writer.encodeIfPresent(self.shapeByName, forKey: "shapeByName")
+    try writer.encodeIfPresent(self.old, forKey: "old")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.owner, forKey: "owner")
-    writer.encodeIfPresent(self.optionalArray, forKey: "optionalArray")
-    writer.encode(self.arrayOfArrays, forKey: "arrayOfArrays")
-    writer.encode(self.dictionaryOfArrays, forKey: "dictionaryOfArrays")
-    writer.encode(self.arrayOfDictionaries, forKey: "arrayOfDictionaries")
-    writer.encodeIfPresent(self.optionalDictionary, forKey: "optionalDictionary")
-    writer.encode(self.shapes, forKey: "shapes")
-    writer.encodeIfPresent(self.shapeByName, forKey: "shapeByName")
-    writer.encodeIfPresent(self.old, forKey: "old")
+    write(fields: &writer)
   }
 }
 
@@ -447,38 +422,8 @@ nonisolated public struct Keywords: Event {
 }
 
 nonisolated extension Keywords {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.`default` = try fields.decode(String.self, forKey: "default")
-    self.`in` = try fields.decode(Int.self, forKey: "in")
-    self.`class` = try fields.decode(Bool.self, forKey: "class")
-    self.`protocol` = try fields.decode(Weekday.self, forKey: "protocol")
-    self.`return` = try fields.decodeIfPresent(Level.self, forKey: "return")
-    self.reader = try fields.decode(String.self, forKey: "reader")
-    self.container = try fields.decode(Int.self, forKey: "container")
-    self.encoder = try fields.decode(Bool.self, forKey: "encoder")
-    self.decoder = try fields.decode(Bool.self, forKey: "decoder")
-    self.writer = try fields.decode(String.self, forKey: "writer")
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.`default`, forKey: "default")
-    try fields.encode(self.`in`, forKey: "in")
-    try fields.encode(self.`class`, forKey: "class")
-    try fields.encode(self.`protocol`, forKey: "protocol")
-    try fields.encodeIfPresent(self.`return`, forKey: "return")
-    try fields.encode(self.reader, forKey: "reader")
-    try fields.encode(self.container, forKey: "container")
-    try fields.encode(self.encoder, forKey: "encoder")
-    try fields.encode(self.decoder, forKey: "decoder")
-    try fields.encode(self.writer, forKey: "writer")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.`default` = try reader.decode(String.self, forKey: "default")
     self.`in` = try reader.decode(Int.self, forKey: "in")
     self.`class` = try reader.decode(Bool.self, forKey: "class")
@@ -491,18 +436,39 @@ nonisolated extension Keywords {
     self.writer = try reader.decode(String.self, forKey: "writer")
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.`default`, forKey: "default")
+    try writer.encode(self.`in`, forKey: "in")
+    try writer.encode(self.`class`, forKey: "class")
+    try writer.encode(self.`protocol`, forKey: "protocol")
+    try writer.encodeIfPresent(self.`return`, forKey: "return")
+    try writer.encode(self.reader, forKey: "reader")
+    try writer.encode(self.container, forKey: "container")
+    try writer.encode(self.encoder, forKey: "encoder")
+    try writer.encode(self.decoder, forKey: "decoder")
+    try writer.encode(self.writer, forKey: "writer")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.`default`, forKey: "default")
-    writer.encode(self.`in`, forKey: "in")
-    writer.encode(self.`class`, forKey: "class")
-    writer.encode(self.`protocol`, forKey: "protocol")
-    writer.encodeIfPresent(self.`return`, forKey: "return")
-    writer.encode(self.reader, forKey: "reader")
-    writer.encode(self.container, forKey: "container")
-    writer.encode(self.encoder, forKey: "encoder")
-    writer.encode(self.decoder, forKey: "decoder")
-    writer.encode(self.writer, forKey: "writer")
+    write(fields: &writer)
   }
 }
 
@@ -580,52 +546,8 @@ nonisolated public struct TrickyDefaults: Event {
 }
 
 nonisolated extension TrickyDefaults {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.quote = try fields.decode(String.self, forKey: "quote", default: "say \"hi\"\\n\\(x) \t tab é 🎉")
-    self.multiline = try fields.decode(String.self, forKey: "multiline", default: "line one\nline two")
-    self.empty = try fields.decode(String.self, forKey: "empty", default: "")
-    self.minimum = try fields.decode(Int64.self, forKey: "minimum", default: -9223372036854775808)
-    self.maximum = try fields.decode(UInt64.self, forKey: "maximum", default: 18446744073709551615)
-    self.small = try fields.decode(Int8.self, forKey: "small", default: -128)
-    self.ratio = try fields.decode(Ratio.self, forKey: "ratio", default: Ratio(rawValue: 0.5))
-    self.money = try fields.decode(Decimal.self, forKey: "money", default: Decimal(sign: .minus, exponent: -4, significand: 12345678))
-    self.float = try fields.decode(Float.self, forKey: "float", default: 0.001)
-    self.weekday = try fields.decode(Weekday.self, forKey: "weekday", default: .`default`)
-    self.level = try fields.decode(Level.self, forKey: "level", default: .high)
-    self.token = try fields.decode(Token.self, forKey: "token", default: Token(rawValue: UUID(uuid: (0x5A, 0x8B, 0x0A, 0x3C, 0x2F, 0x6E, 0x4C, 0x1D, 0x9B, 0x7A, 0x0E, 0x1F, 0x2D, 0x3C, 0x4B, 0x5A))))
-    self.tags = try fields.decode([String].self, forKey: "tags", default: ["a", "b c", ""])
-    self.limits = try fields.decode([String: Int].self, forKey: "limits", default: ["low": 1, "high": 99])
-    self.maybe = try fields.decodeIfPresent(Bool.self, forKey: "maybe") ?? true
-    self.nothing = try fields.decodeIfPresent(Int.self, forKey: "nothing")
-    self._legacy = try fields.decode(Bool.self, forKey: "legacy", default: false)
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.quote, forKey: "quote")
-    try fields.encode(self.multiline, forKey: "multiline")
-    try fields.encode(self.empty, forKey: "empty")
-    try fields.encode(self.minimum, forKey: "minimum")
-    try fields.encode(self.maximum, forKey: "maximum")
-    try fields.encode(self.small, forKey: "small")
-    try fields.encode(self.ratio, forKey: "ratio")
-    try fields.encode(self.money, forKey: "money")
-    try fields.encode(self.float, forKey: "float")
-    try fields.encode(self.weekday, forKey: "weekday")
-    try fields.encode(self.level, forKey: "level")
-    try fields.encode(self.token, forKey: "token")
-    try fields.encode(self.tags, forKey: "tags")
-    try fields.encode(self.limits, forKey: "limits")
-    try fields.encodeIfPresent(self.maybe, forKey: "maybe")
-    try fields.encodeIfPresent(self.nothing, forKey: "nothing")
-    try fields.encode(self._legacy, forKey: "legacy")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.quote = try reader.decode(String.self, forKey: "quote", default: "say \"hi\"\\n\\(x) \t tab é 🎉")
     self.multiline = try reader.decode(String.self, forKey: "multiline", default: "line one\nline two")
     self.empty = try reader.decode(String.self, forKey: "empty", default: "")
@@ -645,25 +567,46 @@ nonisolated extension TrickyDefaults {
     self._legacy = try reader.decode(Bool.self, forKey: "legacy", default: false)
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.quote, forKey: "quote")
+    try writer.encode(self.multiline, forKey: "multiline")
+    try writer.encode(self.empty, forKey: "empty")
+    try writer.encode(self.minimum, forKey: "minimum")
+    try writer.encode(self.maximum, forKey: "maximum")
+    try writer.encode(self.small, forKey: "small")
+    try writer.encode(self.ratio, forKey: "ratio")
+    try writer.encode(self.money, forKey: "money")
+    try writer.encode(self.float, forKey: "float")
+    try writer.encode(self.weekday, forKey: "weekday")
+    try writer.encode(self.level, forKey: "level")
+    try writer.encode(self.token, forKey: "token")
+    try writer.encode(self.tags, forKey: "tags")
+    try writer.encode(self.limits, forKey: "limits")
+    try writer.encodeIfPresent(self.maybe, forKey: "maybe")
+    try writer.encodeIfPresent(self.nothing, forKey: "nothing")
+    try writer.encode(self._legacy, forKey: "legacy")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.quote, forKey: "quote")
-    writer.encode(self.multiline, forKey: "multiline")
-    writer.encode(self.empty, forKey: "empty")
-    writer.encode(self.minimum, forKey: "minimum")
-    writer.encode(self.maximum, forKey: "maximum")
-    writer.encode(self.small, forKey: "small")
-    writer.encode(self.ratio, forKey: "ratio")
-    writer.encode(self.money, forKey: "money")
-    writer.encode(self.float, forKey: "float")
-    writer.encode(self.weekday, forKey: "weekday")
-    writer.encode(self.level, forKey: "level")
-    writer.encode(self.token, forKey: "token")
-    writer.encode(self.tags, forKey: "tags")
-    writer.encode(self.limits, forKey: "limits")
-    writer.encodeIfPresent(self.maybe, forKey: "maybe")
-    writer.encodeIfPresent(self.nothing, forKey: "nothing")
-    writer.encode(self._legacy, forKey: "legacy")
+    write(fields: &writer)
   }
 }
 
@@ -682,19 +625,32 @@ nonisolated public struct Empty: Event {
 }
 
 nonisolated extension Empty {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {}
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {}
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {}
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
-    _ = EncodingFields(encoder)
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {}
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {}
+  public func write(to writer: inout UserInfoWriter) {
+    write(fields: &writer)
+  }
 }
 
 /// Wire name `Edge.Retired`, version 7.
@@ -717,26 +673,35 @@ nonisolated public struct Retired: Event {
 }
 
 nonisolated extension Retired {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.reason = try reader.decode(String.self, forKey: "reason")
+  }
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.reason, forKey: "reason")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.reason = try fields.decode(String.self, forKey: "reason")
+    try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try fields.encode(self.reason, forKey: "reason")
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
+  /// Reads the fields from a `userInfo` dictionary.
   public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    self.reason = try reader.decode(String.self, forKey: "reason")
+    try self.init(fields: reader)
   }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.reason, forKey: "reason")
+    write(fields: &writer)
   }
 }
 

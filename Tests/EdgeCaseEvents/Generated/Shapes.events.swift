@@ -29,38 +29,41 @@ nonisolated public struct Shape: Hashable, Codable, UserInfoCodable {
 }
 
 nonisolated extension Shape {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
-  public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.name = try fields.decode(String.self, forKey: "name")
-    self.corners = try fields.decode(Count.self, forKey: "corners")
-    self.children = try fields.decode([Shape].self, forKey: "children", default: [])
-    self.parent = try fields.decodeIfPresent([Shape].self, forKey: "parent")
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try fields.encode(self.name, forKey: "name")
-    try fields.encode(self.corners, forKey: "corners")
-    try fields.encode(self.children, forKey: "children")
-    try fields.encodeIfPresent(self.parent, forKey: "parent")
-  }
-
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.name = try reader.decode(String.self, forKey: "name")
     self.corners = try reader.decode(Count.self, forKey: "corners")
     self.children = try reader.decode([Shape].self, forKey: "children", default: [])
     self.parent = try reader.decodeIfPresent([Shape].self, forKey: "parent")
   }
 
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.name, forKey: "name")
+    try writer.encode(self.corners, forKey: "corners")
+    try writer.encode(self.children, forKey: "children")
+    try writer.encodeIfPresent(self.parent, forKey: "parent")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
+  public init(from decoder: any Decoder) throws {
+    try self.init(fields: DecodingFields(decoder))
+  }
+
+  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
+  public func encode(to encoder: any Encoder) throws {
+    var fields = EncodingFields(encoder)
+    try write(fields: &fields)
+  }
+
+  /// Reads the fields from a `userInfo` dictionary.
+  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    try self.init(fields: reader)
+  }
+
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.name, forKey: "name")
-    writer.encode(self.corners, forKey: "corners")
-    writer.encode(self.children, forKey: "children")
-    writer.encodeIfPresent(self.parent, forKey: "parent")
+    write(fields: &writer)
   }
 }
 
@@ -83,30 +86,37 @@ nonisolated public struct ShapeDrawn: Event {
 }
 
 nonisolated extension ShapeDrawn {
-  /// Decodes from JSON or another `Decoder`; unknown keys are ignored, missing keys take their defaults.
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.shape = try reader.decode(Shape.self, forKey: "shape")
+    self.level = try reader.decode(Level.self, forKey: "level")
+  }
+
+  /// Writes the fields, by wire key, to JSON or `userInfo`.
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
+    try writer.encode(self.shape, forKey: "shape")
+    try writer.encode(self.level, forKey: "level")
+  }
+
+  /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
-    let fields = try DecodingFields(decoder)
-    self.shape = try fields.decode(Shape.self, forKey: "shape")
-    self.level = try fields.decode(Level.self, forKey: "level")
+    try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try fields.encode(self.shape, forKey: "shape")
-    try fields.encode(self.level, forKey: "level")
+    try write(fields: &fields)
   }
 
-  /// Reads the fields from a `userInfo` dictionary; see ``UserInfoReader``.
+  /// Reads the fields from a `userInfo` dictionary.
   public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    self.shape = try reader.decode(Shape.self, forKey: "shape")
-    self.level = try reader.decode(Level.self, forKey: "level")
+    try self.init(fields: reader)
   }
 
   /// Writes the fields as property-list values into a `userInfo` dictionary.
   public func write(to writer: inout UserInfoWriter) {
-    writer.encode(self.shape, forKey: "shape")
-    writer.encode(self.level, forKey: "level")
+    write(fields: &writer)
   }
 }
 
