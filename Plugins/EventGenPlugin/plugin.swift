@@ -26,8 +26,11 @@ struct EventGenPlugin: BuildToolPlugin {
   }
 
   func command(tool: PluginContext.Tool, schemas: [URL], config: URL?, output: URL, targetName: String) -> Command {
-    let outputs = (schemas.map { OutputNaming.outputFileName(forSchemaAt: $0.path) } + [OutputNaming.catalogFileName])
-      .map { output.appending(path: $0) }
+    let names = schemas.flatMap { schema -> [String] in
+      let pair = OutputNaming.outputFileNames(forSchemaAt: schema.path)
+      return [pair.declarations, pair.extensions]
+    }
+    let outputs = (names + [OutputNaming.catalogFileName]).map { output.appending(path: $0) }
     var arguments = ["generate"] + schemas.map(\.path) + ["--output", output.path]
     if let config { arguments += ["--config", config.path] }
     return .buildCommand(

@@ -13,8 +13,16 @@ public struct CodeGenerator: Sendable {
 
   private var access: String { options.accessLevel.modifier }
 
+  /// The Swift of one schema file, in two files so that a large schema compiles on two cores.
+  public struct RenderedSchema: Sendable, Equatable {
+    /// The types, events and groups themselves.
+    public var declarations: String
+    /// Their extensions: JSON and `userInfo` coding, subjects, and the filter helpers.
+    public var extensions: String
+  }
+
   /// The Swift source for one schema file: its types, events, groups and filter helpers.
-  public func render(_ file: SchemaFile) -> String {
+  public func render(_ file: SchemaFile) -> RenderedSchema {
     var declarations: [Declaration] = [versionCheck]
     let types = TypeRenderer(access: access)
     let events = EventRenderer(access: access)
@@ -32,7 +40,13 @@ public struct CodeGenerator: Sendable {
         group.subjectType.map { FilterHelperRenderer.Subjected(typeName: group.name, subjectType: $0, fallbackLabel: "subject") }
       }
     declarations += FilterHelperRenderer(access: access).render(subjected)
-    return SwiftPrinter.print(SwiftFile(header: header(for: file.path), imports: ["Foundation", "TypedEvents"], declarations: declarations))
+    // Type declarations in one file, extensions in the other: a rule that needs no bookkeeping.
+    let extensions = declarations.filter { if case .extension = $0 { return true } else { return false } }
+    let nominal = declarations.filter { if case .extension = $0 { return false } else { return true } }
+    return RenderedSchema(
+      declarations: SwiftPrinter.print(SwiftFile(header: header(for: file.path), imports: ["Foundation", "TypedEvents"], declarations: nominal)),
+      extensions: SwiftPrinter.print(
+        SwiftFile(header: header(for: file.path), imports: ["Foundation", "TypedEvents"], declarations: [versionCheck] + extensions)))
   }
 
   /// The Swift source of the run's catalog of every event type.

@@ -17,7 +17,7 @@ public enum Generator {
 
   /// What a run would write, or the diagnostics that stop it.
   public struct Plan: Sendable {
-    /// The files, one per schema plus the catalog; nil when the schemas have errors.
+    /// The files, two per schema plus the catalog; nil when the schemas have errors.
     public var files: [GeneratedFile]?
     /// The run's diagnostics, sorted.
     public var diagnostics: [Diagnostic]
@@ -33,7 +33,7 @@ public enum Generator {
     }
     var owners: [String: String] = [:]
     for file in files {
-      let name = OutputNaming.outputFileName(forSchemaAt: file)
+      let name = OutputNaming.outputFileNames(forSchemaAt: file).declarations
       if let other = owners[name] {
         throw InputError("\(file): generates \(name), as \(other) does; rename one of them")
       }
@@ -44,8 +44,13 @@ public enum Generator {
       return Plan(files: nil, diagnostics: result.diagnostics, eventCount: 0)
     }
     let generator = CodeGenerator(options: options)
-    var outputs = schema.files.map {
-      GeneratedFile(name: OutputNaming.outputFileName(forSchemaAt: $0.path), contents: generator.render($0))
+    var outputs = schema.files.flatMap { file -> [GeneratedFile] in
+      let names = OutputNaming.outputFileNames(forSchemaAt: file.path)
+      let rendered = generator.render(file)
+      return [
+        GeneratedFile(name: names.declarations, contents: rendered.declarations),
+        GeneratedFile(name: names.extensions, contents: rendered.extensions),
+      ]
     }
     outputs.append(GeneratedFile(name: OutputNaming.catalogFileName, contents: generator.renderCatalog(schema)))
     return Plan(files: outputs, diagnostics: result.diagnostics, eventCount: schema.allEvents.count)

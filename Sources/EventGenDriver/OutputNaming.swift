@@ -7,13 +7,15 @@ enum OutputNaming {
   /// The file holding the catalog of a run's events.
   static let catalogFileName = "GeneratedEvents.swift"
 
-  /// `Schemas/Listings.events.yaml` → `Listings.events.swift`; `x.yml` → `x.swift`.
-  static func outputFileName(forSchemaAt path: String) -> String {
+  /// The two files generated for one schema: `Schemas/Listings.events.yaml` →
+  /// `Listings.events.swift` (the declarations) and `Listings.events+Extensions.swift` (their
+  /// coding, subjects and filter helpers). Two files let a large schema compile on two cores.
+  static func outputFileNames(forSchemaAt path: String) -> (declarations: String, extensions: String) {
     var name = String(path.split(separator: "/").last ?? Substring(path))
     for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) {
       name.removeLast(suffix.count)
       break
     }
-    return name + ".swift"
+    return (name + ".swift", name + "+Extensions.swift")
   }
 }

@@ -37,8 +37,9 @@ struct GeneratorDriverTests {
     try folder.write("in/A.events.yaml", schema)
     let plan = try Generator.plan([folder.path + "/in"], options: GeneratorOptions())
     let summary = try Generator.write(try #require(plan.files), to: folder.path + "/out")
-    #expect(summary.written == ["A.events.swift", "GeneratedEvents.swift"])
+    #expect(summary.written == ["A.events.swift", "A.events+Extensions.swift", "GeneratedEvents.swift"])
     #expect(try folder.read("out/A.events.swift").contains("public struct Ping: Event"))
+    #expect(try folder.read("out/A.events+Extensions.swift").contains("init<Reader: FieldReader>(fields reader: Reader)"))
   }
 
   @Test func unchangedFilesAreNotRewritten() throws {
@@ -51,7 +52,7 @@ struct GeneratorDriverTests {
     try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: target)
     let summary = try Generator.write(files, to: folder.path + "/out")
     #expect(summary.written.isEmpty)
-    #expect(summary.unchanged == ["A.events.swift", "GeneratedEvents.swift"])
+    #expect(summary.unchanged == ["A.events.swift", "A.events+Extensions.swift", "GeneratedEvents.swift"])
     let modified = try FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as? Date
     #expect(modified == past)
   }
@@ -75,7 +76,7 @@ struct GeneratorDriverTests {
     try FileManager.default.removeItem(atPath: folder.path + "/B.events.yaml")
     let one = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
     let summary = try Generator.write(one, to: folder.path + "/out")
-    #expect(summary.removed == ["B.events.swift"])
+    #expect(summary.removed == ["B.events+Extensions.swift", "B.events.swift"])
 
     try folder.write("out/Mine.swift", "struct Mine {}\n")
     #expect(throws: InputError.self) { try Generator.write(one, to: folder.path + "/out") }
@@ -87,7 +88,7 @@ struct GeneratorDriverTests {
     let folder = try TemporaryFolder()
     try folder.write("A.events.yaml", schema)
     let files = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
-    #expect(try Generator.check(files, against: folder.path + "/out").count == 2)
+    #expect(try Generator.check(files, against: folder.path + "/out").count == 3)
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
     _ = try Generator.write(files, to: folder.path + "/out")
     #expect(try Generator.check(files, against: folder.path + "/out").isEmpty)
@@ -95,10 +96,10 @@ struct GeneratorDriverTests {
     try folder.write("A.events.yaml", schema + "      label: String\n")
     let changed = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
     let problems = try Generator.check(changed, against: folder.path + "/out")
-    #expect(problems.count == 1)
+    #expect(problems.count == 2, "the declarations and their extensions changed")
     let diff = try #require(problems.first)
     #expect(diff.hasPrefix("--- \(folder.path)/out/A.events.swift\n+++ \(folder.path)/out/A.events.swift\n@@ "))
-    #expect(diff.contains("\n+  public var label: String\n"))
+    #expect(diff.contains("\n+  public let label: String\n"))
   }
 
   @Test func schemaErrorsWriteNothing() throws {

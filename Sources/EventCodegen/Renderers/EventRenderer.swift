@@ -12,7 +12,7 @@ struct EventRenderer {
       doc.append("")
       doc.append(message.isEmpty ? "Deprecated: publishing it is deprecated." : "Deprecated: \(message)")
     }
-    let coding = FieldCodingRenderer(fields: event.fields, access: access)
+    let coding = FieldCodingRenderer(fields: event.fields, access: access, isMutable: false)
     var declarations: [Declaration] = [
       .type(
         NominalDecl(

@@ -5,6 +5,8 @@ import EventSchema
 struct FieldCodingRenderer {
   let fields: [Field]
   let access: String
+  /// Whether properties are `var`: value types are, events (facts that happened) are `let`.
+  var isMutable = true
 
   /// `public var amount: Decimal` for each field.
   ///
@@ -12,7 +14,8 @@ struct FieldCodingRenderer {
   /// so that generated coding reads the storage and compiles without deprecation warnings while
   /// user code that touches the property is warned.
   var properties: [Declaration] {
-    fields.flatMap { field -> [Declaration] in
+    let keyword = isMutable ? "var" : "let"
+    return fields.flatMap { field -> [Declaration] in
       var doc = Swift.doc(field.doc)
       if field.wireKey != field.name {
         if !doc.isEmpty { doc.append("") }
@@ -20,17 +23,17 @@ struct FieldCodingRenderer {
       }
       let name = Swift.identifier(field.name)
       guard let message = field.deprecated else {
-        return [.property(PropertyDecl(doc: doc, modifiers: access, name: name, type: "\(field.type)"))]
+        return [.property(PropertyDecl(doc: doc, modifiers: access, keyword: keyword, name: name, type: "\(field.type)"))]
       }
       return [
-        .property(PropertyDecl(modifiers: "private ", name: Self.storage(field), type: "\(field.type)")),
+        // Internal, not private: the coding extensions live in the other generated file.
+        .property(PropertyDecl(modifiers: "", keyword: keyword, name: Self.storage(field), type: "\(field.type)")),
         .property(
           PropertyDecl(
             doc: doc, attributes: [Availability.deprecated(message)], modifiers: access, name: name, type: "\(field.type)",
-            getter: [
-              .line("get { \(Self.storage(field)) }"),
-              .line("set { \(Self.storage(field)) = newValue }"),
-            ])),
+            getter: isMutable
+              ? [.line("get { \(Self.storage(field)) }"), .line("set { \(Self.storage(field)) = newValue }")]
+              : [.line(Self.storage(field))])),
       ]
     }
   }

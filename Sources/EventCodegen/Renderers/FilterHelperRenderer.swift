@@ -54,14 +54,3 @@ struct FilterHelperRenderer {
     return item.fallbackLabel
   }
 }
-
-/// Name spellings shared by renderers.
-enum SwiftNames {
-  /// `ListingCreated` → `listingCreated`; `URLOpened` → `urlOpened`.
-  static func lowerCamelCase(_ name: String) -> String {
-    let characters = Array(name)
-    var upperPrefix = characters.prefix { $0.isUppercase }.count
-    if upperPrefix > 1 && upperPrefix < characters.count { upperPrefix -= 1 }
-    return characters.prefix(upperPrefix).map { $0.lowercased() }.joined() + String(characters.dropFirst(upperPrefix))
-  }
-}

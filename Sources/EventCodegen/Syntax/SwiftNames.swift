@@ -1,18 +1,10 @@
+import EventSchema
+
 /// Spelling schema names and values as Swift source.
 enum Swift {
-  /// Keywords that need backticks to be used as a property or case name.
-  private static let keywords: Set<String> = [
-    "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
-    "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
-    "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
-    "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
-    "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self",
-    "super", "throws", "true", "try", "async", "package", "consume", "copy", "discard", "each", "macro",
-  ]
-
   /// `name`, in backticks when it is a keyword.
   static func identifier(_ name: String) -> String {
-    keywords.contains(name) ? "`\(name)`" : name
+    SwiftNames.keywords.contains(name) ? "`\(name)`" : name
   }
 
   /// `name` after a dot, as in `self.name` or `.name`.

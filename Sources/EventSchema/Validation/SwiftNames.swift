@@ -1,8 +1,8 @@
-/// The rules a schema name must follow to become Swift.
-enum SwiftNames {
+/// The rules a schema name must follow to become Swift; the generator spells names by them too.
+public enum SwiftNames {
   /// Swift's keywords, declaration and expression keywords and the contextual ones that would
-  /// confuse a reader as a type name.
-  static let keywords: Set<String> = [
+  /// confuse a reader as a type name. In generated code they are written in backticks.
+  public static let keywords: Set<String> = [
     "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
     "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
     "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
@@ -42,7 +42,7 @@ enum SwiftNames {
   }
 
   /// `ListingCreated` → `listingCreated`; `URLOpened` → `urlOpened`.
-  static func lowerCamelCase(_ name: String) -> String {
+  public static func lowerCamelCase(_ name: String) -> String {
     let characters = Array(name)
     var upperPrefix = characters.prefix { $0.isUppercase }.count
     // In `URLOpened` the `O` starts the next word and stays upper-case.

@@ -37,52 +37,15 @@ nonisolated public struct ChangeDateRange: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 1 }
 
-  public var from: Date
-  public var until: Date
-  public var granularity: Granularity
+  public let from: Date
+  public let until: Date
+  public let granularity: Granularity
 
   /// Creates the event.
   public init(from: Date, until: Date, granularity: Granularity = .day) {
     self.from = from
     self.until = until
     self.granularity = granularity
-  }
-}
-
-nonisolated extension ChangeDateRange {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.from = try reader.decode(Date.self, forKey: "from")
-    self.until = try reader.decode(Date.self, forKey: "until")
-    self.granularity = try reader.decode(Granularity.self, forKey: "granularity", default: .day)
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.from, forKey: "from")
-    try writer.encode(self.until, forKey: "until")
-    try writer.encode(self.granularity, forKey: "granularity")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
@@ -94,50 +57,12 @@ nonisolated public struct SelectApplication: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 1 }
 
-  public var id: ApplicationID
+  public let id: ApplicationID
 
   /// Creates the event.
   public init(id: ApplicationID) {
     self.id = id
   }
-}
-
-nonisolated extension SelectApplication {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ApplicationID.self, forKey: "id")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension SelectApplication: SubjectIdentifiable {
-  /// What the event is about: `id`.
-  public var eventSubject: ApplicationID { self.id }
 }
 
 /// Wire name `Analytics.UnselectApplication`, version 1.
@@ -148,50 +73,12 @@ nonisolated public struct UnselectApplication: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 1 }
 
-  public var id: ApplicationID
+  public let id: ApplicationID
 
   /// Creates the event.
   public init(id: ApplicationID) {
     self.id = id
   }
-}
-
-nonisolated extension UnselectApplication {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ApplicationID.self, forKey: "id")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension UnselectApplication: SubjectIdentifiable {
-  /// What the event is about: `id`.
-  public var eventSubject: ApplicationID { self.id }
 }
 
 /// Export the visible data.
@@ -204,10 +91,10 @@ nonisolated public struct ExportRequested: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 1 }
 
-  public var format: String
-  public var includeHidden: Bool
-  public var maximumRows: Int64?
-  public var columnWidths: [String: Double]
+  public let format: String
+  public let includeHidden: Bool
+  public let maximumRows: Int64?
+  public let columnWidths: [String: Double]
 
   /// Creates the event.
   public init(
@@ -220,45 +107,6 @@ nonisolated public struct ExportRequested: Event {
     self.includeHidden = includeHidden
     self.maximumRows = maximumRows
     self.columnWidths = columnWidths
-  }
-}
-
-nonisolated extension ExportRequested {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.format = try reader.decode(String.self, forKey: "format", default: "csv")
-    self.includeHidden = try reader.decode(Bool.self, forKey: "includeHidden", default: false)
-    self.maximumRows = try reader.decodeIfPresent(Int64.self, forKey: "maximumRows") ?? 10000
-    self.columnWidths = try reader.decode([String: Double].self, forKey: "columnWidths", default: ["name": 120.5, "value": 80.0])
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.format, forKey: "format")
-    try writer.encode(self.includeHidden, forKey: "includeHidden")
-    try writer.encodeIfPresent(self.maximumRows, forKey: "maximumRows")
-    try writer.encode(self.columnWidths, forKey: "columnWidths")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
@@ -291,44 +139,5 @@ nonisolated public enum AnalyticsWindowAction: EventGroup {
     case .exportRequested(let event):
       return event
     }
-  }
-}
-
-/// Filter helpers: each receives only the events about one entity.
-nonisolated extension EventObserving {
-  /// `SelectApplication` events about one application, as an asynchronous sequence.
-  public func selectApplicationEvents(
-    application subject: ApplicationID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<SelectApplication> {
-    events(SelectApplication.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `SelectApplication` event about one application.
-  public func subscribeToSelectApplicationEvents(
-    application subject: ApplicationID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (SelectApplication) -> Void
-  ) -> EventSubscription {
-    subscribe(SelectApplication.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `UnselectApplication` events about one application, as an asynchronous sequence.
-  public func unselectApplicationEvents(
-    application subject: ApplicationID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<UnselectApplication> {
-    events(UnselectApplication.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `UnselectApplication` event about one application.
-  public func subscribeToUnselectApplicationEvents(
-    application subject: ApplicationID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (UnselectApplication) -> Void
-  ) -> EventSubscription {
-    subscribe(UnselectApplication.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 }

@@ -41,43 +41,6 @@ nonisolated public struct Attachment: Hashable, Codable, UserInfoCodable {
   }
 }
 
-nonisolated extension Attachment {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.url = try reader.decode(URL.self, forKey: "url")
-    self.thumbnail = try reader.decodeIfPresent(Data.self, forKey: "thumbnail")
-    self.byteCount = try reader.decode(UInt64.self, forKey: "byteCount")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.url, forKey: "url")
-    try writer.encodeIfPresent(self.thumbnail, forKey: "thumbnail")
-    try writer.encode(self.byteCount, forKey: "byteCount")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
 /// One message in a conversation.
 nonisolated public struct Message: Hashable, Codable, UserInfoCodable {
   public var id: MessageID
@@ -90,7 +53,7 @@ nonisolated public struct Message: Hashable, Codable, UserInfoCodable {
   /// The message this one answers, as a one-element array so the type stays finite.
   public var replyTo: [Message]?
 
-  private var _edited: Bool
+  var _edited: Bool
 
   @available(*, deprecated, message: "Read `editedAt` instead.")
   public var edited: Bool {
@@ -124,55 +87,6 @@ nonisolated public struct Message: Hashable, Codable, UserInfoCodable {
   }
 }
 
-nonisolated extension Message {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(MessageID.self, forKey: "id")
-    self.sender = try reader.decode(String.self, forKey: "sender")
-    self.text = try reader.decode(String.self, forKey: "text")
-    self.sentAt = try reader.decode(Date.self, forKey: "sentAt")
-    self.attachments = try reader.decode([Attachment].self, forKey: "attachments")
-    self.reactions = try reader.decode([String: Int].self, forKey: "reactions")
-    self.replyTo = try reader.decodeIfPresent([Message].self, forKey: "replyTo")
-    self._edited = try reader.decode(Bool.self, forKey: "edited", default: false)
-    self.editedAt = try reader.decodeIfPresent(Date.self, forKey: "editedAt")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-    try writer.encode(self.sender, forKey: "sender")
-    try writer.encode(self.text, forKey: "text")
-    try writer.encode(self.sentAt, forKey: "sentAt")
-    try writer.encode(self.attachments, forKey: "attachments")
-    try writer.encode(self.reactions, forKey: "reactions")
-    try writer.encodeIfPresent(self.replyTo, forKey: "replyTo")
-    try writer.encode(self._edited, forKey: "edited")
-    try writer.encodeIfPresent(self.editedAt, forKey: "editedAt")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
 /// The list needs messages older than `before`.
 ///
 /// Wire name `Chat.FetchMessagesRequested`, version 3.
@@ -183,9 +97,9 @@ nonisolated public struct FetchMessagesRequested: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 3 }
 
-  public var conversation: ConversationID
-  public var before: MessageID?
-  public var limit: UInt16
+  public let conversation: ConversationID
+  public let before: MessageID?
+  public let limit: UInt16
 
   /// Creates the event.
   public init(
@@ -199,48 +113,6 @@ nonisolated public struct FetchMessagesRequested: Event {
   }
 }
 
-nonisolated extension FetchMessagesRequested {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.conversation = try reader.decode(ConversationID.self, forKey: "conversation")
-    self.before = try reader.decodeIfPresent(MessageID.self, forKey: "before")
-    self.limit = try reader.decode(UInt16.self, forKey: "limit", default: 50)
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.conversation, forKey: "conversation")
-    try writer.encodeIfPresent(self.before, forKey: "before")
-    try writer.encode(self.limit, forKey: "limit")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension FetchMessagesRequested: SubjectIdentifiable {
-  /// What the event is about: `conversation`.
-  public var eventSubject: ConversationID { self.conversation }
-}
-
 /// A page of messages arrived, newest last.
 ///
 /// Wire name `Chat.MessagesLoaded`, version 3.
@@ -251,13 +123,13 @@ nonisolated public struct MessagesLoaded: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 3 }
 
-  public var conversation: ConversationID
-  public var messages: [Message]
-  public var hasMore: Bool
+  public let conversation: ConversationID
+  public let messages: [Message]
+  public let hasMore: Bool
 
   /// Seconds the request took.
-  public var loadedIn: Double
-  public var score: Float?
+  public let loadedIn: Double
+  public let score: Float?
 
   /// Creates the event.
   public init(
@@ -273,52 +145,6 @@ nonisolated public struct MessagesLoaded: Event {
     self.loadedIn = loadedIn
     self.score = score
   }
-}
-
-nonisolated extension MessagesLoaded {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.conversation = try reader.decode(ConversationID.self, forKey: "conversation")
-    self.messages = try reader.decode([Message].self, forKey: "messages")
-    self.hasMore = try reader.decode(Bool.self, forKey: "hasMore")
-    self.loadedIn = try reader.decode(Double.self, forKey: "loadedIn")
-    self.score = try reader.decodeIfPresent(Float.self, forKey: "score")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.conversation, forKey: "conversation")
-    try writer.encode(self.messages, forKey: "messages")
-    try writer.encode(self.hasMore, forKey: "hasMore")
-    try writer.encode(self.loadedIn, forKey: "loadedIn")
-    try writer.encodeIfPresent(self.score, forKey: "score")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension MessagesLoaded: SubjectIdentifiable {
-  /// What the event is about: `conversation`.
-  public var eventSubject: ConversationID { self.conversation }
 }
 
 /// Subscribing to the group delivers each of its events; publishing a case publishes its event.
@@ -340,74 +166,5 @@ nonisolated public enum Pagination: EventGroup {
     case .page(let event):
       return event
     }
-  }
-}
-
-nonisolated extension Pagination: SubjectIdentifiable {
-  /// What the event is about; all events of the group share it.
-  public var eventSubject: ConversationID {
-    switch self {
-    case .request(let event):
-      return event.eventSubject
-    case .page(let event):
-      return event.eventSubject
-    }
-  }
-}
-
-/// Filter helpers: each receives only the events about one entity.
-nonisolated extension EventObserving {
-  /// `FetchMessagesRequested` events about one conversation, as an asynchronous sequence.
-  public func fetchMessagesRequestedEvents(
-    conversation subject: ConversationID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<FetchMessagesRequested> {
-    events(FetchMessagesRequested.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `FetchMessagesRequested` event about one conversation.
-  public func subscribeToFetchMessagesRequestedEvents(
-    conversation subject: ConversationID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (FetchMessagesRequested) -> Void
-  ) -> EventSubscription {
-    subscribe(FetchMessagesRequested.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `MessagesLoaded` events about one conversation, as an asynchronous sequence.
-  public func messagesLoadedEvents(
-    conversation subject: ConversationID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<MessagesLoaded> {
-    events(MessagesLoaded.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `MessagesLoaded` event about one conversation.
-  public func subscribeToMessagesLoadedEvents(
-    conversation subject: ConversationID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (MessagesLoaded) -> Void
-  ) -> EventSubscription {
-    subscribe(MessagesLoaded.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `Pagination` events about one conversation, as an asynchronous sequence.
-  public func paginationEvents(
-    conversation subject: ConversationID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<Pagination> {
-    events(Pagination.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `Pagination` event about one conversation.
-  public func subscribeToPaginationEvents(
-    conversation subject: ConversationID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (Pagination) -> Void
-  ) -> EventSubscription {
-    subscribe(Pagination.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 }

@@ -52,47 +52,6 @@ nonisolated public struct Item: Hashable, Codable, UserInfoCodable {
   }
 }
 
-nonisolated extension Item {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ItemID.self, forKey: "id")
-    self.title = try reader.decode(String.self, forKey: "title")
-    self.quantity = try reader.decode(Int32.self, forKey: "quantity", default: 1)
-    self.tags = try reader.decode([String].self, forKey: "tags")
-    self.barcode = try reader.decodeIfPresent(String.self, forKey: "barcode")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-    try writer.encode(self.title, forKey: "title")
-    try writer.encode(self.quantity, forKey: "quantity")
-    try writer.encode(self.tags, forKey: "tags")
-    try writer.encodeIfPresent(self.barcode, forKey: "barcode")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
 /// A new box was set up.
 ///
 /// Wire name `Inventory.BoxProvisioned`, version 1.
@@ -103,54 +62,14 @@ nonisolated public struct BoxProvisioned: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 1 }
 
-  public var boxId: BoxID
-  public var title: String
+  public let boxId: BoxID
+  public let title: String
 
   /// Creates the event.
   public init(boxId: BoxID, title: String) {
     self.boxId = boxId
     self.title = title
   }
-}
-
-nonisolated extension BoxProvisioned {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.boxId = try reader.decode(BoxID.self, forKey: "boxId")
-    self.title = try reader.decode(String.self, forKey: "title")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.boxId, forKey: "boxId")
-    try writer.encode(self.title, forKey: "title")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension BoxProvisioned: SubjectIdentifiable {
-  /// What the event is about: `boxId`.
-  public var eventSubject: BoxID { self.boxId }
 }
 
 /// An item was put into a box.
@@ -163,54 +82,14 @@ nonisolated public struct ItemProvisioned: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 1 }
 
-  public var boxId: BoxID
-  public var item: Item
+  public let boxId: BoxID
+  public let item: Item
 
   /// Creates the event.
   public init(boxId: BoxID, item: Item) {
     self.boxId = boxId
     self.item = item
   }
-}
-
-nonisolated extension ItemProvisioned {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.boxId = try reader.decode(BoxID.self, forKey: "boxId")
-    self.item = try reader.decode(Item.self, forKey: "item")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.boxId, forKey: "boxId")
-    try writer.encode(self.item, forKey: "item")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension ItemProvisioned: SubjectIdentifiable {
-  /// What the event is about: `boxId`.
-  public var eventSubject: BoxID { self.boxId }
 }
 
 /// Wire name `Inventory.ItemMoved`, version 1.
@@ -221,9 +100,9 @@ nonisolated public struct ItemMoved: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 1 }
 
-  public var item: Item
-  public var from: BoxID
-  public var to: BoxID
+  public let item: Item
+  public let from: BoxID
+  public let to: BoxID
 
   /// Creates the event.
   public init(item: Item, from: BoxID, to: BoxID) {
@@ -231,48 +110,6 @@ nonisolated public struct ItemMoved: Event {
     self.from = from
     self.to = to
   }
-}
-
-nonisolated extension ItemMoved {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.item = try reader.decode(Item.self, forKey: "item")
-    self.from = try reader.decode(BoxID.self, forKey: "from")
-    self.to = try reader.decode(BoxID.self, forKey: "to")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.item, forKey: "item")
-    try writer.encode(self.from, forKey: "from")
-    try writer.encode(self.to, forKey: "to")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension ItemMoved: SubjectIdentifiable {
-  /// What the event is about: `item.id`.
-  public var eventSubject: ItemID { self.item.id }
 }
 
 /// Everything a box screen shows, filtered by box.
@@ -296,92 +133,5 @@ nonisolated public enum BoxEvent: EventGroup {
     case .itemProvisioned(let event):
       return event
     }
-  }
-}
-
-nonisolated extension BoxEvent: SubjectIdentifiable {
-  /// What the event is about; all events of the group share it.
-  public var eventSubject: BoxID {
-    switch self {
-    case .boxProvisioned(let event):
-      return event.eventSubject
-    case .itemProvisioned(let event):
-      return event.eventSubject
-    }
-  }
-}
-
-/// Filter helpers: each receives only the events about one entity.
-nonisolated extension EventObserving {
-  /// `BoxProvisioned` events about one box, as an asynchronous sequence.
-  public func boxProvisionedEvents(
-    box subject: BoxID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<BoxProvisioned> {
-    events(BoxProvisioned.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `BoxProvisioned` event about one box.
-  public func subscribeToBoxProvisionedEvents(
-    box subject: BoxID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (BoxProvisioned) -> Void
-  ) -> EventSubscription {
-    subscribe(BoxProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ItemProvisioned` events about one box, as an asynchronous sequence.
-  public func itemProvisionedEvents(
-    box subject: BoxID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<ItemProvisioned> {
-    events(ItemProvisioned.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ItemProvisioned` event about one box.
-  public func subscribeToItemProvisionedEvents(
-    box subject: BoxID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (ItemProvisioned) -> Void
-  ) -> EventSubscription {
-    subscribe(ItemProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ItemMoved` events about one item, as an asynchronous sequence.
-  public func itemMovedEvents(
-    item subject: ItemID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<ItemMoved> {
-    events(ItemMoved.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ItemMoved` event about one item.
-  public func subscribeToItemMovedEvents(
-    item subject: ItemID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (ItemMoved) -> Void
-  ) -> EventSubscription {
-    subscribe(ItemMoved.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `BoxEvent` events about one box, as an asynchronous sequence.
-  public func boxEvents(
-    box subject: BoxID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<BoxEvent> {
-    events(BoxEvent.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `BoxEvent` event about one box.
-  public func subscribeToBoxEvents(
-    box subject: BoxID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (BoxEvent) -> Void
-  ) -> EventSubscription {
-    subscribe(BoxEvent.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 }

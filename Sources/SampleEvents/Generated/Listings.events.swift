@@ -98,41 +98,6 @@ nonisolated public struct Money: Hashable, Codable, UserInfoCodable {
   }
 }
 
-nonisolated extension Money {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.amount = try reader.decode(Decimal.self, forKey: "amount")
-    self.currency = try reader.decode(Currency.self, forKey: "currency")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.amount, forKey: "amount")
-    try writer.encode(self.currency, forKey: "currency")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
 /// A listing as shown in feeds.
 nonisolated public struct Listing: Hashable, Codable, UserInfoCodable {
   public var id: ListingID
@@ -168,53 +133,6 @@ nonisolated public struct Listing: Hashable, Codable, UserInfoCodable {
   }
 }
 
-nonisolated extension Listing {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ListingID.self, forKey: "id")
-    self.title = try reader.decode(String.self, forKey: "title")
-    self.price = try reader.decode(Money.self, forKey: "price")
-    self.status = try reader.decode(Status.self, forKey: "status")
-    self.seller = try reader.decode(UserID.self, forKey: "seller")
-    self.photos = try reader.decode([URL].self, forKey: "photos")
-    self.location = try reader.decodeIfPresent(GeoPoint.self, forKey: "location")
-    self.attributes = try reader.decode([String: String].self, forKey: "attributes", default: [:])
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-    try writer.encode(self.title, forKey: "title")
-    try writer.encode(self.price, forKey: "price")
-    try writer.encode(self.status, forKey: "status")
-    try writer.encode(self.seller, forKey: "seller")
-    try writer.encode(self.photos, forKey: "photos")
-    try writer.encodeIfPresent(self.location, forKey: "location")
-    try writer.encode(self.attributes, forKey: "attributes")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
 /// A user published a listing.
 ///
 /// Wire name `Listings.ListingCreated`, version 2.
@@ -225,50 +143,12 @@ nonisolated public struct ListingCreated: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 2 }
 
-  public var listing: Listing
+  public let listing: Listing
 
   /// Creates the event.
   public init(listing: Listing) {
     self.listing = listing
   }
-}
-
-nonisolated extension ListingCreated {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.listing = try reader.decode(Listing.self, forKey: "listing")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.listing, forKey: "listing")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension ListingCreated: SubjectIdentifiable {
-  /// What the event is about: `listing.id`.
-  public var eventSubject: ListingID { self.listing.id }
 }
 
 /// A listing's title or price changed.
@@ -281,58 +161,18 @@ nonisolated public struct ListingUpdated: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 2 }
 
-  public var listing: Listing
+  public let listing: Listing
 
   /// The names of the fields that changed.
   ///
   /// Wire key: `changed_fields`.
-  public var changedFields: [String]
+  public let changedFields: [String]
 
   /// Creates the event.
   public init(listing: Listing, changedFields: [String]) {
     self.listing = listing
     self.changedFields = changedFields
   }
-}
-
-nonisolated extension ListingUpdated {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.listing = try reader.decode(Listing.self, forKey: "listing")
-    self.changedFields = try reader.decode([String].self, forKey: "changed_fields")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.listing, forKey: "listing")
-    try writer.encode(self.changedFields, forKey: "changed_fields")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension ListingUpdated: SubjectIdentifiable {
-  /// What the event is about: `listing.id`.
-  public var eventSubject: ListingID { self.listing.id }
 }
 
 /// Wire name `Listings.ListingSold`, version 2.
@@ -343,15 +183,15 @@ nonisolated public struct ListingSold: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 2 }
 
-  public var id: ListingID
-  public var price: Money
-  public var soldAt: Date
+  public let id: ListingID
+  public let price: Money
+  public let soldAt: Date
 
   /// The buyer, if the sale happened in the app.
-  public var buyer: UserID?
+  public let buyer: UserID?
 
   /// Wire key: `sales_channel`.
-  public var channel: String
+  public let channel: String
 
   /// Creates the event.
   public init(
@@ -369,52 +209,6 @@ nonisolated public struct ListingSold: Event {
   }
 }
 
-nonisolated extension ListingSold {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ListingID.self, forKey: "id")
-    self.price = try reader.decode(Money.self, forKey: "price")
-    self.soldAt = try reader.decode(Date.self, forKey: "soldAt")
-    self.buyer = try reader.decodeIfPresent(UserID.self, forKey: "buyer")
-    self.channel = try reader.decode(String.self, forKey: "sales_channel", default: "app")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-    try writer.encode(self.price, forKey: "price")
-    try writer.encode(self.soldAt, forKey: "soldAt")
-    try writer.encodeIfPresent(self.buyer, forKey: "buyer")
-    try writer.encode(self.channel, forKey: "sales_channel")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension ListingSold: SubjectIdentifiable {
-  /// What the event is about: `id`.
-  public var eventSubject: ListingID { self.id }
-}
-
 /// Wire name `Listings.ListingRemoved`, version 2.
 ///
 /// Deprecated: Use ListingArchived.
@@ -425,51 +219,13 @@ nonisolated public struct ListingRemoved: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 2 }
 
-  public var id: ListingID
+  public let id: ListingID
 
   /// Creates the event.
   @available(*, deprecated, message: "Use ListingArchived.")
   public init(id: ListingID) {
     self.id = id
   }
-}
-
-nonisolated extension ListingRemoved {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ListingID.self, forKey: "id")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension ListingRemoved: SubjectIdentifiable {
-  /// What the event is about: `id`.
-  public var eventSubject: ListingID { self.id }
 }
 
 /// Wire name `Listings.ListingArchived`, version 2.
@@ -480,54 +236,14 @@ nonisolated public struct ListingArchived: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 2 }
 
-  public var id: ListingID
-  public var reason: String?
+  public let id: ListingID
+  public let reason: String?
 
   /// Creates the event.
   public init(id: ListingID, reason: String? = nil) {
     self.id = id
     self.reason = reason
   }
-}
-
-nonisolated extension ListingArchived {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ListingID.self, forKey: "id")
-    self.reason = try reader.decodeIfPresent(String.self, forKey: "reason")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-    try writer.encodeIfPresent(self.reason, forKey: "reason")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension ListingArchived: SubjectIdentifiable {
-  /// What the event is about: `id`.
-  public var eventSubject: ListingID { self.id }
 }
 
 /// Everything that happens to a listing.
@@ -566,24 +282,6 @@ nonisolated public enum ListingEvent: EventGroup {
   }
 }
 
-nonisolated extension ListingEvent: SubjectIdentifiable {
-  /// What the event is about; all events of the group share it.
-  public var eventSubject: ListingID {
-    switch self {
-    case .listingCreated(let event):
-      return event.eventSubject
-    case .listingUpdated(let event):
-      return event.eventSubject
-    case .listingSold(let event):
-      return event.eventSubject
-    case .listingRemoved(let event):
-      return event.eventSubject
-    case .listingArchived(let event):
-      return event.eventSubject
-    }
-  }
-}
-
 /// Changes a listing detail screen redraws for.
 ///
 /// Subscribing to the group delivers each of its events; publishing a case publishes its event.
@@ -609,148 +307,5 @@ nonisolated public enum ListingChange: EventGroup {
     case .sold(let event):
       return event
     }
-  }
-}
-
-nonisolated extension ListingChange: SubjectIdentifiable {
-  /// What the event is about; all events of the group share it.
-  public var eventSubject: ListingID {
-    switch self {
-    case .created(let event):
-      return event.eventSubject
-    case .updated(let event):
-      return event.eventSubject
-    case .sold(let event):
-      return event.eventSubject
-    }
-  }
-}
-
-/// Filter helpers: each receives only the events about one entity.
-nonisolated extension EventObserving {
-  /// `ListingCreated` events about one listing, as an asynchronous sequence.
-  public func listingCreatedEvents(
-    listing subject: ListingID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<ListingCreated> {
-    events(ListingCreated.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ListingCreated` event about one listing.
-  public func subscribeToListingCreatedEvents(
-    listing subject: ListingID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (ListingCreated) -> Void
-  ) -> EventSubscription {
-    subscribe(ListingCreated.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ListingUpdated` events about one listing, as an asynchronous sequence.
-  public func listingUpdatedEvents(
-    listing subject: ListingID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<ListingUpdated> {
-    events(ListingUpdated.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ListingUpdated` event about one listing.
-  public func subscribeToListingUpdatedEvents(
-    listing subject: ListingID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (ListingUpdated) -> Void
-  ) -> EventSubscription {
-    subscribe(ListingUpdated.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ListingSold` events about one listing, as an asynchronous sequence.
-  public func listingSoldEvents(
-    listing subject: ListingID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<ListingSold> {
-    events(ListingSold.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ListingSold` event about one listing.
-  public func subscribeToListingSoldEvents(
-    listing subject: ListingID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (ListingSold) -> Void
-  ) -> EventSubscription {
-    subscribe(ListingSold.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ListingRemoved` events about one listing, as an asynchronous sequence.
-  public func listingRemovedEvents(
-    listing subject: ListingID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<ListingRemoved> {
-    events(ListingRemoved.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ListingRemoved` event about one listing.
-  public func subscribeToListingRemovedEvents(
-    listing subject: ListingID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (ListingRemoved) -> Void
-  ) -> EventSubscription {
-    subscribe(ListingRemoved.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ListingArchived` events about one listing, as an asynchronous sequence.
-  public func listingArchivedEvents(
-    listing subject: ListingID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<ListingArchived> {
-    events(ListingArchived.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ListingArchived` event about one listing.
-  public func subscribeToListingArchivedEvents(
-    listing subject: ListingID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (ListingArchived) -> Void
-  ) -> EventSubscription {
-    subscribe(ListingArchived.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ListingEvent` events about one listing, as an asynchronous sequence.
-  public func listingEvents(
-    listing subject: ListingID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<ListingEvent> {
-    events(ListingEvent.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ListingEvent` event about one listing.
-  public func subscribeToListingEvents(
-    listing subject: ListingID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (ListingEvent) -> Void
-  ) -> EventSubscription {
-    subscribe(ListingEvent.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ListingChange` events about one listing, as an asynchronous sequence.
-  public func listingChangeEvents(
-    listing subject: ListingID,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<ListingChange> {
-    events(ListingChange.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ListingChange` event about one listing.
-  public func subscribeToListingChangeEvents(
-    listing subject: ListingID,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (ListingChange) -> Void
-  ) -> EventSubscription {
-    subscribe(ListingChange.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 }

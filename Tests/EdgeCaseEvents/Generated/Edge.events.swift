@@ -102,39 +102,6 @@ nonisolated public struct Old: Hashable, Codable, UserInfoCodable {
   }
 }
 
-nonisolated extension Old {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.value = try reader.decode(Int.self, forKey: "value")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.value, forKey: "value")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
 /// Every built-in type once, required.
 ///
 /// Wire name `Edge.Everything`, version 7.
@@ -145,25 +112,25 @@ nonisolated public struct Everything: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 7 }
 
-  public var string: String
-  public var bool: Bool
-  public var int: Int
-  public var int8: Int8
-  public var int16: Int16
-  public var int32: Int32
-  public var int64: Int64
-  public var uint: UInt
-  public var uint8: UInt8
-  public var uint16: UInt16
-  public var uint32: UInt32
-  public var uint64: UInt64
-  public var double: Double
-  public var float: Float
-  public var decimal: Decimal
-  public var date: Date
-  public var uuid: UUID
-  public var url: URL
-  public var data: Data
+  public let string: String
+  public let bool: Bool
+  public let int: Int
+  public let int8: Int8
+  public let int16: Int16
+  public let int32: Int32
+  public let int64: Int64
+  public let uint: UInt
+  public let uint8: UInt8
+  public let uint16: UInt16
+  public let uint32: UInt32
+  public let uint64: UInt64
+  public let double: Double
+  public let float: Float
+  public let decimal: Decimal
+  public let date: Date
+  public let uuid: UUID
+  public let url: URL
+  public let data: Data
 
   /// Creates the event.
   public init(
@@ -209,75 +176,6 @@ nonisolated public struct Everything: Event {
   }
 }
 
-nonisolated extension Everything {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.string = try reader.decode(String.self, forKey: "string")
-    self.bool = try reader.decode(Bool.self, forKey: "bool")
-    self.int = try reader.decode(Int.self, forKey: "int")
-    self.int8 = try reader.decode(Int8.self, forKey: "int8")
-    self.int16 = try reader.decode(Int16.self, forKey: "int16")
-    self.int32 = try reader.decode(Int32.self, forKey: "int32")
-    self.int64 = try reader.decode(Int64.self, forKey: "int64")
-    self.uint = try reader.decode(UInt.self, forKey: "uint")
-    self.uint8 = try reader.decode(UInt8.self, forKey: "uint8")
-    self.uint16 = try reader.decode(UInt16.self, forKey: "uint16")
-    self.uint32 = try reader.decode(UInt32.self, forKey: "uint32")
-    self.uint64 = try reader.decode(UInt64.self, forKey: "uint64")
-    self.double = try reader.decode(Double.self, forKey: "double")
-    self.float = try reader.decode(Float.self, forKey: "float")
-    self.decimal = try reader.decode(Decimal.self, forKey: "decimal")
-    self.date = try reader.decode(Date.self, forKey: "date")
-    self.uuid = try reader.decode(UUID.self, forKey: "uuid")
-    self.url = try reader.decode(URL.self, forKey: "url")
-    self.data = try reader.decode(Data.self, forKey: "data")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.string, forKey: "string")
-    try writer.encode(self.bool, forKey: "bool")
-    try writer.encode(self.int, forKey: "int")
-    try writer.encode(self.int8, forKey: "int8")
-    try writer.encode(self.int16, forKey: "int16")
-    try writer.encode(self.int32, forKey: "int32")
-    try writer.encode(self.int64, forKey: "int64")
-    try writer.encode(self.uint, forKey: "uint")
-    try writer.encode(self.uint8, forKey: "uint8")
-    try writer.encode(self.uint16, forKey: "uint16")
-    try writer.encode(self.uint32, forKey: "uint32")
-    try writer.encode(self.uint64, forKey: "uint64")
-    try writer.encode(self.double, forKey: "double")
-    try writer.encode(self.float, forKey: "float")
-    try writer.encode(self.decimal, forKey: "decimal")
-    try writer.encode(self.date, forKey: "date")
-    try writer.encode(self.uuid, forKey: "uuid")
-    try writer.encode(self.url, forKey: "url")
-    try writer.encode(self.data, forKey: "data")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
 /// Wire name `Edge.Nested`, version 7.
 nonisolated public struct Nested: Event {
   /// The name on the wire, also the notification name.
@@ -286,15 +184,15 @@ nonisolated public struct Nested: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 7 }
 
-  public var owner: Token
-  public var optionalArray: [Int]?
-  public var arrayOfArrays: [[String]]
-  public var dictionaryOfArrays: [String: [Count]]
-  public var arrayOfDictionaries: [[String: Double]]
-  public var optionalDictionary: [String: [String: Bool]]?
-  public var shapes: [Shape]
-  public var shapeByName: [String: Shape]?
-  public var old: Old?
+  public let owner: Token
+  public let optionalArray: [Int]?
+  public let arrayOfArrays: [[String]]
+  public let dictionaryOfArrays: [String: [Count]]
+  public let arrayOfDictionaries: [[String: Double]]
+  public let optionalDictionary: [String: [String: Bool]]?
+  public let shapes: [Shape]
+  public let shapeByName: [String: Shape]?
+  public let old: Old?
 
   /// Creates the event.
   public init(
@@ -320,60 +218,6 @@ nonisolated public struct Nested: Event {
   }
 }
 
-nonisolated extension Nested {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.owner = try reader.decode(Token.self, forKey: "owner")
-    self.optionalArray = try reader.decodeIfPresent([Int].self, forKey: "optionalArray")
-    self.arrayOfArrays = try reader.decode([[String]].self, forKey: "arrayOfArrays")
-    self.dictionaryOfArrays = try reader.decode([String: [Count]].self, forKey: "dictionaryOfArrays")
-    self.arrayOfDictionaries = try reader.decode([[String: Double]].self, forKey: "arrayOfDictionaries")
-    self.optionalDictionary = try reader.decodeIfPresent([String: [String: Bool]].self, forKey: "optionalDictionary")
-    self.shapes = try reader.decode([Shape].self, forKey: "shapes")
-    self.shapeByName = try reader.decodeIfPresent([String: Shape].self, forKey: "shapeByName")
-    self.old = try reader.decodeIfPresent(Old.self, forKey: "old")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.owner, forKey: "owner")
-    try writer.encodeIfPresent(self.optionalArray, forKey: "optionalArray")
-    try writer.encode(self.arrayOfArrays, forKey: "arrayOfArrays")
-    try writer.encode(self.dictionaryOfArrays, forKey: "dictionaryOfArrays")
-    try writer.encode(self.arrayOfDictionaries, forKey: "arrayOfDictionaries")
-    try writer.encodeIfPresent(self.optionalDictionary, forKey: "optionalDictionary")
-    try writer.encode(self.shapes, forKey: "shapes")
-    try writer.encodeIfPresent(self.shapeByName, forKey: "shapeByName")
-    try writer.encodeIfPresent(self.old, forKey: "old")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension Nested: SubjectIdentifiable {
-  /// What the event is about: `owner`.
-  public var eventSubject: Token { self.owner }
-}
-
 /// Wire name `Edge.Keywords`, version 7.
 nonisolated public struct Keywords: Event {
   /// The name on the wire, also the notification name.
@@ -382,18 +226,18 @@ nonisolated public struct Keywords: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 7 }
 
-  public var `default`: String
-  public var `in`: Int
-  public var `class`: Bool
-  public var `protocol`: Weekday
-  public var `return`: Level?
+  public let `default`: String
+  public let `in`: Int
+  public let `class`: Bool
+  public let `protocol`: Weekday
+  public let `return`: Level?
 
   /// Named like a parameter of generated code.
-  public var reader: String
-  public var container: Int
-  public var encoder: Bool
-  public var decoder: Bool
-  public var writer: String
+  public let reader: String
+  public let container: Int
+  public let encoder: Bool
+  public let decoder: Bool
+  public let writer: String
 
   /// Creates the event.
   public init(
@@ -421,57 +265,6 @@ nonisolated public struct Keywords: Event {
   }
 }
 
-nonisolated extension Keywords {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.`default` = try reader.decode(String.self, forKey: "default")
-    self.`in` = try reader.decode(Int.self, forKey: "in")
-    self.`class` = try reader.decode(Bool.self, forKey: "class")
-    self.`protocol` = try reader.decode(Weekday.self, forKey: "protocol")
-    self.`return` = try reader.decodeIfPresent(Level.self, forKey: "return")
-    self.reader = try reader.decode(String.self, forKey: "reader")
-    self.container = try reader.decode(Int.self, forKey: "container")
-    self.encoder = try reader.decode(Bool.self, forKey: "encoder")
-    self.decoder = try reader.decode(Bool.self, forKey: "decoder")
-    self.writer = try reader.decode(String.self, forKey: "writer")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.`default`, forKey: "default")
-    try writer.encode(self.`in`, forKey: "in")
-    try writer.encode(self.`class`, forKey: "class")
-    try writer.encode(self.`protocol`, forKey: "protocol")
-    try writer.encodeIfPresent(self.`return`, forKey: "return")
-    try writer.encode(self.reader, forKey: "reader")
-    try writer.encode(self.container, forKey: "container")
-    try writer.encode(self.encoder, forKey: "encoder")
-    try writer.encode(self.decoder, forKey: "decoder")
-    try writer.encode(self.writer, forKey: "writer")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
 /// Wire name `Edge.TrickyDefaults`, version 7.
 nonisolated public struct TrickyDefaults: Event {
   /// The name on the wire, also the notification name.
@@ -480,30 +273,27 @@ nonisolated public struct TrickyDefaults: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 7 }
 
-  public var quote: String
-  public var multiline: String
-  public var empty: String
-  public var minimum: Int64
-  public var maximum: UInt64
-  public var small: Int8
-  public var ratio: Ratio
-  public var money: Decimal
-  public var float: Float
-  public var weekday: Weekday
-  public var level: Level
-  public var token: Token
-  public var tags: [String]
-  public var limits: [String: Int]
-  public var maybe: Bool?
-  public var nothing: Int?
+  public let quote: String
+  public let multiline: String
+  public let empty: String
+  public let minimum: Int64
+  public let maximum: UInt64
+  public let small: Int8
+  public let ratio: Ratio
+  public let money: Decimal
+  public let float: Float
+  public let weekday: Weekday
+  public let level: Level
+  public let token: Token
+  public let tags: [String]
+  public let limits: [String: Int]
+  public let maybe: Bool?
+  public let nothing: Int?
 
-  private var _legacy: Bool
+  let _legacy: Bool
 
   @available(*, deprecated)
-  public var legacy: Bool {
-    get { _legacy }
-    set { _legacy = newValue }
-  }
+  public var legacy: Bool { _legacy }
 
   /// Creates the event.
   public init(
@@ -545,71 +335,6 @@ nonisolated public struct TrickyDefaults: Event {
   }
 }
 
-nonisolated extension TrickyDefaults {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.quote = try reader.decode(String.self, forKey: "quote", default: "say \"hi\"\\n\\(x) \t tab é 🎉")
-    self.multiline = try reader.decode(String.self, forKey: "multiline", default: "line one\nline two")
-    self.empty = try reader.decode(String.self, forKey: "empty", default: "")
-    self.minimum = try reader.decode(Int64.self, forKey: "minimum", default: -9223372036854775808)
-    self.maximum = try reader.decode(UInt64.self, forKey: "maximum", default: 18446744073709551615)
-    self.small = try reader.decode(Int8.self, forKey: "small", default: -128)
-    self.ratio = try reader.decode(Ratio.self, forKey: "ratio", default: Ratio(rawValue: 0.5))
-    self.money = try reader.decode(Decimal.self, forKey: "money", default: Decimal(sign: .minus, exponent: -4, significand: 12345678))
-    self.float = try reader.decode(Float.self, forKey: "float", default: 0.001)
-    self.weekday = try reader.decode(Weekday.self, forKey: "weekday", default: .`default`)
-    self.level = try reader.decode(Level.self, forKey: "level", default: .high)
-    self.token = try reader.decode(Token.self, forKey: "token", default: Token(rawValue: UUID(uuid: (0x5A, 0x8B, 0x0A, 0x3C, 0x2F, 0x6E, 0x4C, 0x1D, 0x9B, 0x7A, 0x0E, 0x1F, 0x2D, 0x3C, 0x4B, 0x5A))))
-    self.tags = try reader.decode([String].self, forKey: "tags", default: ["a", "b c", ""])
-    self.limits = try reader.decode([String: Int].self, forKey: "limits", default: ["low": 1, "high": 99])
-    self.maybe = try reader.decodeIfPresent(Bool.self, forKey: "maybe") ?? true
-    self.nothing = try reader.decodeIfPresent(Int.self, forKey: "nothing")
-    self._legacy = try reader.decode(Bool.self, forKey: "legacy", default: false)
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.quote, forKey: "quote")
-    try writer.encode(self.multiline, forKey: "multiline")
-    try writer.encode(self.empty, forKey: "empty")
-    try writer.encode(self.minimum, forKey: "minimum")
-    try writer.encode(self.maximum, forKey: "maximum")
-    try writer.encode(self.small, forKey: "small")
-    try writer.encode(self.ratio, forKey: "ratio")
-    try writer.encode(self.money, forKey: "money")
-    try writer.encode(self.float, forKey: "float")
-    try writer.encode(self.weekday, forKey: "weekday")
-    try writer.encode(self.level, forKey: "level")
-    try writer.encode(self.token, forKey: "token")
-    try writer.encode(self.tags, forKey: "tags")
-    try writer.encode(self.limits, forKey: "limits")
-    try writer.encodeIfPresent(self.maybe, forKey: "maybe")
-    try writer.encodeIfPresent(self.nothing, forKey: "nothing")
-    try writer.encode(self._legacy, forKey: "legacy")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
 /// An event without fields.
 ///
 /// Wire name `Edge.Empty`, version 7.
@@ -624,35 +349,6 @@ nonisolated public struct Empty: Event {
   public init() {}
 }
 
-nonisolated extension Empty {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {}
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {}
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
 /// Wire name `Edge.Retired`, version 7.
 ///
 /// Deprecated: Publish Everything instead.
@@ -663,45 +359,12 @@ nonisolated public struct Retired: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 7 }
 
-  public var reason: String
+  public let reason: String
 
   /// Creates the event.
   @available(*, deprecated, message: "Publish Everything instead.")
   public init(reason: String) {
     self.reason = reason
-  }
-}
-
-nonisolated extension Retired {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.reason = try reader.decode(String.self, forKey: "reason")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.reason, forKey: "reason")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
@@ -762,26 +425,5 @@ nonisolated public enum Explicit: EventGroup {
     case .`in`(let event):
       return event
     }
-  }
-}
-
-/// Filter helpers: each receives only the events about one entity.
-nonisolated extension EventObserving {
-  /// `Nested` events about one token, as an asynchronous sequence.
-  public func nestedEvents(
-    token subject: Token,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<Nested> {
-    events(Nested.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `Nested` event about one token.
-  public func subscribeToNestedEvents(
-    token subject: Token,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (Nested) -> Void
-  ) -> EventSubscription {
-    subscribe(Nested.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 }

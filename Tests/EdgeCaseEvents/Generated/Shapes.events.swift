@@ -28,45 +28,6 @@ nonisolated public struct Shape: Hashable, Codable, UserInfoCodable {
   }
 }
 
-nonisolated extension Shape {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.name = try reader.decode(String.self, forKey: "name")
-    self.corners = try reader.decode(Count.self, forKey: "corners")
-    self.children = try reader.decode([Shape].self, forKey: "children", default: [])
-    self.parent = try reader.decodeIfPresent([Shape].self, forKey: "parent")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.name, forKey: "name")
-    try writer.encode(self.corners, forKey: "corners")
-    try writer.encode(self.children, forKey: "children")
-    try writer.encodeIfPresent(self.parent, forKey: "parent")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
 /// Wire name `ShapeDrawn`, version 1.
 nonisolated public struct ShapeDrawn: Event {
   /// The name on the wire, also the notification name.
@@ -75,73 +36,12 @@ nonisolated public struct ShapeDrawn: Event {
   /// The schema version this type was generated from.
   public static var eventVersion: Int { 1 }
 
-  public var shape: Shape
-  public var level: Level
+  public let shape: Shape
+  public let level: Level
 
   /// Creates the event.
   public init(shape: Shape, level: Level) {
     self.shape = shape
     self.level = level
-  }
-}
-
-nonisolated extension ShapeDrawn {
-  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.shape = try reader.decode(Shape.self, forKey: "shape")
-    self.level = try reader.decode(Level.self, forKey: "level")
-  }
-
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.shape, forKey: "shape")
-    try writer.encode(self.level, forKey: "level")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    try write(fields: &fields)
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
-}
-
-nonisolated extension ShapeDrawn: SubjectIdentifiable {
-  /// What the event is about: `shape.name`.
-  public var eventSubject: String { self.shape.name }
-}
-
-/// Filter helpers: each receives only the events about one entity.
-nonisolated extension EventObserving {
-  /// `ShapeDrawn` events about one name, as an asynchronous sequence.
-  public func shapeDrawnEvents(
-    name subject: String,
-    bufferingPolicy: EventBufferingPolicy = .unbounded
-  ) -> EventStream<ShapeDrawn> {
-    events(ShapeDrawn.self, about: subject, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ShapeDrawn` event about one name.
-  public func subscribeToShapeDrawnEvents(
-    name subject: String,
-    delivery: EventDelivery = .immediate,
-    replay: Bool = false,
-    _ handler: @escaping @Sendable (ShapeDrawn) -> Void
-  ) -> EventSubscription {
-    subscribe(ShapeDrawn.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 }
