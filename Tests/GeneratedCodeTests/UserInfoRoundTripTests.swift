@@ -44,6 +44,16 @@ struct UserInfoRoundTripTests {
     #expect(String(decoding: try JSONEncoder().encode(Empty()), as: UTF8.self) == "{}")
   }
 
+  @Test func aFieldThatCannotBeEncodedFailsTheWholeEncoding() throws {
+    let event = Everything(
+      string: "s", bool: true, int: 0, int8: 0, int16: 0, int32: 0, int64: 0, uint: 0, uint8: 0, uint16: 0, uint32: 0,
+      uint64: 0, double: .nan, float: 0, decimal: 0, date: Date(), uuid: UUID(), url: URL(fileURLWithPath: "/"), data: Data())
+    // JSON has no NaN: JSONEncoder refuses it by default, and the error reaches the caller.
+    #expect(throws: EncodingError.self) { try JSONEncoder().encode(event) }
+    // A property list has one: the userInfo round trip keeps it.
+    #expect(try throughPropertyList(event).double.isNaN)
+  }
+
   @Test func userInfoHoldsPropertyListValuesWithWireKeys() throws {
     let info = Fixtures.sold.userInfo
     #expect(info["sales_channel"] as? String == "web")

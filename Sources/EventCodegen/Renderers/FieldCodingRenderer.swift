@@ -75,8 +75,7 @@ struct FieldCodingRenderer {
         setup: []),
       encoder(
         doc: "Writes the fields, by wire key, to JSON or `userInfo`.",
-        signature: "private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure)",
-        call: "try writer", setup: []),
+        signature: "private func write<Writer: FieldWriter>(fields writer: inout Writer)", call: "writer", setup: []),
       .function(
         FunctionDecl(
           doc: ["Decodes from JSON or another `Decoder`."], signature: "\(access)init(from decoder: any Decoder) throws",
@@ -85,7 +84,7 @@ struct FieldCodingRenderer {
         FunctionDecl(
           doc: ["Encodes to JSON or another `Encoder`, with the schema's wire keys."],
           signature: "\(access)func encode(to encoder: any Encoder) throws",
-          body: [.line("var fields = EncodingFields(encoder)"), .line("try write(fields: &fields)")])),
+          body: [.line("var fields = EncodingFields(encoder)"), .line("write(fields: &fields)"), .line("try fields.finish()")])),
       .function(
         FunctionDecl(
           doc: ["Reads the fields from a `userInfo` dictionary."],

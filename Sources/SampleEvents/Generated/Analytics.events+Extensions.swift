@@ -17,10 +17,10 @@ nonisolated extension ChangeDateRange {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.from, forKey: "from")
-    try writer.encode(self.until, forKey: "until")
-    try writer.encode(self.granularity, forKey: "granularity")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.from, forKey: "from")
+    writer.encode(self.until, forKey: "until")
+    writer.encode(self.granularity, forKey: "granularity")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -31,7 +31,8 @@ nonisolated extension ChangeDateRange {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -52,8 +53,8 @@ nonisolated extension SelectApplication {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -64,7 +65,8 @@ nonisolated extension SelectApplication {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -90,8 +92,8 @@ nonisolated extension UnselectApplication {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -102,7 +104,8 @@ nonisolated extension UnselectApplication {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -131,11 +134,11 @@ nonisolated extension ExportRequested {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.format, forKey: "format")
-    try writer.encode(self.includeHidden, forKey: "includeHidden")
-    try writer.encodeIfPresent(self.maximumRows, forKey: "maximumRows")
-    try writer.encode(self.columnWidths, forKey: "columnWidths")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.format, forKey: "format")
+    writer.encode(self.includeHidden, forKey: "includeHidden")
+    writer.encodeIfPresent(self.maximumRows, forKey: "maximumRows")
+    writer.encode(self.columnWidths, forKey: "columnWidths")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -146,7 +149,8 @@ nonisolated extension ExportRequested {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.

@@ -17,10 +17,10 @@ nonisolated extension Attachment {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.url, forKey: "url")
-    try writer.encodeIfPresent(self.thumbnail, forKey: "thumbnail")
-    try writer.encode(self.byteCount, forKey: "byteCount")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.url, forKey: "url")
+    writer.encodeIfPresent(self.thumbnail, forKey: "thumbnail")
+    writer.encode(self.byteCount, forKey: "byteCount")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -31,7 +31,8 @@ nonisolated extension Attachment {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -60,16 +61,16 @@ nonisolated extension Message {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-    try writer.encode(self.sender, forKey: "sender")
-    try writer.encode(self.text, forKey: "text")
-    try writer.encode(self.sentAt, forKey: "sentAt")
-    try writer.encode(self.attachments, forKey: "attachments")
-    try writer.encode(self.reactions, forKey: "reactions")
-    try writer.encodeIfPresent(self.replyTo, forKey: "replyTo")
-    try writer.encode(self._edited, forKey: "edited")
-    try writer.encodeIfPresent(self.editedAt, forKey: "editedAt")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+    writer.encode(self.sender, forKey: "sender")
+    writer.encode(self.text, forKey: "text")
+    writer.encode(self.sentAt, forKey: "sentAt")
+    writer.encode(self.attachments, forKey: "attachments")
+    writer.encode(self.reactions, forKey: "reactions")
+    writer.encodeIfPresent(self.replyTo, forKey: "replyTo")
+    writer.encode(self._edited, forKey: "edited")
+    writer.encodeIfPresent(self.editedAt, forKey: "editedAt")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -80,7 +81,8 @@ nonisolated extension Message {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -103,10 +105,10 @@ nonisolated extension FetchMessagesRequested {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.conversation, forKey: "conversation")
-    try writer.encodeIfPresent(self.before, forKey: "before")
-    try writer.encode(self.limit, forKey: "limit")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.conversation, forKey: "conversation")
+    writer.encodeIfPresent(self.before, forKey: "before")
+    writer.encode(self.limit, forKey: "limit")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -117,7 +119,8 @@ nonisolated extension FetchMessagesRequested {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -147,12 +150,12 @@ nonisolated extension MessagesLoaded {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.conversation, forKey: "conversation")
-    try writer.encode(self.messages, forKey: "messages")
-    try writer.encode(self.hasMore, forKey: "hasMore")
-    try writer.encode(self.loadedIn, forKey: "loadedIn")
-    try writer.encodeIfPresent(self.score, forKey: "score")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.conversation, forKey: "conversation")
+    writer.encode(self.messages, forKey: "messages")
+    writer.encode(self.hasMore, forKey: "hasMore")
+    writer.encode(self.loadedIn, forKey: "loadedIn")
+    writer.encodeIfPresent(self.score, forKey: "score")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -163,7 +166,8 @@ nonisolated extension MessagesLoaded {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.

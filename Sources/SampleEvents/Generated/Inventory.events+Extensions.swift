@@ -19,12 +19,12 @@ nonisolated extension Item {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-    try writer.encode(self.title, forKey: "title")
-    try writer.encode(self.quantity, forKey: "quantity")
-    try writer.encode(self.tags, forKey: "tags")
-    try writer.encodeIfPresent(self.barcode, forKey: "barcode")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+    writer.encode(self.title, forKey: "title")
+    writer.encode(self.quantity, forKey: "quantity")
+    writer.encode(self.tags, forKey: "tags")
+    writer.encodeIfPresent(self.barcode, forKey: "barcode")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -35,7 +35,8 @@ nonisolated extension Item {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -57,9 +58,9 @@ nonisolated extension BoxProvisioned {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.boxId, forKey: "boxId")
-    try writer.encode(self.title, forKey: "title")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.boxId, forKey: "boxId")
+    writer.encode(self.title, forKey: "title")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -70,7 +71,8 @@ nonisolated extension BoxProvisioned {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -97,9 +99,9 @@ nonisolated extension ItemProvisioned {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.boxId, forKey: "boxId")
-    try writer.encode(self.item, forKey: "item")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.boxId, forKey: "boxId")
+    writer.encode(self.item, forKey: "item")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -110,7 +112,8 @@ nonisolated extension ItemProvisioned {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -138,10 +141,10 @@ nonisolated extension ItemMoved {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.item, forKey: "item")
-    try writer.encode(self.from, forKey: "from")
-    try writer.encode(self.to, forKey: "to")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.item, forKey: "item")
+    writer.encode(self.from, forKey: "from")
+    writer.encode(self.to, forKey: "to")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -152,7 +155,8 @@ nonisolated extension ItemMoved {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.

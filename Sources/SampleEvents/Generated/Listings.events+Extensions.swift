@@ -16,9 +16,9 @@ nonisolated extension Money {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.amount, forKey: "amount")
-    try writer.encode(self.currency, forKey: "currency")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.amount, forKey: "amount")
+    writer.encode(self.currency, forKey: "currency")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -29,7 +29,8 @@ nonisolated extension Money {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -57,15 +58,15 @@ nonisolated extension Listing {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-    try writer.encode(self.title, forKey: "title")
-    try writer.encode(self.price, forKey: "price")
-    try writer.encode(self.status, forKey: "status")
-    try writer.encode(self.seller, forKey: "seller")
-    try writer.encode(self.photos, forKey: "photos")
-    try writer.encodeIfPresent(self.location, forKey: "location")
-    try writer.encode(self.attributes, forKey: "attributes")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+    writer.encode(self.title, forKey: "title")
+    writer.encode(self.price, forKey: "price")
+    writer.encode(self.status, forKey: "status")
+    writer.encode(self.seller, forKey: "seller")
+    writer.encode(self.photos, forKey: "photos")
+    writer.encodeIfPresent(self.location, forKey: "location")
+    writer.encode(self.attributes, forKey: "attributes")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -76,7 +77,8 @@ nonisolated extension Listing {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -97,8 +99,8 @@ nonisolated extension ListingCreated {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.listing, forKey: "listing")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.listing, forKey: "listing")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -109,7 +111,8 @@ nonisolated extension ListingCreated {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -136,9 +139,9 @@ nonisolated extension ListingUpdated {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.listing, forKey: "listing")
-    try writer.encode(self.changedFields, forKey: "changed_fields")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.listing, forKey: "listing")
+    writer.encode(self.changedFields, forKey: "changed_fields")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -149,7 +152,8 @@ nonisolated extension ListingUpdated {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -179,12 +183,12 @@ nonisolated extension ListingSold {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-    try writer.encode(self.price, forKey: "price")
-    try writer.encode(self.soldAt, forKey: "soldAt")
-    try writer.encodeIfPresent(self.buyer, forKey: "buyer")
-    try writer.encode(self.channel, forKey: "sales_channel")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+    writer.encode(self.price, forKey: "price")
+    writer.encode(self.soldAt, forKey: "soldAt")
+    writer.encodeIfPresent(self.buyer, forKey: "buyer")
+    writer.encode(self.channel, forKey: "sales_channel")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -195,7 +199,8 @@ nonisolated extension ListingSold {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -221,8 +226,8 @@ nonisolated extension ListingRemoved {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -233,7 +238,8 @@ nonisolated extension ListingRemoved {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -260,9 +266,9 @@ nonisolated extension ListingArchived {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.id, forKey: "id")
-    try writer.encodeIfPresent(self.reason, forKey: "reason")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+    writer.encodeIfPresent(self.reason, forKey: "reason")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -273,7 +279,8 @@ nonisolated extension ListingArchived {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.

@@ -47,9 +47,13 @@ public struct DecodingFields {
 }
 
 /// Writes fields to an `Encoder`; used by generated `encode(to:)`.
+///
+/// It keeps the first error and skips the fields after it; ``finish()`` throws it.
 public struct EncodingFields {
   @usableFromInline
   var container: KeyedEncodingContainer<FieldKey>
+  @usableFromInline
+  var error: (any Error)?
 
   /// The keyed container of `encoder`: an object, even when no field is written.
   public init(_ encoder: any Encoder) {
@@ -58,13 +62,23 @@ public struct EncodingFields {
 
   /// Writes `value` under `key`.
   @inlinable
-  public mutating func encode<Value: Encodable>(_ value: Value, forKey key: String) throws {
-    try container.encode(value, forKey: FieldKey(stringValue: key))
+  public mutating func encode<Value: Encodable>(_ value: Value, forKey key: String) {
+    guard error == nil else { return }
+    do {
+      try container.encode(value, forKey: FieldKey(stringValue: key))
+    } catch {
+      self.error = error
+    }
   }
 
   /// Writes `value` under `key`, or nothing when it is nil.
   @inlinable
-  public mutating func encodeIfPresent<Value: Encodable>(_ value: Value?, forKey key: String) throws {
-    try container.encodeIfPresent(value, forKey: FieldKey(stringValue: key))
+  public mutating func encodeIfPresent<Value: Encodable>(_ value: Value?, forKey key: String) {
+    if let value { encode(value, forKey: key) }
+  }
+
+  /// Throws the first error that writing a field met.
+  public func finish() throws {
+    if let error { throw error }
   }
 }

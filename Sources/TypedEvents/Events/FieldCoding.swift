@@ -24,15 +24,15 @@ public protocol FieldReader {
 }
 
 /// Writes the fields of an event or value type, by wire key; the counterpart of ``FieldReader``.
+///
+/// Writing does not throw field by field: a writer that can fail (JSON) keeps its first error
+/// and reports it when done. A `try` per field would double the code generated for each type.
 public protocol FieldWriter {
-  /// What writing throws: nothing for `userInfo`, `EncodingError` for JSON.
-  associatedtype Failure: Error
-
   /// Writes `value` under `key`.
-  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) throws(Failure)
+  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String)
 
   /// Writes `value` under `key`, or nothing when it is nil.
-  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) throws(Failure)
+  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String)
 }
 
 extension UserInfoReader: FieldReader {}

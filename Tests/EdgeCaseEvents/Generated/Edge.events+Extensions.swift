@@ -15,8 +15,8 @@ nonisolated extension Old {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.value, forKey: "value")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.value, forKey: "value")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -27,7 +27,8 @@ nonisolated extension Old {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -66,26 +67,26 @@ nonisolated extension Everything {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.string, forKey: "string")
-    try writer.encode(self.bool, forKey: "bool")
-    try writer.encode(self.int, forKey: "int")
-    try writer.encode(self.int8, forKey: "int8")
-    try writer.encode(self.int16, forKey: "int16")
-    try writer.encode(self.int32, forKey: "int32")
-    try writer.encode(self.int64, forKey: "int64")
-    try writer.encode(self.uint, forKey: "uint")
-    try writer.encode(self.uint8, forKey: "uint8")
-    try writer.encode(self.uint16, forKey: "uint16")
-    try writer.encode(self.uint32, forKey: "uint32")
-    try writer.encode(self.uint64, forKey: "uint64")
-    try writer.encode(self.double, forKey: "double")
-    try writer.encode(self.float, forKey: "float")
-    try writer.encode(self.decimal, forKey: "decimal")
-    try writer.encode(self.date, forKey: "date")
-    try writer.encode(self.uuid, forKey: "uuid")
-    try writer.encode(self.url, forKey: "url")
-    try writer.encode(self.data, forKey: "data")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.string, forKey: "string")
+    writer.encode(self.bool, forKey: "bool")
+    writer.encode(self.int, forKey: "int")
+    writer.encode(self.int8, forKey: "int8")
+    writer.encode(self.int16, forKey: "int16")
+    writer.encode(self.int32, forKey: "int32")
+    writer.encode(self.int64, forKey: "int64")
+    writer.encode(self.uint, forKey: "uint")
+    writer.encode(self.uint8, forKey: "uint8")
+    writer.encode(self.uint16, forKey: "uint16")
+    writer.encode(self.uint32, forKey: "uint32")
+    writer.encode(self.uint64, forKey: "uint64")
+    writer.encode(self.double, forKey: "double")
+    writer.encode(self.float, forKey: "float")
+    writer.encode(self.decimal, forKey: "decimal")
+    writer.encode(self.date, forKey: "date")
+    writer.encode(self.uuid, forKey: "uuid")
+    writer.encode(self.url, forKey: "url")
+    writer.encode(self.data, forKey: "data")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -96,7 +97,8 @@ nonisolated extension Everything {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -125,16 +127,16 @@ nonisolated extension Nested {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.owner, forKey: "owner")
-    try writer.encodeIfPresent(self.optionalArray, forKey: "optionalArray")
-    try writer.encode(self.arrayOfArrays, forKey: "arrayOfArrays")
-    try writer.encode(self.dictionaryOfArrays, forKey: "dictionaryOfArrays")
-    try writer.encode(self.arrayOfDictionaries, forKey: "arrayOfDictionaries")
-    try writer.encodeIfPresent(self.optionalDictionary, forKey: "optionalDictionary")
-    try writer.encode(self.shapes, forKey: "shapes")
-    try writer.encodeIfPresent(self.shapeByName, forKey: "shapeByName")
-    try writer.encodeIfPresent(self.old, forKey: "old")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.owner, forKey: "owner")
+    writer.encodeIfPresent(self.optionalArray, forKey: "optionalArray")
+    writer.encode(self.arrayOfArrays, forKey: "arrayOfArrays")
+    writer.encode(self.dictionaryOfArrays, forKey: "dictionaryOfArrays")
+    writer.encode(self.arrayOfDictionaries, forKey: "arrayOfDictionaries")
+    writer.encodeIfPresent(self.optionalDictionary, forKey: "optionalDictionary")
+    writer.encode(self.shapes, forKey: "shapes")
+    writer.encodeIfPresent(self.shapeByName, forKey: "shapeByName")
+    writer.encodeIfPresent(self.old, forKey: "old")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -145,7 +147,8 @@ nonisolated extension Nested {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -180,17 +183,17 @@ nonisolated extension Keywords {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.`default`, forKey: "default")
-    try writer.encode(self.`in`, forKey: "in")
-    try writer.encode(self.`class`, forKey: "class")
-    try writer.encode(self.`protocol`, forKey: "protocol")
-    try writer.encodeIfPresent(self.`return`, forKey: "return")
-    try writer.encode(self.reader, forKey: "reader")
-    try writer.encode(self.container, forKey: "container")
-    try writer.encode(self.encoder, forKey: "encoder")
-    try writer.encode(self.decoder, forKey: "decoder")
-    try writer.encode(self.writer, forKey: "writer")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.`default`, forKey: "default")
+    writer.encode(self.`in`, forKey: "in")
+    writer.encode(self.`class`, forKey: "class")
+    writer.encode(self.`protocol`, forKey: "protocol")
+    writer.encodeIfPresent(self.`return`, forKey: "return")
+    writer.encode(self.reader, forKey: "reader")
+    writer.encode(self.container, forKey: "container")
+    writer.encode(self.encoder, forKey: "encoder")
+    writer.encode(self.decoder, forKey: "decoder")
+    writer.encode(self.writer, forKey: "writer")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -201,7 +204,8 @@ nonisolated extension Keywords {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -238,24 +242,24 @@ nonisolated extension TrickyDefaults {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.quote, forKey: "quote")
-    try writer.encode(self.multiline, forKey: "multiline")
-    try writer.encode(self.empty, forKey: "empty")
-    try writer.encode(self.minimum, forKey: "minimum")
-    try writer.encode(self.maximum, forKey: "maximum")
-    try writer.encode(self.small, forKey: "small")
-    try writer.encode(self.ratio, forKey: "ratio")
-    try writer.encode(self.money, forKey: "money")
-    try writer.encode(self.float, forKey: "float")
-    try writer.encode(self.weekday, forKey: "weekday")
-    try writer.encode(self.level, forKey: "level")
-    try writer.encode(self.token, forKey: "token")
-    try writer.encode(self.tags, forKey: "tags")
-    try writer.encode(self.limits, forKey: "limits")
-    try writer.encodeIfPresent(self.maybe, forKey: "maybe")
-    try writer.encodeIfPresent(self.nothing, forKey: "nothing")
-    try writer.encode(self._legacy, forKey: "legacy")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.quote, forKey: "quote")
+    writer.encode(self.multiline, forKey: "multiline")
+    writer.encode(self.empty, forKey: "empty")
+    writer.encode(self.minimum, forKey: "minimum")
+    writer.encode(self.maximum, forKey: "maximum")
+    writer.encode(self.small, forKey: "small")
+    writer.encode(self.ratio, forKey: "ratio")
+    writer.encode(self.money, forKey: "money")
+    writer.encode(self.float, forKey: "float")
+    writer.encode(self.weekday, forKey: "weekday")
+    writer.encode(self.level, forKey: "level")
+    writer.encode(self.token, forKey: "token")
+    writer.encode(self.tags, forKey: "tags")
+    writer.encode(self.limits, forKey: "limits")
+    writer.encodeIfPresent(self.maybe, forKey: "maybe")
+    writer.encodeIfPresent(self.nothing, forKey: "nothing")
+    writer.encode(self._legacy, forKey: "legacy")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -266,7 +270,8 @@ nonisolated extension TrickyDefaults {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -285,7 +290,7 @@ nonisolated extension Empty {
   private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {}
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {}
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {}
 
   /// Decodes from JSON or another `Decoder`.
   public init(from decoder: any Decoder) throws {
@@ -295,7 +300,8 @@ nonisolated extension Empty {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -316,8 +322,8 @@ nonisolated extension Retired {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.reason, forKey: "reason")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.reason, forKey: "reason")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -328,7 +334,8 @@ nonisolated extension Retired {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.

@@ -18,11 +18,11 @@ nonisolated extension Shape {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.name, forKey: "name")
-    try writer.encode(self.corners, forKey: "corners")
-    try writer.encode(self.children, forKey: "children")
-    try writer.encodeIfPresent(self.parent, forKey: "parent")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.name, forKey: "name")
+    writer.encode(self.corners, forKey: "corners")
+    writer.encode(self.children, forKey: "children")
+    writer.encodeIfPresent(self.parent, forKey: "parent")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -33,7 +33,8 @@ nonisolated extension Shape {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
@@ -55,9 +56,9 @@ nonisolated extension ShapeDrawn {
   }
 
   /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) throws(Writer.Failure) {
-    try writer.encode(self.shape, forKey: "shape")
-    try writer.encode(self.level, forKey: "level")
+  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.shape, forKey: "shape")
+    writer.encode(self.level, forKey: "level")
   }
 
   /// Decodes from JSON or another `Decoder`.
@@ -68,7 +69,8 @@ nonisolated extension ShapeDrawn {
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
-    try write(fields: &fields)
+    write(fields: &fields)
+    try fields.finish()
   }
 
   /// Reads the fields from a `userInfo` dictionary.
