@@ -44,6 +44,20 @@ struct UserInfoRoundTripTests {
     #expect(String(decoding: try JSONEncoder().encode(Empty()), as: UTF8.self) == "{}")
   }
 
+  @Test func equalityAndHashingCoverEveryField() throws {
+    let base = Fixtures.keywords
+    #expect(base == Fixtures.keywords)
+    #expect(Set([base, Fixtures.keywords]).count == 1)
+    var info = base.userInfo
+    for (key, value) in [("writer", "other" as Any), ("in", 2), ("protocol", "monday"), ("return", "lo w")] {
+      info = base.userInfo
+      info[key] = value
+      let changed = try Keywords(userInfo: info)
+      #expect(changed != base, "changing \(key) must make the events unequal")
+      #expect(Set([base, changed]).count == 2)
+    }
+  }
+
   @Test func aFieldThatCannotBeEncodedFailsTheWholeEncoding() throws {
     let event = Everything(
       string: "s", bool: true, int: 0, int8: 0, int16: 0, int32: 0, int64: 0, uint: 0, uint8: 0, uint16: 0, uint32: 0,

@@ -28,7 +28,7 @@ struct EventRenderer {
                 name: "eventVersion", type: "Int", getter: [.line("\(event.version)")])),
           ] + coding.properties + [
             coding.memberwiseInitializer(doc: "Creates the event.", deprecated: event.deprecated)
-          ])),
+          ] + coding.equatableMembers(typeName: event.name))),
       .extension(ExtensionDecl(type: event.name, members: coding.codingMembers)),
     ]
     if let subject = event.subject {

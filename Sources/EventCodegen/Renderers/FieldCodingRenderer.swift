@@ -65,6 +65,24 @@ struct FieldCodingRenderer {
         body: fields.map { .line("self.\(Self.storage($0)) = \(Swift.identifier($0.name))") }))
   }
 
+  /// `==` and `hash(into:)`, written out: a `guard` per field and one `combine` per field.
+  func equatableMembers(typeName: String) -> [Declaration] {
+    [
+      .function(
+        FunctionDecl(
+          doc: ["Whether two values have equal fields."],
+          signature: "\(access)static func == (lhs: \(typeName), rhs: \(typeName)) -> Bool",
+          body: fields.map { field in
+            let name = Self.storage(field)
+            return .line("guard FieldComparison.equal(lhs.\(name), rhs.\(name)) else { return false }")
+          } + [.line("return true")])),
+      .function(
+        FunctionDecl(
+          doc: ["Hashes every field."], signature: "\(access)func hash(into hasher: inout Hasher)",
+          body: fields.map { .line("hasher.combine(self.\(Self.storage($0)))") })),
+    ]
+  }
+
   /// The coding of the fields, written once: a generic reader and writer that JSON and
   /// `userInfo` share, and the four thin entry points `Codable` and `UserInfoCodable` require.
   var codingMembers: [Declaration] {

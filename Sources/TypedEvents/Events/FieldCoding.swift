@@ -39,3 +39,16 @@ extension UserInfoReader: FieldReader {}
 extension UserInfoWriter: FieldWriter {}
 extension DecodingFields: FieldReader {}
 extension EncodingFields: FieldWriter {}
+
+/// Field comparison for the `==` that generated types implement.
+///
+/// Swift can synthesise `Equatable`, but type-checking the synthesised `lhs.x == rhs.x` resolves
+/// the `==` operator among all its overloads for every field; a generic function has one
+/// candidate, which keeps large schemas cheap to compile.
+public enum FieldComparison {
+  /// Whether two field values are equal.
+  @inlinable
+  public static func equal<Value: Equatable>(_ lhs: Value, _ rhs: Value) -> Bool {
+    lhs == rhs
+  }
+}
