@@ -30,7 +30,7 @@ struct EventGenPlugin: BuildToolPlugin {
       let pair = OutputNaming.outputFileNames(forSchemaAt: schema.path)
       return [pair.declarations, pair.extensions]
     }
-    let outputs = (names + [OutputNaming.catalogFileName]).map { output.appending(path: $0) }
+    let outputs = names.map { output.appending(path: $0) }
     var arguments = ["generate"] + schemas.map(\.path) + ["--output", output.path]
     if let config { arguments += ["--config", config.path] }
     return .buildCommand(

@@ -22,7 +22,13 @@ public struct CodeGenerator: Sendable {
   }
 
   /// The Swift source for one schema file: its types, events, groups and filter helpers.
-  public func render(_ file: SchemaFile) -> RenderedSchema {
+  ///
+  /// - Parameter catalog: the run's schemas when this file's extensions also hold the run's
+  ///   catalog (`GeneratedEvents`). The driver puts it in the first schema's file: a run then
+  ///   has an even number of files of similar size, which the compiler's batch mode spreads
+  ///   over two cores (a separate small catalog file would share a batch with both halves of a
+  ///   large schema).
+  public func render(_ file: SchemaFile, catalog: SchemaSet? = nil) -> RenderedSchema {
     var declarations: [Declaration] = [versionCheck]
     let types = TypeRenderer(access: access)
     let events = EventRenderer(access: access)
@@ -41,20 +47,18 @@ public struct CodeGenerator: Sendable {
       }
     declarations += FilterHelperRenderer(access: access).render(subjected)
     // Type declarations in one file, extensions in the other: a rule that needs no bookkeeping.
-    let extensions = declarations.filter { if case .extension = $0 { return true } else { return false } }
+    var extensions = declarations.filter { if case .extension = $0 { return true } else { return false } }
+    if let catalog { extensions += CatalogRenderer(access: access).render(catalog) }
     let nominal = declarations.filter { if case .extension = $0 { return false } else { return true } }
+    var extensionsHeader = header(for: file.path)
+    if let catalog {
+      let names = catalog.files.map { Self.fileName($0.path) }.joined(separator: ", ")
+      extensionsHeader.insert("It also holds GeneratedEvents, the catalog of the run: \(names).", at: 1)
+    }
     return RenderedSchema(
       declarations: SwiftPrinter.print(SwiftFile(header: header(for: file.path), imports: ["Foundation", "TypedEvents"], declarations: nominal)),
       extensions: SwiftPrinter.print(
-        SwiftFile(header: header(for: file.path), imports: ["Foundation", "TypedEvents"], declarations: [versionCheck] + extensions)))
-  }
-
-  /// The Swift source of the run's catalog of every event type.
-  public func renderCatalog(_ schema: SchemaSet) -> String {
-    let names = schema.files.map { Self.fileName($0.path) }.joined(separator: ", ")
-    return SwiftPrinter.print(
-      SwiftFile(
-        header: header(for: names), imports: ["TypedEvents"], declarations: CatalogRenderer(access: access).render(schema)))
+        SwiftFile(header: extensionsHeader, imports: ["Foundation", "TypedEvents"], declarations: [versionCheck] + extensions)))
   }
 
   private func header(for schema: String) -> [String] {

@@ -17,7 +17,7 @@ public enum Generator {
 
   /// What a run would write, or the diagnostics that stop it.
   public struct Plan: Sendable {
-    /// The files, two per schema plus the catalog; nil when the schemas have errors.
+    /// The files, two per schema (the first schema's also holds the catalog); nil on errors.
     public var files: [GeneratedFile]?
     /// The run's diagnostics, sorted.
     public var diagnostics: [Diagnostic]
@@ -44,15 +44,14 @@ public enum Generator {
       return Plan(files: nil, diagnostics: result.diagnostics, eventCount: 0)
     }
     let generator = CodeGenerator(options: options)
-    var outputs = schema.files.flatMap { file -> [GeneratedFile] in
+    let outputs = schema.files.enumerated().flatMap { index, file -> [GeneratedFile] in
       let names = OutputNaming.outputFileNames(forSchemaAt: file.path)
-      let rendered = generator.render(file)
+      let rendered = generator.render(file, catalog: index == 0 ? schema : nil)
       return [
         GeneratedFile(name: names.declarations, contents: rendered.declarations),
         GeneratedFile(name: names.extensions, contents: rendered.extensions),
       ]
     }
-    outputs.append(GeneratedFile(name: OutputNaming.catalogFileName, contents: generator.renderCatalog(schema)))
     return Plan(files: outputs, diagnostics: result.diagnostics, eventCount: schema.allEvents.count)
   }
 

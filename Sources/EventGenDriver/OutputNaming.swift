@@ -4,9 +4,6 @@
 
 /// Names of generated files, derived from input paths alone.
 enum OutputNaming {
-  /// The file holding the catalog of a run's events.
-  static let catalogFileName = "GeneratedEvents.swift"
-
   /// The two files generated for one schema: `Schemas/Listings.events.yaml` →
   /// `Listings.events.swift` (the declarations) and `Listings.events+Extensions.swift` (their
   /// coding, subjects and filter helpers). Two files let a large schema compile on two cores.

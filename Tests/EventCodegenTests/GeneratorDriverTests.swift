@@ -37,7 +37,7 @@ struct GeneratorDriverTests {
     try folder.write("in/A.events.yaml", schema)
     let plan = try Generator.plan([folder.path + "/in"], options: GeneratorOptions())
     let summary = try Generator.write(try #require(plan.files), to: folder.path + "/out")
-    #expect(summary.written == ["A.events.swift", "A.events+Extensions.swift", "GeneratedEvents.swift"])
+    #expect(summary.written == ["A.events.swift", "A.events+Extensions.swift"])
     #expect(try folder.read("out/A.events.swift").contains("public struct Ping: Event"))
     #expect(try folder.read("out/A.events+Extensions.swift").contains("init<Reader: FieldReader>(fields reader: Reader)"))
   }
@@ -52,7 +52,7 @@ struct GeneratorDriverTests {
     try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: target)
     let summary = try Generator.write(files, to: folder.path + "/out")
     #expect(summary.written.isEmpty)
-    #expect(summary.unchanged == ["A.events.swift", "A.events+Extensions.swift", "GeneratedEvents.swift"])
+    #expect(summary.unchanged == ["A.events.swift", "A.events+Extensions.swift"])
     let modified = try FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as? Date
     #expect(modified == past)
   }
@@ -88,7 +88,7 @@ struct GeneratorDriverTests {
     let folder = try TemporaryFolder()
     try folder.write("A.events.yaml", schema)
     let files = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
-    #expect(try Generator.check(files, against: folder.path + "/out").count == 3)
+    #expect(try Generator.check(files, against: folder.path + "/out").count == 2)
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
     _ = try Generator.write(files, to: folder.path + "/out")
     #expect(try Generator.check(files, against: folder.path + "/out").isEmpty)
