@@ -12,6 +12,7 @@ struct EventGen: ParsableCommand {
       Exit status: 0 on success, 1 when a schema has errors (or generated sources are stale), \
       2 on usage or I/O errors.
       """,
+    version: "0.1.0",
     subcommands: [Generate.self, Check.self, Lint.self]
   )
 
