@@ -74,7 +74,7 @@ let package = Package(
       name: "EdgeCaseEvents",
       dependencies: ["TypedEvents"],
       path: "Tests/EdgeCaseEvents",
-      exclude: ["Schemas"],
+      exclude: ["Schemas", "eventgen-config.yaml"],
       swiftSettings: [.treatAllWarnings(as: .error)]
     ),
   ]

@@ -4,8 +4,13 @@ import PackagePlugin
 /// `swift package --allow-writing-to-package-directory generate-events [--target T …] [--check]`:
 /// regenerates checked-in sources, or with `--check` reports stale ones and fails without writing.
 ///
-/// A target takes part when its folder holds `*.events.yaml` files (generated into its
-/// `Generated/` folder) or an `eventgen-config.yaml` whose `schemas` and `output` say where.
+/// A target's sources are checked in when its folder has a `Generated/` folder, or when it is
+/// named with `--target` (which creates that folder). Other targets with schemas are left to
+/// the build-tool plugin: a command plugin cannot see which plugins a target lists, and
+/// generating a build-plugin target's Swift into its folder would declare everything twice.
+///
+/// The schemas are the target's own `*.events.yaml` files, or those its `eventgen-config.yaml`
+/// lists; output goes where the config says, or to `Generated/`.
 @main
 struct GenerateEventsCommand: CommandPlugin {
   func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -20,10 +25,15 @@ struct GenerateEventsCommand: CommandPlugin {
     var ran = 0
     var failed: [String] = []
     for case let target as SourceModuleTarget in targets {
+      let named = requested.contains(target.name)
       guard let arguments = invocation(for: target, check: check) else {
-        if requested.contains(target.name) {
-          throw CommandError("target \(target.name) has no *.events.yaml files and no eventgen-config.yaml")
+        if named {
+          throw CommandError("target \(target.name) has no *.events.yaml files and no \(configName)")
         }
+        continue
+      }
+      guard named || FileManager.default.fileExists(atPath: generatedFolder(of: target).path) else {
+        print("generate-events: skipping \(target.name): it has no Generated/ folder, so its schemas are left to the build-tool plugin (name it with --target to check its sources in)")
         continue
       }
       ran += 1
@@ -34,22 +44,28 @@ struct GenerateEventsCommand: CommandPlugin {
       process.waitUntilExit()
       if process.terminationStatus != 0 { failed.append(target.name) }
     }
-    guard ran > 0 else { throw CommandError("no target has *.events.yaml files or an eventgen-config.yaml") }
+    guard ran > 0 else { throw CommandError("no target has checked-in event sources: give one a Generated/ folder, or name it with --target") }
     guard failed.isEmpty else {
       throw CommandError(check ? "stale generated sources in \(failed.joined(separator: ", "))" : "generation failed for \(failed.joined(separator: ", "))")
     }
   }
 
+  private let configName = "eventgen-config.yaml"
+
+  private func generatedFolder(of target: SourceModuleTarget) -> URL {
+    target.directoryURL.appending(path: "Generated")
+  }
+
   /// The `eventgen` arguments for `target`, or nil when it does not use events.
   private func invocation(for target: SourceModuleTarget, check: Bool) -> [String]? {
     let verb = check ? "check" : "generate"
-    let config = target.directoryURL.appending(path: "eventgen-config.yaml")
-    if FileManager.default.fileExists(atPath: config.path) {
-      return [verb, "--config", config.path]
-    }
+    let config = target.directoryURL.appending(path: configName)
+    let hasConfig = FileManager.default.fileExists(atPath: config.path)
     let schemas = target.sourceFiles.filter { $0.url.lastPathComponent.hasSuffix(".events.yaml") }.map(\.url.path).sorted()
-    guard !schemas.isEmpty else { return nil }
-    return [verb] + schemas + ["--output", target.directoryURL.appending(path: "Generated").path]
+    guard hasConfig || !schemas.isEmpty else { return nil }
+    // Arguments win over the config's keys, so the output folder is only given without one.
+    return [verb] + (hasConfig ? ["--config", config.path] : []) + schemas
+      + (hasConfig ? [] : ["--output", generatedFolder(of: target).path])
   }
 }
 
