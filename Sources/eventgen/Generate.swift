@@ -58,7 +58,7 @@ extension AccessLevel: ExpressibleByArgument {}
 
 struct Generate: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Generate Swift from schema files: one file per schema, plus the event catalog.",
+    abstract: "Generate Swift from schema files: two files per schema, the first also holding the catalog.",
     discussion: """
       Files are written atomically and only when their contents change. A file that an earlier \
       run generated for a schema that is gone is removed; files eventgen did not write are never \
