@@ -22,6 +22,10 @@ let badSchemas: [BadSchema] = [
     yaml: "events:\n\tA: {}\n",
     expected: ["2:1: error: YAML does not allow tab characters here; indent with spaces"]),
   BadSchema(
+    name: "tab after multi-byte characters",
+    yaml: "doc: \"Événements — caf\u{E9}\"\nevents:\n\tA: {}\n",
+    expected: ["3:1: error: YAML does not allow tab characters here; indent with spaces"]),
+  BadSchema(
     name: "bad indentation",
     yaml: "events:\n  A:\n    doc: x\n   fields: {}\n",
     expected: ["4:4: error: YAML syntax error: did not find expected key while parsing a block mapping started at 2:3"]),
@@ -216,6 +220,28 @@ let badSchemas: [BadSchema] = [
     yaml: "types:\n  S:\n    enum: [known, unknown]\n",
     expected: ["3:19: error: `unknown` is the case an open enum keeps unknown values in; rename the case or add `frozen: true`"]),
   BadSchema(
+    name: "duplicate enum case is one error",
+    yaml: "types:\n  S:\n    enum: [a, a]\n",
+    expected: ["3:15: error: duplicate case `a` in enum `S`"]),
+  BadSchema(
+    name: "enum case clashing with a generated member",
+    yaml: "types:\n  S:\n    enum: [rawValue, knownCases]\n",
+    expected: [
+      "3:12: error: enum case `rawValue` clashes with the member `rawValue` that generated code declares; choose another name",
+      "3:22: error: enum case `knownCases` clashes with the member `knownCases` that generated code declares; choose another name",
+    ]),
+  BadSchema(
+    name: "group case clashing with a generated member",
+    yaml: "events:\n  A: {}\n  B: {}\ngroups:\n  G:\n    cases: {members: A, event: B}\n",
+    expected: [
+      "6:13: error: group case `members` clashes with the member `members` that generated code declares; choose another name",
+      "6:25: error: group case `event` clashes with the member `event` that generated code declares; choose another name",
+    ]),
+  BadSchema(
+    name: "type shadowing a generic parameter of the generated coding",
+    yaml: "types:\n  Reader:\n    wraps: String\n",
+    expected: ["2:3: error: `Reader` would shadow a Swift, Foundation or TypedEvents type that generated code uses; choose another name"]),
+  BadSchema(
     name: "enum with a duplicate raw value",
     yaml: "types:\n  C:\n    enum: {euro: EUR, eur: EUR}\n",
     expected: ["3:28: error: duplicate raw value \"EUR\" in enum `C` (first at line 3, column 18)"]),
@@ -253,6 +279,14 @@ let badSchemas: [BadSchema] = [
     name: "bad element in an array default",
     yaml: "events:\n  A:\n    fields:\n      x:\n        type: [Bool]\n        default: [true, maybe]\n",
     expected: ["6:25: error: default value `maybe` does not fit type `Bool`"]),
+  BadSchema(
+    name: "float default past Float's range",
+    yaml: "events:\n  A:\n    fields:\n      x:\n        type: Float\n        default: 1e39\n",
+    expected: ["6:18: error: default value `1e39` does not fit type `Float`"]),
+  BadSchema(
+    name: "dictionary default with a sequence as key",
+    yaml: "events:\n  A:\n    fields:\n      x:\n        type: \"[String: Int]\"\n        default: {[a]: 1}\n",
+    expected: ["6:19: error: keys of a dictionary default are strings"]),
   BadSchema(
     name: "infinite double default",
     yaml: "events:\n  A:\n    fields:\n      x:\n        type: Double\n        default: 1e999\n",

@@ -113,9 +113,10 @@ struct NodeReader {
     case .sequence(let items, _):
       return Located(value: .sequence(items.map(literal)), location: node.location)
     case .mapping(let pairs):
-      let entries = pairs.map { pair -> (key: Located<String>, value: Located<Literal>) in
-        let key: String
-        if case .scalar(let scalar) = pair.key.content { key = scalar.value } else { key = "" }
+      let entries = pairs.map { pair -> (key: Located<String?>, value: Located<Literal>) in
+        // A key that is not a scalar (nil here) fits no dictionary type; the checker reports it.
+        var key: String?
+        if case .scalar(let scalar) = pair.key.content { key = scalar.value }
         return (Located(value: key, location: pair.key.location), literal(pair.value))
       }
       return Located(value: .mapping(entries), location: node.location)

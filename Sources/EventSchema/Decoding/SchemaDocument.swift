@@ -24,7 +24,8 @@ indirect enum Literal: Sendable {
   case null
   case scalar(String, plain: Bool)
   case sequence([Located<Literal>])
-  case mapping([(key: Located<String>, value: Located<Literal>)])
+  /// Keys are nil where YAML gave a sequence or mapping as the key.
+  case mapping([(key: Located<String?>, value: Located<Literal>)])
 }
 
 /// A field as written.

@@ -143,7 +143,7 @@ public struct YAMLComposer {
     }
     let mark = parser.problem_mark
     let at = location(mark)
-    if mark.index < bytes.count, bytes[Int(mark.index)] == 0x09 {
+    if byte(atLine: mark.line, column: mark.column, in: bytes) == 0x09 {
       return Diagnostic(.error, at: at, "YAML does not allow tab characters here; indent with spaces")
     }
     var message = "YAML syntax error: \(problem)"
@@ -153,6 +153,25 @@ public struct YAMLComposer {
       if contextMark != at { message += " started at \(contextMark.line):\(contextMark.column)" }
     }
     return Diagnostic(.error, at: at, message)
+  }
+
+  /// The byte at libyaml's 0-based line and column. Its `index` counts characters, not bytes,
+  /// so it cannot index the buffer once a multi-byte character came before.
+  private func byte(atLine line: Int, column: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt8? {
+    var offset = 0
+    var linesLeft = line
+    while linesLeft > 0, offset < bytes.count {
+      if bytes[offset] == 0x0A { linesLeft -= 1 }
+      offset += 1
+    }
+    var charactersLeft = column
+    while charactersLeft > 0, offset < bytes.count {
+      offset += 1
+      // Continuation bytes (10xxxxxx) belong to the character already counted.
+      while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+      charactersLeft -= 1
+    }
+    return offset < bytes.count ? bytes[offset] : nil
   }
 
   private func position(ofByte offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceLocation {

@@ -22,12 +22,16 @@ struct DefaultValueChecker {
       var result: [DefaultValue.DictionaryEntry] = []
       var seen: Set<String> = []
       for entry in entries {
-        guard seen.insert(entry.key.value).inserted else {
-          log.error("duplicate key `\(entry.key.value)` in the default value", at: entry.key.location)
+        guard let key = entry.key.value else {
+          log.error("keys of a dictionary default are strings", at: entry.key.location)
+          return nil
+        }
+        guard seen.insert(key).inserted else {
+          log.error("duplicate key `\(key)` in the default value", at: entry.key.location)
           return nil
         }
         guard let value = check(entry.value, against: valueType, log: &log) else { return nil }
-        result.append(.init(key: entry.key.value, value: value))
+        result.append(.init(key: key, value: value))
       }
       return .dictionary(result)
     case .named(let name, .enumeration):
@@ -61,7 +65,9 @@ struct DefaultValueChecker {
       guard plain, text == "true" || text == "false" else { return mismatch(literal, type, log: &log) }
       return .bool(text == "true")
     case .double, .float:
-      guard plain, let value = Double(text), value.isFinite, !text.hasPrefix("0x") else {
+      // A Float default is spelled `Float(text)`: it must be finite at that width too.
+      let finite = builtin == .float ? Float(text)?.isFinite : Double(text)?.isFinite
+      guard plain, finite == true, !text.hasPrefix("0x") else {
         return mismatch(literal, type, log: &log)
       }
       return .floatingPoint(text)

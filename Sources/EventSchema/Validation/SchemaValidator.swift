@@ -64,14 +64,19 @@ struct SchemaValidator {
     for group in document.groups { symbols.declare(group.name, as: .group, log: &log) }
   }
 
-  /// Checks a property or case name: escapable keywords are fine, a few words never are.
-  private mutating func checkMemberName(_ name: Located<String>, what: String) -> Bool {
+  /// Checks a property or case name: escapable keywords are fine, a few words never are, and
+  /// none may redeclare a member that generated code gives the same type (`clashes`).
+  private mutating func checkMemberName(_ name: Located<String>, what: String, clashes: Set<String> = []) -> Bool {
     guard SwiftNames.isIdentifier(name.value) else {
       log.error("\(what) `\(name.value)` is not a valid Swift identifier; use letters, digits and `_`, not starting with a digit", at: name.location)
       return false
     }
     guard !SwiftNames.unusableMemberNames.contains(name.value) else {
       log.error("`\(name.value)` cannot name a \(what), even in backticks; choose another name", at: name.location)
+      return false
+    }
+    guard !clashes.contains(name.value) else {
+      log.error("\(what) `\(name.value)` clashes with the member `\(name.value)` that generated code declares; choose another name", at: name.location)
       return false
     }
     return true
@@ -112,7 +117,7 @@ struct SchemaValidator {
     var rawValues: [String: SourceLocation] = [:]
     var valid = true
     for entry in cases {
-      guard checkMemberName(entry.name, what: "enum case") else {
+      guard checkMemberName(entry.name, what: "enum case", clashes: SwiftNames.enumMembers) else {
         valid = false
         continue
       }
@@ -123,6 +128,7 @@ struct SchemaValidator {
       if result.contains(where: { $0.name == entry.name.value }) {
         log.error("duplicate case `\(entry.name.value)` in enum `\(name)`", at: entry.name.location)
         valid = false
+        continue  // its raw value is a duplicate too when it is the name: one error says it
       }
       if let first = rawValues[entry.rawValue.value] {
         log.error("duplicate raw value \"\(entry.rawValue.value)\" in enum `\(name)` (first at line \(first.line), column \(first.column))", at: entry.rawValue.location)
@@ -255,7 +261,7 @@ struct SchemaValidator {
         continue
       }
       let caseName = entry.name ?? Located(value: SwiftNames.lowerCamelCase(eventName), location: entry.event.location)
-      guard checkMemberName(caseName, what: "group case") else {
+      guard checkMemberName(caseName, what: "group case", clashes: SwiftNames.groupMembers) else {
         valid = false
         continue
       }

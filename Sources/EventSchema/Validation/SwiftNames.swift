@@ -24,15 +24,30 @@ public enum SwiftNames {
     "rawValue", "propertyListValue", "catalog",
   ]
 
-  /// Names of Swift, Foundation and TypedEvents types that generated code uses unqualified.
+  /// Static members of a generated enum that a case of that name would redeclare.
+  static let enumMembers: Set<String> = ["rawValue", "knownCases", "allCases", "propertyListValue", "hashValue"]
+
+  /// Members of a generated group enum that a case of that name would redeclare.
+  static let groupMembers: Set<String> = ["members", "event", "eventSubject", "hashValue"]
+
+  /// Names that generated code uses unqualified: Swift, Foundation and TypedEvents types and
+  /// the generic parameters of the field coding. A schema type of such a name would shadow
+  /// it. `GeneratedNamesTests` keeps this list complete.
   static let reservedTypeNames: Set<String> = Set(BuiltinType.allCases.map(\.swiftName)).union([
+    // Swift and Foundation
     "Optional", "Array", "Dictionary", "Set", "Error", "Decoder", "Encoder", "Codable", "Decodable",
     "Encodable", "CodingKey", "Hashable", "Hasher", "Equatable", "Sendable", "AnyHashable", "Never", "Void",
-    "Character", "Substring", "Double", "Notification", "NotificationCenter", "Foundation", "Swift",
+    "Character", "Substring", "Notification", "NotificationCenter", "Foundation", "Swift",
     "KeyedDecodingContainer", "KeyedEncodingContainer", "RawRepresentable", "CaseIterable",
-    "CustomStringConvertible", "TypedEvents", "Event", "EventGroup", "EventBus", "EventCatalog",
-    "EventValue", "SubjectIdentifiable", "UserInfoDecodingError", "UserInfoReader", "UserInfoWriter",
-    "OpenEnum", "StrongIdentifier", "GeneratedEvents", "Subscription",
+    "CustomStringConvertible", "MainActor",
+    // TypedEvents
+    "TypedEvents", "Event", "EventGroup", "EventGroupMember", "EventBus", "EventCatalog", "EventObserving",
+    "EventStream", "EventBufferingPolicy", "EventDelivery", "EventSubscription", "SubjectIdentifiable",
+    "UserInfoCodable", "UserInfoDecodingError", "UserInfoReader", "UserInfoWriter", "StrongIdentifier",
+    "StringEnumeration", "PropertyListConvertible", "FieldReader", "FieldWriter", "DecodingFields",
+    "EncodingFields", "FieldComparison", "GeneratedEvents",
+    // Generic parameters of the generated field coding
+    "Reader", "Writer",
   ])
 
   /// Whether `name` is an ASCII Swift identifier: a letter or `_`, then letters, digits or `_`.
