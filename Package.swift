@@ -65,7 +65,7 @@ let package = Package(
     .executableTarget(name: "events-example", dependencies: ["SampleEvents", "SessionEvents", "TypedEvents"], path: "Sources/EventsExample"),
 
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"]),
-    .testTarget(name: "EventCodegenTests", dependencies: ["EventCodegen", "EventGenDriver"]),
+    .testTarget(name: "EventCodegenTests", dependencies: ["EventSchema", "EventCodegen", "EventGenDriver"]),
     .testTarget(name: "TypedEventsTests", dependencies: ["TypedEvents"]),
     // Compiles and runs the generated code of the samples and of the edge-case schemas.
     .testTarget(name: "GeneratedCodeTests", dependencies: ["SampleEvents", "EdgeCaseEvents", "TypedEvents"]),

@@ -33,11 +33,13 @@ public enum Generator {
     }
     var owners: [String: String] = [:]
     for file in files {
-      let name = OutputNaming.outputFileNames(forSchemaAt: file).declarations
-      if let other = owners[name] {
-        throw InputError("\(file): generates \(name), as \(other) does; rename one of them")
+      let names = OutputNaming.outputFileNames(forSchemaAt: file)
+      for name in [names.declarations, names.extensions] {
+        if let other = owners[name] {
+          throw InputError("\(file): generates \(name), as \(other) does; rename one of them")
+        }
+        owners[name] = file
       }
-      owners[name] = file
     }
     let result = SchemaLoader.load(try InputFiles.read(files))
     guard let schema = result.schema else {

@@ -20,7 +20,8 @@ public enum InputFiles {
   public static let maximumFileSize = 8 << 20
 
   /// The schema files named by `paths`: files as given, folders searched recursively for
-  /// `*.events.yaml`, sorted so that a run does not depend on directory order.
+  /// `*.events.yaml`. They are sorted by file name, then path, so that a run depends neither on
+  /// directory order nor on the order of the arguments.
   public static func discover(_ paths: [String], fileManager: FileManager = .default) throws(InputError) -> [String] {
     var result: [String] = []
     for path in paths {
@@ -41,10 +42,13 @@ public enum InputFiles {
         let relative = url.path.dropFirst(root.path.count).drop { $0 == "/" }
         found.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
       }
-      result.append(contentsOf: found.sorted())
+      result.append(contentsOf: found)
     }
     var seen = Set<String>()
     return result.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
+      .map { (name: $0.split(separator: "/").last ?? "", path: $0) }
+      .sorted { ($0.name, $0.path) < ($1.name, $1.path) }
+      .map(\.path)
   }
 
   /// Reads the files at `paths`.
