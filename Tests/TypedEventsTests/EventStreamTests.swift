@@ -68,6 +68,32 @@ struct EventStreamTests {
     #expect(await consumer.value == 0)
   }
 
+  @Test(.timeLimit(.minutes(1)))
+  func twoConsumersOfOneStreamShareItsEventsWithoutLosingAny() async {
+    let bus = EventBus()
+    let stream = bus.events(Tick.self)
+    let stop = -1
+    // Each consumer stops at the first `stop`; two are published, one for each.
+    let consume = { @Sendable () async -> [Int] in
+      var seen: [Int] = []
+      for await tick in stream {
+        if tick.count == stop { break }
+        seen.append(tick.count)
+      }
+      return seen
+    }
+    let first = Task { await consume() }
+    let second = Task { await consume() }
+    Task.detached {
+      for count in 0..<1_000 { bus.publish(Tick(count: count)) }
+      bus.publish(Tick(count: stop))
+      bus.publish(Tick(count: stop))
+    }
+    let (a, b) = (await first.value, await second.value)
+    #expect((a + b).sorted() == Array(0..<1_000))
+    #expect(a == a.sorted() && b == b.sorted())
+  }
+
   @Test func releasingTheStreamCancelsItsSubscription() async {
     let bus = EventBus()
     weak var weakState: AnyObject?

@@ -4,6 +4,9 @@
 /// chooses (``EventBufferingPolicy``; unbounded by default, so nothing is lost). The sequence
 /// ends when the consuming task is cancelled; releasing the sequence and its iterator cancels
 /// the subscription.
+///
+/// Several tasks may iterate one stream: each event goes to exactly one of them, to the one
+/// that has waited longest, and cancelling any of them ends the sequence for all.
 public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
   let state: StreamState<Element>
 
@@ -74,7 +77,8 @@ final class StreamState<Element: Sendable>: Sendable {
   private struct Buffer {
     var items: [Element] = []
     var head = 0
-    var waiter: UnsafeContinuation<Element?, Never>?
+    /// Tasks waiting in `next()`, longest waiting first.
+    var waiters: [UnsafeContinuation<Element?, Never>] = []
     var finished = false
     var subscription: EventSubscription?
 
@@ -107,9 +111,8 @@ final class StreamState<Element: Sendable>: Sendable {
   func push(_ value: Element) {
     let waiter = buffer.withLock { buffer -> UnsafeContinuation<Element?, Never>? in
       guard !buffer.finished else { return nil }
-      if let waiter = buffer.waiter {
-        buffer.waiter = nil
-        return waiter
+      if !buffer.waiters.isEmpty {
+        return buffer.waiters.removeFirst()
       }
       switch policy {
       case .unbounded:
@@ -132,7 +135,7 @@ final class StreamState<Element: Sendable>: Sendable {
         let ready = buffer.withLock { buffer -> Element?? in
           if let item = buffer.popFirst() { return .some(item) }
           if buffer.finished || Task.isCancelled { return .some(nil) }
-          buffer.waiter = continuation
+          buffer.waiters.append(continuation)
           return .none
         }
         if let ready { continuation.resume(returning: ready) }
@@ -142,17 +145,17 @@ final class StreamState<Element: Sendable>: Sendable {
     }
   }
 
-  /// Ends the sequence: a waiting `next()` returns nil, and the subscription is cancelled.
+  /// Ends the sequence: every waiting `next()` returns nil, and the subscription is cancelled.
   func finish() {
-    let (waiter, subscription) = buffer.withLock { buffer in
+    let (waiters, subscription) = buffer.withLock { buffer in
       buffer.finished = true
       defer {
-        buffer.waiter = nil
+        buffer.waiters = []
         buffer.subscription = nil
       }
-      return (buffer.waiter, buffer.subscription)
+      return (buffer.waiters, buffer.subscription)
     }
-    waiter?.resume(returning: nil)
+    for waiter in waiters { waiter.resume(returning: nil) }
     subscription?.cancel()
   }
 
