@@ -74,6 +74,24 @@ struct EventLogTests {
     let bus = RecordingEventBus()
     let report = try log.replay(into: bus, using: EventCatalog([Tick.self]))
     #expect(report.replayed == 1)
-    #expect(report.problems.count == 1)
+    #expect(report.problems.map(\.line) == [1])
+    #expect(report.problems.first?.reason.contains("no event type named Test.Tock") == true)
+  }
+
+  @Test func twoLogsOnOneFileAppendWithoutOverwritingEachOther() async throws {
+    let first = temporaryLog()
+    let second = EventLog(url: first.url)
+    defer { try? FileManager.default.removeItem(at: first.url) }
+    // Each EventLog has its own lock: only O_APPEND keeps their lines apart.
+    await withTaskGroup(of: Void.self) { group in
+      for log in [first, second] {
+        group.addTask {
+          for count in 0..<200 { _ = try? log.append(Tick(count: count)) }  // failures show in the count
+        }
+      }
+    }
+    let (envelopes, problems) = try first.read()
+    #expect(problems.isEmpty)
+    #expect(envelopes.count == 400)
   }
 }

@@ -21,8 +21,10 @@ public enum EventLogError: Error, Sendable, Equatable, CustomStringConvertible {
 /// An append-only log of events in a JSON Lines file: one envelope per line,
 /// `{"id":…,"name":…,"payload":{…},"time":…,"version":…}`.
 ///
-/// Appends are whole lines. A crash mid-write leaves at most a torn last line, which reading
-/// reports and skips; earlier lines are never lost, and the next append starts a new line.
+/// Appends are whole lines, each one `write` to a file opened with `O_APPEND`, so that two logs
+/// or two processes appending to one file never overwrite each other's lines. A crash mid-write
+/// leaves at most a torn last line, which reading reports and skips; earlier lines are never
+/// lost, and the next append starts a new line.
 public final class EventLog: Sendable {
   /// The log file.
   public let url: URL
@@ -45,27 +47,19 @@ public final class EventLog: Sendable {
   public func append(_ envelope: EventEnvelope) throws {
     var line = try Self.line(for: envelope)
     try writeLock.withLock { _ in
-      let manager = FileManager.default
-      if !manager.fileExists(atPath: url.path) {
-        guard manager.createFile(atPath: url.path, contents: nil) else {
-          throw EventLogError.io(path: url.path, reason: "cannot create the log")
-        }
+      let descriptor = open(url.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else {
+        throw EventLogError.io(path: url.path, reason: "cannot open the log (\(String(cString: strerror(errno))))")
       }
-      let handle: FileHandle
-      do {
-        handle = try FileHandle(forUpdating: url)
-      } catch {
-        throw EventLogError.io(path: url.path, reason: error.localizedDescription)
-      }
-      defer { try? handle.close() }
+      let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
       do {
         let end = try handle.seekToEnd()
         if end > 0 {
           // After a torn line, start a fresh one so the new event is not glued to it.
           try handle.seek(toOffset: end - 1)
-          if handle.readData(ofLength: 1) != Data([0x0A]) { line.insert(0x0A, at: 0) }
-          try handle.seekToEnd()
+          if try handle.read(upToCount: 1) != Data([0x0A]) { line.insert(0x0A, at: 0) }
         }
+        // O_APPEND: the write goes to the end of the file as it is then, wherever we seeked.
         try handle.write(contentsOf: line)
       } catch {
         throw EventLogError.io(path: url.path, reason: error.localizedDescription)
@@ -85,6 +79,12 @@ public final class EventLog: Sendable {
 
   /// The envelopes of the log, in order, and the lines that could not be read.
   public func read() throws -> (envelopes: [EventEnvelope], problems: [Problem]) {
+    let (lines, problems) = try readLines()
+    return (lines.map(\.envelope), problems)
+  }
+
+  /// The envelopes with their 1-based line numbers, and the lines that could not be read.
+  private func readLines() throws -> (envelopes: [(line: Int, envelope: EventEnvelope)], problems: [Problem]) {
     guard FileManager.default.fileExists(atPath: url.path) else { return ([], []) }
     let data: Data
     do {
@@ -92,13 +92,13 @@ public final class EventLog: Sendable {
     } catch {
       throw EventLogError.io(path: url.path, reason: error.localizedDescription)
     }
-    var envelopes: [EventEnvelope] = []
+    var envelopes: [(line: Int, envelope: EventEnvelope)] = []
     var problems: [Problem] = []
     let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
     for (index, line) in lines.enumerated() where !line.isEmpty {
       let isLast = index == lines.count - 1
       do {
-        envelopes.append(try Self.envelope(from: Data(line)))
+        envelopes.append((index + 1, try Self.envelope(from: Data(line))))
       } catch {
         let reason = isLast ? "torn last line (the writer stopped mid-line): \(error)" : "\(error)"
         problems.append(Problem(line: index + 1, reason: reason))
@@ -118,16 +118,16 @@ public final class EventLog: Sendable {
   /// Publishes every event of the log, in order, decoding each through `catalog`. Lines that do
   /// not read or decode are skipped and reported; they never stop the replay.
   public func replay(into publisher: some EventPublishing, using catalog: EventCatalog) throws -> ReplayReport {
-    let (envelopes, readProblems) = try read()
+    let (envelopes, readProblems) = try readLines()
     var problems = readProblems
     var replayed = 0
-    for envelope in envelopes {
+    for (line, envelope) in envelopes {
       do {
         let event = try envelope.decode(using: catalog)
         publisher.publish(event)
         replayed += 1
       } catch {
-        problems.append(Problem(line: 0, reason: "\(envelope.name) \(envelope.id): \(error)"))
+        problems.append(Problem(line: line, reason: "\(envelope.name) \(envelope.id): \(error)"))
       }
     }
     return ReplayReport(replayed: replayed, problems: problems.sorted { $0.line < $1.line })
