@@ -18,16 +18,20 @@
 ///
 /// Locks are never held while a handler runs, so handlers may publish, subscribe and cancel.
 public final class EventBus: EventPublishing, EventObserving {
-  private let channels = Locked(ChannelTable())
+  @usableFromInline let channels = Locked(ChannelTable())
 
   /// Creates an empty bus.
   public init() {}
 
+  // Inlinable so that it is specialised for `E` in the caller: unspecialised, every publish
+  // looked up the metadata of `Channel<E>` and its tuples at run time, most of its cost.
+  @inlinable
   public func publish<E: Event>(_ event: E) {
     let (entries, sequence) = channels.withLock { table in
       table.sequence &+= 1
       let channel = table.channel(for: E.self)
-      channel.latest = (event, table.sequence)
+      channel.latestEvent = event
+      channel.latestSequence = table.sequence
       return (channel.entries, table.sequence)
     }
     for entry in entries {
@@ -39,7 +43,7 @@ public final class EventBus: EventPublishing, EventObserving {
     _ selector: EventSelector<Value>, delivery: EventDelivery, replay: Bool,
     _ handler: @escaping @Sendable (Value) -> Void
   ) -> EventSubscription {
-    let subscriber = Subscriber(delivery: delivery, handler: handler)
+    let subscriber = Subscriber(delivery: delivery, replay: replay, handler: handler)
     let identity = ObjectIdentifier(subscriber)
     let sink = subscriber.sink
     let replays = channels.withLock { table in

@@ -34,17 +34,17 @@ struct SelectorMember<Value: Sendable>: Sendable {
   /// the channel has a latest event.
   let attach: @Sendable (_ channels: inout ChannelTable, _ entry: EntryIdentity, _ sink: Sink<Value>, _ replay: Bool) -> Replay?
 
-  init<E: Event>(_ type: E.Type, _ convert: @escaping @Sendable (E) -> Value?) {
+  init<E: Event>(_ type: E.Type, _ convert: @escaping @Sendable (E) -> Value) {
     eventType = ObjectIdentifier(type)
     attach = { channels, identity, sink, replay in
       let channel = channels.channel(for: E.self)
       channel.entries.append(
         Channel<E>.Entry(identity: identity) { event, sequence in
-          if let value = convert(event) { sink.receive(value, sequence, false) }
+          sink.receive(convert(event), sequence, false)
         })
       guard replay, let latest = channel.latest else { return nil }
       return Replay(sequence: latest.sequence) {
-        if let value = convert(latest.event) { sink.receive(value, latest.sequence, true) }
+        sink.receive(convert(latest.event), latest.sequence, true)
       }
     }
   }

@@ -1,17 +1,21 @@
+import CTypedEventsRuntime
 import Foundation
 
 /// State guarded by an `NSLock`, available on every platform the runtime supports (the
 /// `Synchronization` module's `Mutex` needs macOS 15 and iOS 18).
+@usableFromInline
 final class Locked<State>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var state: State
+  @usableFromInline let lock = NSLock()
+  // Only touched inside the lock: the lock, not a dynamic exclusivity check, keeps it exclusive.
+  @exclusivity(unchecked) @usableFromInline var state: State
 
+  @usableFromInline
   init(_ state: State) {
     self.state = state
   }
 
   /// Runs `body` with exclusive access to the state. `body` must not call out to user code.
-  @inline(__always)
+  @inlinable
   func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }
@@ -22,23 +26,12 @@ final class Locked<State>: @unchecked Sendable {
 /// How many handlers the current thread is running, so that `cancel()` from inside a handler
 /// never waits for another handler (which could wait for this one: a deadlock).
 enum HandlerDepth {
-  private static let key: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-  }()
-
   static var current: Int {
-    Int(bitPattern: pthread_getspecific(key))
+    typed_events_handler_depth()
   }
 
   @inline(__always)
-  static func enter() {
-    pthread_setspecific(key, UnsafeRawPointer(bitPattern: current + 1))
-  }
-
-  @inline(__always)
-  static func leave() {
-    pthread_setspecific(key, UnsafeRawPointer(bitPattern: current - 1))
+  static func set(_ depth: Int) {
+    typed_events_set_handler_depth(depth)
   }
 }
