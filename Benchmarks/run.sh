@@ -3,7 +3,7 @@
 # that allocations per operation are counted. Arguments go to the benchmark executable
 # (--quick, --skip-compile, --output FILE).
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")"  # Benchmarks/
 swift build -c release --product typed-events-benchmarks
 swift build -c release --product eventgen
 bin=$(swift build -c release --show-bin-path)

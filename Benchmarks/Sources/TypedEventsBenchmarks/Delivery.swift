@@ -112,3 +112,27 @@ func asyncBenchmarks(events count: Int) async -> [Measurement] {
   })
   return results
 }
+
+/// Foundation's typed notifications (SE-0438's `NotificationCenter.MainActorMessage`), posted and
+/// observed on the main actor, as an app that adopts them would.
+final class MainActorSource: Sendable {}
+
+struct TickMessage: NotificationCenter.MainActorMessage {
+  typealias Subject = MainActorSource
+  var count: Int
+}
+
+@MainActor
+func mainActorMessageBenchmark(subscribers: Int, publishes: Int) -> Measurement {
+  let center = NotificationCenter()
+  let source = MainActorSource()
+  let counter = Counter()
+  let tokens = (0..<subscribers).map { _ in
+    center.addObserver(of: source, for: TickMessage.self) { message in counter.value &+= message.count }
+  }
+  let measurement = Harness.measure("Foundation NotificationCenter.MainActorMessage", operations: publishes * subscribers) {
+    for _ in 0..<publishes { center.post(TickMessage(count: 1), subject: source) }
+  }
+  blackHole((tokens, counter.value))
+  return measurement
+}
