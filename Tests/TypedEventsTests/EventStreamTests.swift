@@ -94,6 +94,14 @@ struct EventStreamTests {
     #expect(a == a.sorted() && b == b.sorted())
   }
 
+  @Test func anIteratorThatStopsEarlyLeavesTheRestToTheNextOne() async {
+    let bus = EventBus()
+    let stream = bus.events(Tick.self)
+    for count in 0..<10 { bus.publish(Tick(count: count)) }
+    #expect(await first(3, of: stream).map(\.count) == [0, 1, 2])
+    #expect(await first(7, of: stream).map(\.count) == Array(3..<10))
+  }
+
   @Test func releasingTheStreamCancelsItsSubscription() async {
     let bus = EventBus()
     weak var weakState: AnyObject?

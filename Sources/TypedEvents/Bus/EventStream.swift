@@ -5,9 +5,8 @@
 /// ends when the consuming task is cancelled; releasing the sequence and its iterator cancels
 /// the subscription.
 ///
-/// Several tasks may iterate one stream: each event goes to exactly one of them (an iterator
-/// takes the events waiting in the buffer as a batch), and cancelling any of them ends the
-/// sequence for all.
+/// Several tasks may iterate one stream: each event goes to exactly one of them, and cancelling
+/// any of them ends the sequence for all.
 public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
   // The stream's code is inlinable so that it is specialised for `Element` in the caller:
   // unspecialised, looking up the metadata of its generic buffers cost a fifth of each event.
@@ -18,14 +17,10 @@ public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
     self.state = state
   }
 
-  /// Reads events one at a time.
-  ///
-  /// It takes every event waiting in the buffer at once and hands them out from its own copy,
-  /// so that a consumer that falls behind pays for the lock once per batch, not per event.
+  /// Reads events one at a time, from the stream's shared buffer: an event is never held by an
+  /// iterator, so one that stops early (a `break`) leaves the rest to the next iterator.
   public struct AsyncIterator: AsyncIteratorProtocol {
     @usableFromInline let state: StreamState<Element>
-    @usableFromInline var batch: [Element] = []
-    @usableFromInline var position = 0
 
     @usableFromInline
     init(state: StreamState<Element>) {
@@ -41,13 +36,7 @@ public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
     /// The next event, or nil once the consuming task is cancelled.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-      if position == batch.count {
-        batch = state.takeAll()
-        position = 0
-        if batch.isEmpty { return await state.next() }
-      }
-      defer { position += 1 }
-      return batch[position]
+      await state.next()
     }
   }
 
@@ -165,23 +154,12 @@ final class StreamState<Element: Sendable>: Sendable {
     waiter?.resume(returning: value)
   }
 
-  /// Every event waiting in the buffer, oldest first; empty when none is.
-  @inlinable
-  func takeAll() -> [Element] {
-    buffer.withLock { buffer in
-      guard buffer.count > 0 else { return [] }
-      defer {
-        buffer.items.removeAll(keepingCapacity: true)
-        buffer.head = 0
-      }
-      return Array(buffer.items[buffer.head...])
-    }
-  }
-
   /// The next event, waiting for one if the buffer is empty.
   @inlinable
   func next() async -> Element? {
-    await withTaskCancellationHandler {
+    // Fast path: an event is waiting, so there is no need to suspend.
+    if let ready = buffer.withLock({ $0.popFirst() }) { return ready }
+    return await withTaskCancellationHandler {
       await withUnsafeContinuation { continuation in
         let ready = buffer.withLock { buffer -> Element?? in
           if let item = buffer.popFirst() { return .some(item) }
