@@ -48,7 +48,9 @@ extension FixedWidthInteger where Self: PropertyListConvertible {
   /// converts exactly; a fraction or an out-of-range value is an error, never a silent change.
   @inlinable
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
-    if let same = value as? Self, !PropertyListNumbers.isBoolean(value) {
+    // The common case first: the very type, as generated code writes it. Asking whether it
+    // is a boolean would bridge it to an NSNumber, an allocation.
+    if type(of: value) == Self.self, let same = value as? Self {
       self = same
       return
     }
@@ -92,7 +94,7 @@ extension Decimal: PropertyListConvertible {
   public var propertyListValue: Any { description }
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
     if let string = value as? String {
-      guard PropertyListNumbers.isDecimalLiteral(string), let decimal = Decimal(string: string, locale: PropertyListNumbers.posix) else {
+      guard let decimal = DecimalText.decimal(string) else {
         throw .init(problem: .invalidValue(expected: "a decimal number", found: "\"\(string)\""))
       }
       self = decimal
