@@ -24,8 +24,10 @@ let package = Package(
     .target(name: "EventSchema", dependencies: ["CYAML"]),
     // Validated schema model → Swift text. Knows nothing of YAML.
     .target(name: "EventCodegen", dependencies: ["EventSchema"]),
+    // Compares two versions of a validated schema set: which changes break which readers.
+    .target(name: "SchemaEvolution", dependencies: ["EventSchema"]),
     // One run of the generator: finds inputs, names outputs, writes or compares them.
-    .target(name: "EventGenDriver", dependencies: ["EventSchema", "EventCodegen"]),
+    .target(name: "EventGenDriver", dependencies: ["EventSchema", "EventCodegen", "SchemaEvolution"]),
     // The command-line tool, a thin layer of argument parsing over the driver.
     .executableTarget(
       name: "eventgen",
@@ -33,6 +35,7 @@ let package = Package(
         "EventGenDriver",
         "EventSchema",
         "EventCodegen",
+        "SchemaEvolution",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -67,6 +70,7 @@ let package = Package(
     .executableTarget(name: "events-example", dependencies: ["SampleEvents", "SessionEvents", "TypedEvents"], path: "Sources/EventsExample"),
 
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"]),
+    .testTarget(name: "SchemaEvolutionTests", dependencies: ["EventSchema", "SchemaEvolution"]),
     .testTarget(name: "EventCodegenTests", dependencies: ["EventSchema", "EventCodegen", "EventGenDriver"]),
     .testTarget(name: "TypedEventsTests", dependencies: ["TypedEvents"]),
     // Compiles and runs the generated code of the samples and of the edge-case schemas.

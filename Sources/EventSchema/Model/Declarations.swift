@@ -171,6 +171,8 @@ public struct SchemaFile: Hashable, Sendable {
   public var namespace: String?
   /// The schema version, 1 by default.
   public var version: Int
+  /// Where `version:` is written; nil when the file leaves it at its default.
+  public var versionLocation: SourceLocation?
   /// Documentation, if any.
   public var doc: String?
   /// Declared types, in the order written.
@@ -184,13 +186,14 @@ public struct SchemaFile: Hashable, Sendable {
 
   /// Creates a schema file.
   public init(
-    path: String, namespace: String? = nil, version: Int = 1, doc: String? = nil,
-    types: [TypeDeclaration] = [], events: [EventDeclaration] = [], groups: [GroupDeclaration] = [],
-    externals: [String] = []
+    path: String, namespace: String? = nil, version: Int = 1, versionLocation: SourceLocation? = nil,
+    doc: String? = nil, types: [TypeDeclaration] = [], events: [EventDeclaration] = [],
+    groups: [GroupDeclaration] = [], externals: [String] = []
   ) {
     self.path = path
     self.namespace = namespace
     self.version = version
+    self.versionLocation = versionLocation
     self.doc = doc
     self.types = types
     self.events = events

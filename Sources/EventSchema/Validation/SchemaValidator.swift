@@ -30,7 +30,8 @@ struct SchemaValidator {
       let events = document.events.compactMap { event($0, namespace: namespace, version: version) }
       files.append(
         SchemaFile(
-          path: document.path, namespace: namespace, version: version, doc: document.doc, types: types,
+          path: document.path, namespace: namespace, version: version, versionLocation: document.version?.location,
+          doc: document.doc, types: types,
           events: events, groups: [], externals: document.externals.map(\.value)))
     }
     let eventsByName = Dictionary(files.flatMap(\.events).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

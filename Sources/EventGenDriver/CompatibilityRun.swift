@@ -1,0 +1,33 @@
+import EventSchema
+import SchemaEvolution
+
+/// `eventgen compat`: loads two versions of a schema set and compares them.
+public enum CompatibilityRun {
+  /// The result of a comparison.
+  public struct Report: Sendable {
+    /// Errors (breaking changes, version rule, or schema errors that stop the comparison) and
+    /// notes (safe changes), sorted.
+    public var diagnostics: [Diagnostic]
+    /// Whether any diagnostic is an error.
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+  }
+
+  /// Compares the schemas at `old` with those at `new` (files, or folders searched for
+  /// `*.events.yaml`). Schema errors in either version are reported instead of a comparison.
+  public static func check(old: [String], new: [String], mode: CompatibilityMode) throws(InputError) -> Report {
+    let before = try load(old)
+    let after = try load(new)
+    guard let oldSchema = before.schema, let newSchema = after.schema else {
+      return Report(diagnostics: (before.diagnostics + after.diagnostics).sorted())
+    }
+    return Report(diagnostics: CompatibilityChecker.check(old: oldSchema, new: newSchema, mode: mode))
+  }
+
+  private static func load(_ paths: [String]) throws(InputError) -> SchemaLoadResult {
+    let files = try InputFiles.discover(paths)
+    guard !files.isEmpty else {
+      throw InputError("no schema files (*\(InputFiles.schemaSuffix)) found in \(paths.joined(separator: ", "))")
+    }
+    return SchemaLoader.load(try InputFiles.read(files))
+  }
+}
