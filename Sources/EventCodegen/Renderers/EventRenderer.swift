@@ -28,8 +28,8 @@ struct EventRenderer {
                 name: "eventVersion", type: "Int", getter: [.line("\(event.version)")])),
           ] + coding.properties + [
             coding.memberwiseInitializer(doc: "Creates the event.", deprecated: event.deprecated)
-          ] + coding.equatableMembers(typeName: event.name))),
-      .extension(ExtensionDecl(type: event.name, members: coding.codingMembers)),
+          ])),
+      coding.codingExtension(for: event.name),
     ]
     if let subject = event.subject {
       declarations.append(

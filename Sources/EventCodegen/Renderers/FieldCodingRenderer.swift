@@ -65,58 +65,24 @@ struct FieldCodingRenderer {
         body: fields.map { .line("self.\(Self.storage($0)) = \(Swift.identifier($0.name))") }))
   }
 
-  /// `==` and `hash(into:)`, written out: a `guard` per field and one `combine` per field.
-  func equatableMembers(typeName: String) -> [Declaration] {
-    [
-      .function(
-        FunctionDecl(
-          doc: ["Whether two values have equal fields."],
-          signature: "\(access)static func == (lhs: \(typeName), rhs: \(typeName)) -> Bool",
-          body: fields.map { field in
-            let name = Self.storage(field)
-            return .line("guard FieldComparison.equal(lhs.\(name), rhs.\(name)) else { return false }")
-          } + [.line("return true")])),
-      .function(
-        FunctionDecl(
-          doc: ["Hashes every field."], signature: "\(access)func hash(into hasher: inout Hasher)",
-          body: fields.map { .line("hasher.combine(self.\(Self.storage($0)))") })),
-    ]
-  }
-
-  /// The coding of the fields, written once: a generic reader and writer that JSON and
-  /// `userInfo` share, and the four thin entry points `Codable` and `UserInfoCodable` require.
-  var codingMembers: [Declaration] {
-    [
-      decoder(
-        doc: "Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.",
-        signature: "private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure)", reader: "reader",
-        setup: []),
-      encoder(
-        doc: "Writes the fields, by wire key, to JSON or `userInfo`.",
-        signature: "private func write<Writer: FieldWriter>(fields writer: inout Writer)", call: "writer", setup: []),
-      .function(
-        FunctionDecl(
-          doc: ["Decodes from JSON or another `Decoder`."], signature: "\(access)init(from decoder: any Decoder) throws",
-          body: [.line("try self.init(fields: DecodingFields(decoder))")])),
-      .function(
-        FunctionDecl(
-          doc: ["Encodes to JSON or another `Encoder`, with the schema's wire keys."],
-          signature: "\(access)func encode(to encoder: any Encoder) throws",
-          body: [.line("var fields = EncodingFields(encoder)"), .line("write(fields: &fields)"), .line("try fields.finish()")])),
-      .function(
-        FunctionDecl(
-          doc: ["Reads the fields from a `userInfo` dictionary."],
-          signature: "\(access)init(reading reader: UserInfoReader) throws(UserInfoDecodingError)",
-          body: [.line("try self.init(fields: reader)")])),
-      .function(
-        FunctionDecl(
-          doc: ["Writes the fields as property-list values into a `userInfo` dictionary."],
-          signature: "\(access)func write(to writer: inout UserInfoWriter)", body: [.line("write(fields: &writer)")])),
-    ]
+  /// The coding of the fields, written once: a generic reader and writer, from which the
+  /// runtime's `FieldCodable` derives JSON, `userInfo`, `==` and `hash(into:)`.
+  func codingExtension(for type: String) -> Declaration {
+    .extension(
+      ExtensionDecl(
+        type: type, conformances: ["FieldCodable"],
+        members: [
+          decoder(
+            doc: "Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.",
+            signature: "\(access)init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure)", reader: "reader"),
+          encoder(
+            doc: "Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.",
+            signature: "\(access)func write<Writer: FieldWriter>(fields writer: inout Writer)", call: "writer"),
+        ]))
   }
 
   /// A decoding initializer: `self.x = try reader.decode(T.self, forKey: "k")` per field.
-  private func decoder(doc: String, signature: String, reader: String, setup: [Statement]) -> Declaration {
+  private func decoder(doc: String, signature: String, reader: String) -> Declaration {
     let body: [Statement] = fields.map { field in
       let key = Swift.stringLiteral(field.wireKey)
       let expression: String
@@ -132,16 +98,16 @@ struct FieldCodingRenderer {
       }
       return .line("self.\(Self.storage(field)) = \(expression)")
     }
-    return .function(FunctionDecl(doc: [doc], signature: signature, body: (fields.isEmpty ? [] : setup) + body))
+    return .function(FunctionDecl(doc: [doc], signature: signature, body: body))
   }
 
   /// An encoding function: `writer.encode(self.x, forKey: "k")` per field.
-  private func encoder(doc: String, signature: String, call: String, setup: [Statement]) -> Declaration {
+  private func encoder(doc: String, signature: String, call: String) -> Declaration {
     let body: [Statement] = fields.map { field in
       let method = field.type.isOptional ? "encodeIfPresent" : "encode"
       return .line("\(call).\(method)(self.\(Self.storage(field)), forKey: \(Swift.stringLiteral(field.wireKey)))")
     }
-    return .function(FunctionDecl(doc: [doc], signature: signature, body: setup + body))
+    return .function(FunctionDecl(doc: [doc], signature: signature, body: body))
   }
 }
 

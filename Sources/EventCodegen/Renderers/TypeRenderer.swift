@@ -94,9 +94,8 @@ struct TypeRenderer {
         NominalDecl(
           doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name,
           conformances: ["Hashable", "Codable", "UserInfoCodable"],
-          members: coding.properties + [coding.memberwiseInitializer(doc: "Creates a value.", deprecated: type.deprecated)]
-            + coding.equatableMembers(typeName: type.name))),
-      .extension(ExtensionDecl(type: type.name, members: coding.codingMembers)),
+          members: coding.properties + [coding.memberwiseInitializer(doc: "Creates a value.", deprecated: type.deprecated)])),
+      coding.codingExtension(for: type.name),
     ]
   }
 }

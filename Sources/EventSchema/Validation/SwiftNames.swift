@@ -45,7 +45,7 @@ public enum SwiftNames {
     "EventStream", "EventBufferingPolicy", "EventDelivery", "EventSubscription", "SubjectIdentifiable",
     "UserInfoCodable", "UserInfoDecodingError", "UserInfoReader", "UserInfoWriter", "StrongIdentifier",
     "StringEnumeration", "PropertyListConvertible", "FieldReader", "FieldWriter", "DecodingFields",
-    "EncodingFields", "FieldComparison", "GeneratedEvents",
+    "EncodingFields", "FieldCodable", "GeneratedEvents",
     // Generic parameters of the generated field coding
     "Reader", "Writer",
   ])

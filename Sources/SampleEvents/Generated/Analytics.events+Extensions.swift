@@ -9,75 +9,31 @@ import TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
 fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_1 {}
 
-nonisolated extension ChangeDateRange {
+nonisolated extension ChangeDateRange: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.from = try reader.decode(Date.self, forKey: "from")
     self.until = try reader.decode(Date.self, forKey: "until")
     self.granularity = try reader.decode(Granularity.self, forKey: "granularity", default: .day)
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.from, forKey: "from")
     writer.encode(self.until, forKey: "until")
     writer.encode(self.granularity, forKey: "granularity")
   }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
 }
 
-nonisolated extension SelectApplication {
+nonisolated extension SelectApplication: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.id = try reader.decode(ApplicationID.self, forKey: "id")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.id, forKey: "id")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
@@ -86,37 +42,15 @@ nonisolated extension SelectApplication: SubjectIdentifiable {
   public var eventSubject: ApplicationID { self.id }
 }
 
-nonisolated extension UnselectApplication {
+nonisolated extension UnselectApplication: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.id = try reader.decode(ApplicationID.self, forKey: "id")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.id, forKey: "id")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
@@ -125,43 +59,21 @@ nonisolated extension UnselectApplication: SubjectIdentifiable {
   public var eventSubject: ApplicationID { self.id }
 }
 
-nonisolated extension ExportRequested {
+nonisolated extension ExportRequested: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.format = try reader.decode(String.self, forKey: "format", default: "csv")
     self.includeHidden = try reader.decode(Bool.self, forKey: "includeHidden", default: false)
     self.maximumRows = try reader.decodeIfPresent(Int64.self, forKey: "maximumRows") ?? 10000
     self.columnWidths = try reader.decode([String: Double].self, forKey: "columnWidths", default: ["name": 120.5, "value": 80.0])
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.format, forKey: "format")
     writer.encode(self.includeHidden, forKey: "includeHidden")
     writer.encodeIfPresent(self.maximumRows, forKey: "maximumRows")
     writer.encode(self.columnWidths, forKey: "columnWidths")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 

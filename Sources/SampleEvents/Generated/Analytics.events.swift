@@ -47,21 +47,6 @@ nonisolated public struct ChangeDateRange: Event {
     self.until = until
     self.granularity = granularity
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: ChangeDateRange, rhs: ChangeDateRange) -> Bool {
-    guard FieldComparison.equal(lhs.from, rhs.from) else { return false }
-    guard FieldComparison.equal(lhs.until, rhs.until) else { return false }
-    guard FieldComparison.equal(lhs.granularity, rhs.granularity) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.from)
-    hasher.combine(self.until)
-    hasher.combine(self.granularity)
-  }
 }
 
 /// Wire name `Analytics.SelectApplication`, version 1.
@@ -78,17 +63,6 @@ nonisolated public struct SelectApplication: Event {
   public init(id: ApplicationID) {
     self.id = id
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: SelectApplication, rhs: SelectApplication) -> Bool {
-    guard FieldComparison.equal(lhs.id, rhs.id) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.id)
-  }
 }
 
 /// Wire name `Analytics.UnselectApplication`, version 1.
@@ -104,17 +78,6 @@ nonisolated public struct UnselectApplication: Event {
   /// Creates the event.
   public init(id: ApplicationID) {
     self.id = id
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: UnselectApplication, rhs: UnselectApplication) -> Bool {
-    guard FieldComparison.equal(lhs.id, rhs.id) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.id)
   }
 }
 
@@ -144,23 +107,6 @@ nonisolated public struct ExportRequested: Event {
     self.includeHidden = includeHidden
     self.maximumRows = maximumRows
     self.columnWidths = columnWidths
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: ExportRequested, rhs: ExportRequested) -> Bool {
-    guard FieldComparison.equal(lhs.format, rhs.format) else { return false }
-    guard FieldComparison.equal(lhs.includeHidden, rhs.includeHidden) else { return false }
-    guard FieldComparison.equal(lhs.maximumRows, rhs.maximumRows) else { return false }
-    guard FieldComparison.equal(lhs.columnWidths, rhs.columnWidths) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.format)
-    hasher.combine(self.includeHidden)
-    hasher.combine(self.maximumRows)
-    hasher.combine(self.columnWidths)
   }
 }
 

@@ -8,47 +8,25 @@ import TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
 fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_1 {}
 
-nonisolated extension Attachment {
+nonisolated extension Attachment: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.url = try reader.decode(URL.self, forKey: "url")
     self.thumbnail = try reader.decodeIfPresent(Data.self, forKey: "thumbnail")
     self.byteCount = try reader.decode(UInt64.self, forKey: "byteCount")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.url, forKey: "url")
     writer.encodeIfPresent(self.thumbnail, forKey: "thumbnail")
     writer.encode(self.byteCount, forKey: "byteCount")
   }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
 }
 
-nonisolated extension Message {
+nonisolated extension Message: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.id = try reader.decode(MessageID.self, forKey: "id")
     self.sender = try reader.decode(String.self, forKey: "sender")
     self.text = try reader.decode(String.self, forKey: "text")
@@ -60,8 +38,8 @@ nonisolated extension Message {
     self.editedAt = try reader.decodeIfPresent(Date.self, forKey: "editedAt")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.id, forKey: "id")
     writer.encode(self.sender, forKey: "sender")
     writer.encode(self.text, forKey: "text")
@@ -72,65 +50,21 @@ nonisolated extension Message {
     writer.encode(self._edited, forKey: "edited")
     writer.encodeIfPresent(self.editedAt, forKey: "editedAt")
   }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
 }
 
-nonisolated extension FetchMessagesRequested {
+nonisolated extension FetchMessagesRequested: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.conversation = try reader.decode(ConversationID.self, forKey: "conversation")
     self.before = try reader.decodeIfPresent(MessageID.self, forKey: "before")
     self.limit = try reader.decode(UInt16.self, forKey: "limit", default: 50)
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.conversation, forKey: "conversation")
     writer.encodeIfPresent(self.before, forKey: "before")
     writer.encode(self.limit, forKey: "limit")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
@@ -139,9 +73,9 @@ nonisolated extension FetchMessagesRequested: SubjectIdentifiable {
   public var eventSubject: ConversationID { self.conversation }
 }
 
-nonisolated extension MessagesLoaded {
+nonisolated extension MessagesLoaded: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.conversation = try reader.decode(ConversationID.self, forKey: "conversation")
     self.messages = try reader.decode([Message].self, forKey: "messages")
     self.hasMore = try reader.decode(Bool.self, forKey: "hasMore")
@@ -149,35 +83,13 @@ nonisolated extension MessagesLoaded {
     self.score = try reader.decodeIfPresent(Float.self, forKey: "score")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.conversation, forKey: "conversation")
     writer.encode(self.messages, forKey: "messages")
     writer.encode(self.hasMore, forKey: "hasMore")
     writer.encode(self.loadedIn, forKey: "loadedIn")
     writer.encodeIfPresent(self.score, forKey: "score")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 

@@ -39,21 +39,6 @@ nonisolated public struct Attachment: Hashable, Codable, UserInfoCodable {
     self.thumbnail = thumbnail
     self.byteCount = byteCount
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: Attachment, rhs: Attachment) -> Bool {
-    guard FieldComparison.equal(lhs.url, rhs.url) else { return false }
-    guard FieldComparison.equal(lhs.thumbnail, rhs.thumbnail) else { return false }
-    guard FieldComparison.equal(lhs.byteCount, rhs.byteCount) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.url)
-    hasher.combine(self.thumbnail)
-    hasher.combine(self.byteCount)
-  }
 }
 
 /// One message in a conversation.
@@ -100,33 +85,6 @@ nonisolated public struct Message: Hashable, Codable, UserInfoCodable {
     self._edited = edited
     self.editedAt = editedAt
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: Message, rhs: Message) -> Bool {
-    guard FieldComparison.equal(lhs.id, rhs.id) else { return false }
-    guard FieldComparison.equal(lhs.sender, rhs.sender) else { return false }
-    guard FieldComparison.equal(lhs.text, rhs.text) else { return false }
-    guard FieldComparison.equal(lhs.sentAt, rhs.sentAt) else { return false }
-    guard FieldComparison.equal(lhs.attachments, rhs.attachments) else { return false }
-    guard FieldComparison.equal(lhs.reactions, rhs.reactions) else { return false }
-    guard FieldComparison.equal(lhs.replyTo, rhs.replyTo) else { return false }
-    guard FieldComparison.equal(lhs._edited, rhs._edited) else { return false }
-    guard FieldComparison.equal(lhs.editedAt, rhs.editedAt) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.id)
-    hasher.combine(self.sender)
-    hasher.combine(self.text)
-    hasher.combine(self.sentAt)
-    hasher.combine(self.attachments)
-    hasher.combine(self.reactions)
-    hasher.combine(self.replyTo)
-    hasher.combine(self._edited)
-    hasher.combine(self.editedAt)
-  }
 }
 
 /// The list needs messages older than `before`.
@@ -152,21 +110,6 @@ nonisolated public struct FetchMessagesRequested: Event {
     self.conversation = conversation
     self.before = before
     self.limit = limit
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: FetchMessagesRequested, rhs: FetchMessagesRequested) -> Bool {
-    guard FieldComparison.equal(lhs.conversation, rhs.conversation) else { return false }
-    guard FieldComparison.equal(lhs.before, rhs.before) else { return false }
-    guard FieldComparison.equal(lhs.limit, rhs.limit) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.conversation)
-    hasher.combine(self.before)
-    hasher.combine(self.limit)
   }
 }
 
@@ -201,25 +144,6 @@ nonisolated public struct MessagesLoaded: Event {
     self.hasMore = hasMore
     self.loadedIn = loadedIn
     self.score = score
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: MessagesLoaded, rhs: MessagesLoaded) -> Bool {
-    guard FieldComparison.equal(lhs.conversation, rhs.conversation) else { return false }
-    guard FieldComparison.equal(lhs.messages, rhs.messages) else { return false }
-    guard FieldComparison.equal(lhs.hasMore, rhs.hasMore) else { return false }
-    guard FieldComparison.equal(lhs.loadedIn, rhs.loadedIn) else { return false }
-    guard FieldComparison.equal(lhs.score, rhs.score) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.conversation)
-    hasher.combine(self.messages)
-    hasher.combine(self.hasMore)
-    hasher.combine(self.loadedIn)
-    hasher.combine(self.score)
   }
 }
 

@@ -8,9 +8,9 @@ import TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
 fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_1 {}
 
-nonisolated extension Item {
+nonisolated extension Item: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.id = try reader.decode(ItemID.self, forKey: "id")
     self.title = try reader.decode(String.self, forKey: "title")
     self.quantity = try reader.decode(Int32.self, forKey: "quantity", default: 1)
@@ -18,71 +18,27 @@ nonisolated extension Item {
     self.barcode = try reader.decodeIfPresent(String.self, forKey: "barcode")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.id, forKey: "id")
     writer.encode(self.title, forKey: "title")
     writer.encode(self.quantity, forKey: "quantity")
     writer.encode(self.tags, forKey: "tags")
     writer.encodeIfPresent(self.barcode, forKey: "barcode")
   }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
 }
 
-nonisolated extension BoxProvisioned {
+nonisolated extension BoxProvisioned: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.boxId = try reader.decode(BoxID.self, forKey: "boxId")
     self.title = try reader.decode(String.self, forKey: "title")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.boxId, forKey: "boxId")
     writer.encode(self.title, forKey: "title")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
@@ -91,39 +47,17 @@ nonisolated extension BoxProvisioned: SubjectIdentifiable {
   public var eventSubject: BoxID { self.boxId }
 }
 
-nonisolated extension ItemProvisioned {
+nonisolated extension ItemProvisioned: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.boxId = try reader.decode(BoxID.self, forKey: "boxId")
     self.item = try reader.decode(Item.self, forKey: "item")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.boxId, forKey: "boxId")
     writer.encode(self.item, forKey: "item")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
@@ -132,41 +66,19 @@ nonisolated extension ItemProvisioned: SubjectIdentifiable {
   public var eventSubject: BoxID { self.boxId }
 }
 
-nonisolated extension ItemMoved {
+nonisolated extension ItemMoved: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.item = try reader.decode(Item.self, forKey: "item")
     self.from = try reader.decode(BoxID.self, forKey: "from")
     self.to = try reader.decode(BoxID.self, forKey: "to")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.item, forKey: "item")
     writer.encode(self.from, forKey: "from")
     writer.encode(self.to, forKey: "to")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 

@@ -50,25 +50,6 @@ nonisolated public struct Item: Hashable, Codable, UserInfoCodable {
     self.tags = tags
     self.barcode = barcode
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: Item, rhs: Item) -> Bool {
-    guard FieldComparison.equal(lhs.id, rhs.id) else { return false }
-    guard FieldComparison.equal(lhs.title, rhs.title) else { return false }
-    guard FieldComparison.equal(lhs.quantity, rhs.quantity) else { return false }
-    guard FieldComparison.equal(lhs.tags, rhs.tags) else { return false }
-    guard FieldComparison.equal(lhs.barcode, rhs.barcode) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.id)
-    hasher.combine(self.title)
-    hasher.combine(self.quantity)
-    hasher.combine(self.tags)
-    hasher.combine(self.barcode)
-  }
 }
 
 /// A new box was set up.
@@ -88,19 +69,6 @@ nonisolated public struct BoxProvisioned: Event {
   public init(boxId: BoxID, title: String) {
     self.boxId = boxId
     self.title = title
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: BoxProvisioned, rhs: BoxProvisioned) -> Bool {
-    guard FieldComparison.equal(lhs.boxId, rhs.boxId) else { return false }
-    guard FieldComparison.equal(lhs.title, rhs.title) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.boxId)
-    hasher.combine(self.title)
   }
 }
 
@@ -122,19 +90,6 @@ nonisolated public struct ItemProvisioned: Event {
     self.boxId = boxId
     self.item = item
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: ItemProvisioned, rhs: ItemProvisioned) -> Bool {
-    guard FieldComparison.equal(lhs.boxId, rhs.boxId) else { return false }
-    guard FieldComparison.equal(lhs.item, rhs.item) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.boxId)
-    hasher.combine(self.item)
-  }
 }
 
 /// Wire name `Inventory.ItemMoved`, version 1.
@@ -154,21 +109,6 @@ nonisolated public struct ItemMoved: Event {
     self.item = item
     self.from = from
     self.to = to
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: ItemMoved, rhs: ItemMoved) -> Bool {
-    guard FieldComparison.equal(lhs.item, rhs.item) else { return false }
-    guard FieldComparison.equal(lhs.from, rhs.from) else { return false }
-    guard FieldComparison.equal(lhs.to, rhs.to) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.item)
-    hasher.combine(self.from)
-    hasher.combine(self.to)
   }
 }
 

@@ -8,45 +8,23 @@ import TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
 fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_1 {}
 
-nonisolated extension Money {
+nonisolated extension Money: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.amount = try reader.decode(Decimal.self, forKey: "amount")
     self.currency = try reader.decode(Currency.self, forKey: "currency")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.amount, forKey: "amount")
     writer.encode(self.currency, forKey: "currency")
   }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
 }
 
-nonisolated extension Listing {
+nonisolated extension Listing: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.id = try reader.decode(ListingID.self, forKey: "id")
     self.title = try reader.decode(String.self, forKey: "title")
     self.price = try reader.decode(Money.self, forKey: "price")
@@ -57,8 +35,8 @@ nonisolated extension Listing {
     self.attributes = try reader.decode([String: String].self, forKey: "attributes", default: [:])
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.id, forKey: "id")
     writer.encode(self.title, forKey: "title")
     writer.encode(self.price, forKey: "price")
@@ -68,61 +46,17 @@ nonisolated extension Listing {
     writer.encodeIfPresent(self.location, forKey: "location")
     writer.encode(self.attributes, forKey: "attributes")
   }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
 }
 
-nonisolated extension ListingCreated {
+nonisolated extension ListingCreated: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.listing = try reader.decode(Listing.self, forKey: "listing")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.listing, forKey: "listing")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
@@ -131,39 +65,17 @@ nonisolated extension ListingCreated: SubjectIdentifiable {
   public var eventSubject: ListingID { self.listing.id }
 }
 
-nonisolated extension ListingUpdated {
+nonisolated extension ListingUpdated: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.listing = try reader.decode(Listing.self, forKey: "listing")
     self.changedFields = try reader.decode([String].self, forKey: "changed_fields")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.listing, forKey: "listing")
     writer.encode(self.changedFields, forKey: "changed_fields")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
@@ -172,9 +84,9 @@ nonisolated extension ListingUpdated: SubjectIdentifiable {
   public var eventSubject: ListingID { self.listing.id }
 }
 
-nonisolated extension ListingSold {
+nonisolated extension ListingSold: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.id = try reader.decode(ListingID.self, forKey: "id")
     self.price = try reader.decode(Money.self, forKey: "price")
     self.soldAt = try reader.decode(Date.self, forKey: "soldAt")
@@ -182,35 +94,13 @@ nonisolated extension ListingSold {
     self.channel = try reader.decode(String.self, forKey: "sales_channel", default: "app")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.id, forKey: "id")
     writer.encode(self.price, forKey: "price")
     writer.encode(self.soldAt, forKey: "soldAt")
     writer.encodeIfPresent(self.buyer, forKey: "buyer")
     writer.encode(self.channel, forKey: "sales_channel")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
@@ -219,37 +109,15 @@ nonisolated extension ListingSold: SubjectIdentifiable {
   public var eventSubject: ListingID { self.id }
 }
 
-nonisolated extension ListingRemoved {
+nonisolated extension ListingRemoved: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.id = try reader.decode(ListingID.self, forKey: "id")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.id, forKey: "id")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
@@ -258,39 +126,17 @@ nonisolated extension ListingRemoved: SubjectIdentifiable {
   public var eventSubject: ListingID { self.id }
 }
 
-nonisolated extension ListingArchived {
+nonisolated extension ListingArchived: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.id = try reader.decode(ListingID.self, forKey: "id")
     self.reason = try reader.decodeIfPresent(String.self, forKey: "reason")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.id, forKey: "id")
     writer.encodeIfPresent(self.reason, forKey: "reason")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 

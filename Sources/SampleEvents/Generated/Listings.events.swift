@@ -96,19 +96,6 @@ nonisolated public struct Money: Hashable, Codable, UserInfoCodable {
     self.amount = amount
     self.currency = currency
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: Money, rhs: Money) -> Bool {
-    guard FieldComparison.equal(lhs.amount, rhs.amount) else { return false }
-    guard FieldComparison.equal(lhs.currency, rhs.currency) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.amount)
-    hasher.combine(self.currency)
-  }
 }
 
 /// A listing as shown in feeds.
@@ -144,31 +131,6 @@ nonisolated public struct Listing: Hashable, Codable, UserInfoCodable {
     self.location = location
     self.attributes = attributes
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: Listing, rhs: Listing) -> Bool {
-    guard FieldComparison.equal(lhs.id, rhs.id) else { return false }
-    guard FieldComparison.equal(lhs.title, rhs.title) else { return false }
-    guard FieldComparison.equal(lhs.price, rhs.price) else { return false }
-    guard FieldComparison.equal(lhs.status, rhs.status) else { return false }
-    guard FieldComparison.equal(lhs.seller, rhs.seller) else { return false }
-    guard FieldComparison.equal(lhs.photos, rhs.photos) else { return false }
-    guard FieldComparison.equal(lhs.location, rhs.location) else { return false }
-    guard FieldComparison.equal(lhs.attributes, rhs.attributes) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.id)
-    hasher.combine(self.title)
-    hasher.combine(self.price)
-    hasher.combine(self.status)
-    hasher.combine(self.seller)
-    hasher.combine(self.photos)
-    hasher.combine(self.location)
-    hasher.combine(self.attributes)
-  }
 }
 
 /// A user published a listing.
@@ -186,17 +148,6 @@ nonisolated public struct ListingCreated: Event {
   /// Creates the event.
   public init(listing: Listing) {
     self.listing = listing
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: ListingCreated, rhs: ListingCreated) -> Bool {
-    guard FieldComparison.equal(lhs.listing, rhs.listing) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.listing)
   }
 }
 
@@ -221,19 +172,6 @@ nonisolated public struct ListingUpdated: Event {
   public init(listing: Listing, changedFields: [String]) {
     self.listing = listing
     self.changedFields = changedFields
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: ListingUpdated, rhs: ListingUpdated) -> Bool {
-    guard FieldComparison.equal(lhs.listing, rhs.listing) else { return false }
-    guard FieldComparison.equal(lhs.changedFields, rhs.changedFields) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.listing)
-    hasher.combine(self.changedFields)
   }
 }
 
@@ -269,25 +207,6 @@ nonisolated public struct ListingSold: Event {
     self.buyer = buyer
     self.channel = channel
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: ListingSold, rhs: ListingSold) -> Bool {
-    guard FieldComparison.equal(lhs.id, rhs.id) else { return false }
-    guard FieldComparison.equal(lhs.price, rhs.price) else { return false }
-    guard FieldComparison.equal(lhs.soldAt, rhs.soldAt) else { return false }
-    guard FieldComparison.equal(lhs.buyer, rhs.buyer) else { return false }
-    guard FieldComparison.equal(lhs.channel, rhs.channel) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.id)
-    hasher.combine(self.price)
-    hasher.combine(self.soldAt)
-    hasher.combine(self.buyer)
-    hasher.combine(self.channel)
-  }
 }
 
 /// Wire name `Listings.ListingRemoved`, version 2.
@@ -307,17 +226,6 @@ nonisolated public struct ListingRemoved: Event {
   public init(id: ListingID) {
     self.id = id
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: ListingRemoved, rhs: ListingRemoved) -> Bool {
-    guard FieldComparison.equal(lhs.id, rhs.id) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.id)
-  }
 }
 
 /// Wire name `Listings.ListingArchived`, version 2.
@@ -335,19 +243,6 @@ nonisolated public struct ListingArchived: Event {
   public init(id: ListingID, reason: String? = nil) {
     self.id = id
     self.reason = reason
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: ListingArchived, rhs: ListingArchived) -> Bool {
-    guard FieldComparison.equal(lhs.id, rhs.id) else { return false }
-    guard FieldComparison.equal(lhs.reason, rhs.reason) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.id)
-    hasher.combine(self.reason)
   }
 }
 

@@ -9,43 +9,21 @@ import TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
 fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_1 {}
 
-nonisolated extension Old {
+nonisolated extension Old: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.value = try reader.decode(Int.self, forKey: "value")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.value, forKey: "value")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 
-nonisolated extension Everything {
+nonisolated extension Everything: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.string = try reader.decode(String.self, forKey: "string")
     self.bool = try reader.decode(Bool.self, forKey: "bool")
     self.int = try reader.decode(Int.self, forKey: "int")
@@ -67,8 +45,8 @@ nonisolated extension Everything {
     self.data = try reader.decode(Data.self, forKey: "data")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.string, forKey: "string")
     writer.encode(self.bool, forKey: "bool")
     writer.encode(self.int, forKey: "int")
@@ -89,33 +67,11 @@ nonisolated extension Everything {
     writer.encode(self.url, forKey: "url")
     writer.encode(self.data, forKey: "data")
   }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
 }
 
-nonisolated extension Nested {
+nonisolated extension Nested: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.owner = try reader.decode(Token.self, forKey: "owner")
     self.optionalArray = try reader.decodeIfPresent([Int].self, forKey: "optionalArray")
     self.arrayOfArrays = try reader.decode([[String]].self, forKey: "arrayOfArrays")
@@ -127,8 +83,8 @@ nonisolated extension Nested {
     self.old = try reader.decodeIfPresent(Old.self, forKey: "old")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.owner, forKey: "owner")
     writer.encodeIfPresent(self.optionalArray, forKey: "optionalArray")
     writer.encode(self.arrayOfArrays, forKey: "arrayOfArrays")
@@ -139,28 +95,6 @@ nonisolated extension Nested {
     writer.encodeIfPresent(self.shapeByName, forKey: "shapeByName")
     writer.encodeIfPresent(self.old, forKey: "old")
   }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
 }
 
 nonisolated extension Nested: SubjectIdentifiable {
@@ -168,9 +102,9 @@ nonisolated extension Nested: SubjectIdentifiable {
   public var eventSubject: Token { self.owner }
 }
 
-nonisolated extension Keywords {
+nonisolated extension Keywords: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.`default` = try reader.decode(String.self, forKey: "default")
     self.`in` = try reader.decode(Int.self, forKey: "in")
     self.`class` = try reader.decode(Bool.self, forKey: "class")
@@ -183,8 +117,8 @@ nonisolated extension Keywords {
     self.writer = try reader.decode(String.self, forKey: "writer")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.`default`, forKey: "default")
     writer.encode(self.`in`, forKey: "in")
     writer.encode(self.`class`, forKey: "class")
@@ -196,33 +130,11 @@ nonisolated extension Keywords {
     writer.encode(self.decoder, forKey: "decoder")
     writer.encode(self.writer, forKey: "writer")
   }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
 }
 
-nonisolated extension TrickyDefaults {
+nonisolated extension TrickyDefaults: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.quote = try reader.decode(String.self, forKey: "quote", default: "say \"hi\"\\n\\(x) \t tab é 🎉")
     self.multiline = try reader.decode(String.self, forKey: "multiline", default: "line one\nline two")
     self.empty = try reader.decode(String.self, forKey: "empty", default: "")
@@ -242,8 +154,8 @@ nonisolated extension TrickyDefaults {
     self._legacy = try reader.decode(Bool.self, forKey: "legacy", default: false)
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.quote, forKey: "quote")
     writer.encode(self.multiline, forKey: "multiline")
     writer.encode(self.empty, forKey: "empty")
@@ -262,91 +174,25 @@ nonisolated extension TrickyDefaults {
     writer.encodeIfPresent(self.nothing, forKey: "nothing")
     writer.encode(self._legacy, forKey: "legacy")
   }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
 }
 
-nonisolated extension Empty {
+nonisolated extension Empty: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {}
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {}
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {}
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
-  }
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {}
 }
 
-nonisolated extension Retired {
+nonisolated extension Retired: FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
-  private init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
     self.reason = try reader.decode(String.self, forKey: "reason")
   }
 
-  /// Writes the fields, by wire key, to JSON or `userInfo`.
-  private func write<Writer: FieldWriter>(fields writer: inout Writer) {
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.reason, forKey: "reason")
-  }
-
-  /// Decodes from JSON or another `Decoder`.
-  public init(from decoder: any Decoder) throws {
-    try self.init(fields: DecodingFields(decoder))
-  }
-
-  /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  public func encode(to encoder: any Encoder) throws {
-    var fields = EncodingFields(encoder)
-    write(fields: &fields)
-    try fields.finish()
-  }
-
-  /// Reads the fields from a `userInfo` dictionary.
-  public init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    try self.init(fields: reader)
-  }
-
-  /// Writes the fields as property-list values into a `userInfo` dictionary.
-  public func write(to writer: inout UserInfoWriter) {
-    write(fields: &writer)
   }
 }
 

@@ -100,17 +100,6 @@ nonisolated public struct Old: Hashable, Codable, UserInfoCodable {
   public init(value: Int) {
     self.value = value
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: Old, rhs: Old) -> Bool {
-    guard FieldComparison.equal(lhs.value, rhs.value) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.value)
-  }
 }
 
 /// Every built-in type once, required.
@@ -185,53 +174,6 @@ nonisolated public struct Everything: Event {
     self.url = url
     self.data = data
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: Everything, rhs: Everything) -> Bool {
-    guard FieldComparison.equal(lhs.string, rhs.string) else { return false }
-    guard FieldComparison.equal(lhs.bool, rhs.bool) else { return false }
-    guard FieldComparison.equal(lhs.int, rhs.int) else { return false }
-    guard FieldComparison.equal(lhs.int8, rhs.int8) else { return false }
-    guard FieldComparison.equal(lhs.int16, rhs.int16) else { return false }
-    guard FieldComparison.equal(lhs.int32, rhs.int32) else { return false }
-    guard FieldComparison.equal(lhs.int64, rhs.int64) else { return false }
-    guard FieldComparison.equal(lhs.uint, rhs.uint) else { return false }
-    guard FieldComparison.equal(lhs.uint8, rhs.uint8) else { return false }
-    guard FieldComparison.equal(lhs.uint16, rhs.uint16) else { return false }
-    guard FieldComparison.equal(lhs.uint32, rhs.uint32) else { return false }
-    guard FieldComparison.equal(lhs.uint64, rhs.uint64) else { return false }
-    guard FieldComparison.equal(lhs.double, rhs.double) else { return false }
-    guard FieldComparison.equal(lhs.float, rhs.float) else { return false }
-    guard FieldComparison.equal(lhs.decimal, rhs.decimal) else { return false }
-    guard FieldComparison.equal(lhs.date, rhs.date) else { return false }
-    guard FieldComparison.equal(lhs.uuid, rhs.uuid) else { return false }
-    guard FieldComparison.equal(lhs.url, rhs.url) else { return false }
-    guard FieldComparison.equal(lhs.data, rhs.data) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.string)
-    hasher.combine(self.bool)
-    hasher.combine(self.int)
-    hasher.combine(self.int8)
-    hasher.combine(self.int16)
-    hasher.combine(self.int32)
-    hasher.combine(self.int64)
-    hasher.combine(self.uint)
-    hasher.combine(self.uint8)
-    hasher.combine(self.uint16)
-    hasher.combine(self.uint32)
-    hasher.combine(self.uint64)
-    hasher.combine(self.double)
-    hasher.combine(self.float)
-    hasher.combine(self.decimal)
-    hasher.combine(self.date)
-    hasher.combine(self.uuid)
-    hasher.combine(self.url)
-    hasher.combine(self.data)
-  }
 }
 
 /// Wire name `Edge.Nested`, version 7.
@@ -273,33 +215,6 @@ nonisolated public struct Nested: Event {
     self.shapes = shapes
     self.shapeByName = shapeByName
     self.old = old
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: Nested, rhs: Nested) -> Bool {
-    guard FieldComparison.equal(lhs.owner, rhs.owner) else { return false }
-    guard FieldComparison.equal(lhs.optionalArray, rhs.optionalArray) else { return false }
-    guard FieldComparison.equal(lhs.arrayOfArrays, rhs.arrayOfArrays) else { return false }
-    guard FieldComparison.equal(lhs.dictionaryOfArrays, rhs.dictionaryOfArrays) else { return false }
-    guard FieldComparison.equal(lhs.arrayOfDictionaries, rhs.arrayOfDictionaries) else { return false }
-    guard FieldComparison.equal(lhs.optionalDictionary, rhs.optionalDictionary) else { return false }
-    guard FieldComparison.equal(lhs.shapes, rhs.shapes) else { return false }
-    guard FieldComparison.equal(lhs.shapeByName, rhs.shapeByName) else { return false }
-    guard FieldComparison.equal(lhs.old, rhs.old) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.owner)
-    hasher.combine(self.optionalArray)
-    hasher.combine(self.arrayOfArrays)
-    hasher.combine(self.dictionaryOfArrays)
-    hasher.combine(self.arrayOfDictionaries)
-    hasher.combine(self.optionalDictionary)
-    hasher.combine(self.shapes)
-    hasher.combine(self.shapeByName)
-    hasher.combine(self.old)
   }
 }
 
@@ -347,35 +262,6 @@ nonisolated public struct Keywords: Event {
     self.encoder = encoder
     self.decoder = decoder
     self.writer = writer
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: Keywords, rhs: Keywords) -> Bool {
-    guard FieldComparison.equal(lhs.`default`, rhs.`default`) else { return false }
-    guard FieldComparison.equal(lhs.`in`, rhs.`in`) else { return false }
-    guard FieldComparison.equal(lhs.`class`, rhs.`class`) else { return false }
-    guard FieldComparison.equal(lhs.`protocol`, rhs.`protocol`) else { return false }
-    guard FieldComparison.equal(lhs.`return`, rhs.`return`) else { return false }
-    guard FieldComparison.equal(lhs.reader, rhs.reader) else { return false }
-    guard FieldComparison.equal(lhs.container, rhs.container) else { return false }
-    guard FieldComparison.equal(lhs.encoder, rhs.encoder) else { return false }
-    guard FieldComparison.equal(lhs.decoder, rhs.decoder) else { return false }
-    guard FieldComparison.equal(lhs.writer, rhs.writer) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.`default`)
-    hasher.combine(self.`in`)
-    hasher.combine(self.`class`)
-    hasher.combine(self.`protocol`)
-    hasher.combine(self.`return`)
-    hasher.combine(self.reader)
-    hasher.combine(self.container)
-    hasher.combine(self.encoder)
-    hasher.combine(self.decoder)
-    hasher.combine(self.writer)
   }
 }
 
@@ -447,49 +333,6 @@ nonisolated public struct TrickyDefaults: Event {
     self.nothing = nothing
     self._legacy = legacy
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: TrickyDefaults, rhs: TrickyDefaults) -> Bool {
-    guard FieldComparison.equal(lhs.quote, rhs.quote) else { return false }
-    guard FieldComparison.equal(lhs.multiline, rhs.multiline) else { return false }
-    guard FieldComparison.equal(lhs.empty, rhs.empty) else { return false }
-    guard FieldComparison.equal(lhs.minimum, rhs.minimum) else { return false }
-    guard FieldComparison.equal(lhs.maximum, rhs.maximum) else { return false }
-    guard FieldComparison.equal(lhs.small, rhs.small) else { return false }
-    guard FieldComparison.equal(lhs.ratio, rhs.ratio) else { return false }
-    guard FieldComparison.equal(lhs.money, rhs.money) else { return false }
-    guard FieldComparison.equal(lhs.float, rhs.float) else { return false }
-    guard FieldComparison.equal(lhs.weekday, rhs.weekday) else { return false }
-    guard FieldComparison.equal(lhs.level, rhs.level) else { return false }
-    guard FieldComparison.equal(lhs.token, rhs.token) else { return false }
-    guard FieldComparison.equal(lhs.tags, rhs.tags) else { return false }
-    guard FieldComparison.equal(lhs.limits, rhs.limits) else { return false }
-    guard FieldComparison.equal(lhs.maybe, rhs.maybe) else { return false }
-    guard FieldComparison.equal(lhs.nothing, rhs.nothing) else { return false }
-    guard FieldComparison.equal(lhs._legacy, rhs._legacy) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.quote)
-    hasher.combine(self.multiline)
-    hasher.combine(self.empty)
-    hasher.combine(self.minimum)
-    hasher.combine(self.maximum)
-    hasher.combine(self.small)
-    hasher.combine(self.ratio)
-    hasher.combine(self.money)
-    hasher.combine(self.float)
-    hasher.combine(self.weekday)
-    hasher.combine(self.level)
-    hasher.combine(self.token)
-    hasher.combine(self.tags)
-    hasher.combine(self.limits)
-    hasher.combine(self.maybe)
-    hasher.combine(self.nothing)
-    hasher.combine(self._legacy)
-  }
 }
 
 /// An event without fields.
@@ -504,14 +347,6 @@ nonisolated public struct Empty: Event {
 
   /// Creates the event.
   public init() {}
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: Empty, rhs: Empty) -> Bool {
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {}
 }
 
 /// Wire name `Edge.Retired`, version 7.
@@ -530,17 +365,6 @@ nonisolated public struct Retired: Event {
   @available(*, deprecated, message: "Publish Everything instead.")
   public init(reason: String) {
     self.reason = reason
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: Retired, rhs: Retired) -> Bool {
-    guard FieldComparison.equal(lhs.reason, rhs.reason) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.reason)
   }
 }
 

@@ -26,23 +26,6 @@ nonisolated public struct Shape: Hashable, Codable, UserInfoCodable {
     self.children = children
     self.parent = parent
   }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: Shape, rhs: Shape) -> Bool {
-    guard FieldComparison.equal(lhs.name, rhs.name) else { return false }
-    guard FieldComparison.equal(lhs.corners, rhs.corners) else { return false }
-    guard FieldComparison.equal(lhs.children, rhs.children) else { return false }
-    guard FieldComparison.equal(lhs.parent, rhs.parent) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.name)
-    hasher.combine(self.corners)
-    hasher.combine(self.children)
-    hasher.combine(self.parent)
-  }
 }
 
 /// Wire name `ShapeDrawn`, version 1.
@@ -60,18 +43,5 @@ nonisolated public struct ShapeDrawn: Event {
   public init(shape: Shape, level: Level) {
     self.shape = shape
     self.level = level
-  }
-
-  /// Whether two values have equal fields.
-  public static func == (lhs: ShapeDrawn, rhs: ShapeDrawn) -> Bool {
-    guard FieldComparison.equal(lhs.shape, rhs.shape) else { return false }
-    guard FieldComparison.equal(lhs.level, rhs.level) else { return false }
-    return true
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.shape)
-    hasher.combine(self.level)
   }
 }
