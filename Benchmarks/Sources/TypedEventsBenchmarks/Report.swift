@@ -33,7 +33,7 @@ struct Report {
     var lines = ["# TypedEvents benchmarks", ""]
     lines.append("Measured \(ISO8601DateFormatter().string(from: Date())) on \(machine()), \(toolchain()), release build.")
     lines.append("Each number is the median of \(Harness.repetitions) repetitions; ratios compare rows of the same run.")
-    lines.append("Regenerate with `Benchmarks/run.sh` (about 15 minutes, most of it the compile-cost builds).")
+    lines.append("Regenerate with `Benchmarks/run.sh` (about 25 minutes on 2 cores, most of it the compile-cost builds).")
     if quick { lines += ["", "**Quick run: tiny sizes, the numbers mean nothing.**"] }
     if !targets.isEmpty {
       lines += ["", "## Targets", ""] + targets
