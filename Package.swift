@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
   name: "TypedEvents",
-  platforms: [.macOS(.v13), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
+  // The runtime's floor on Apple platforms: iOS 15 and macOS 12 apps can adopt it.
+  platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
   products: [
     .library(name: "TypedEvents", targets: ["TypedEvents"]),
     .executable(name: "eventgen", targets: ["eventgen"]),

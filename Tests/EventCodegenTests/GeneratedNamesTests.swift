@@ -5,14 +5,58 @@ import Testing
 
 @testable import EventSchema
 
-/// The generated code itself, read as code: comments and string literals taken out.
+/// The generated code itself, read as code: comments and string literals taken out. (Plain
+/// scanning rather than Regex, which needs macOS 13 while the package supports macOS 12.)
 private func code(of source: String) -> String {
-  source.split(separator: "\n", omittingEmptySubsequences: false)
-    .map { line in
-      let withoutStrings = String(line).replacing(/"(\\.|[^"\\])*"/, with: "\"\"")
-      return withoutStrings.firstRange(of: "//").map { String(withoutStrings[..<$0.lowerBound]) } ?? withoutStrings
+  var result = ""
+  for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+    var inString = false
+    var escaped = false
+    var previous: Character = " "
+    for character in line {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          inString = false
+          result.append("\"")
+        }
+      } else if character == "\"" {
+        inString = true
+        result.append("\"")
+      } else if character == "/" && previous == "/" {
+        result.removeLast()  // the first slash of the comment
+        break
+      } else {
+        result.append(character)
+      }
+      previous = character
     }
-    .joined(separator: "\n")
+    result.append("\n")
+  }
+  return result
+}
+
+/// Words that start with a capital letter and do not follow a `.` (a qualified name such as
+/// `TypedEvents.X` is safe).
+private func unqualifiedTypeNames(in code: String) -> Set<String> {
+  var names: Set<String> = []
+  var word = ""
+  var afterDot = false
+  var wordAfterDot = false
+  for character in code + " " {
+    if character.isLetter || character.isNumber || character == "_" {
+      if word.isEmpty { wordAfterDot = afterDot }
+      word.append(character)
+    } else {
+      if let first = word.first, first.isUppercase, !wordAfterDot { names.insert(word) }
+      word = ""
+      afterDot = character == "."
+    }
+  }
+  return names
 }
 
 @Suite("Names in generated code")
@@ -32,13 +76,7 @@ struct GeneratedNamesTests {
       schema.files.flatMap { file in
         file.types.map(\.name) + file.events.map(\.name) + file.groups.map(\.name) + file.externals
       })
-    var used: Set<String> = []
-    for file in files {
-      // Capitalised words not after a `.` (a qualified name such as `TypedEvents.X` is safe).
-      for match in code(of: file.contents).matches(of: /(?:^|[^.\w])([A-Z]\w*)/.anchorsMatchLineEndings()) {
-        used.insert(String(match.output.1))
-      }
-    }
+    let used = files.reduce(into: Set<String>()) { $0.formUnion(unqualifiedTypeNames(in: code(of: $1.contents))) }
     let unreserved = used.subtracting(declared).subtracting(SwiftNames.reservedTypeNames)
     #expect(unreserved.isEmpty, "used unqualified but a schema may declare them: \(unreserved.sorted())")
   }
@@ -51,8 +89,13 @@ struct GeneratedNamesTests {
         #expect(!text.contains(trap), "\(file.name) contains \(trap)")
       }
       // A force unwrap: `!` right after a name, `)` or `]`, and not the start of `!=`.
-      let unwraps = text.matches(of: /[\w\)\]]![^=]/).map { String(text[$0.range]) }
-      #expect(unwraps.isEmpty, "\(file.name) force-unwraps: \(unwraps)")
+      let characters = Array(text)
+      let unwraps = characters.indices.dropFirst().dropLast().filter { index in
+        let before = characters[index - 1]
+        return characters[index] == "!" && characters[index + 1] != "="
+          && (before.isLetter || before.isNumber || before == "_" || before == ")" || before == "]")
+      }
+      #expect(unwraps.isEmpty, "\(file.name) force-unwraps at \(unwraps.count) places")
     }
   }
 
