@@ -40,6 +40,14 @@ struct DecimalTextTests {
     expectSameAsFoundation(text)
   }
 
+  @Test func negativeZeroIsZeroNotNaN() {
+    // Older Foundations (macOS 12-14) make a negative Decimal of zero length NaN.
+    for text in ["-0", "-0.00", "-.0"] {
+      #expect(DecimalText.decimal(text) == Decimal.zero, "\(text)")
+      #expect(DecimalText.decimal(text)?.isNaN == false, "\(text)")
+    }
+  }
+
   @Test func randomLiteralsReadAsFoundationReadsThem() {
     var random = SplitMix64(state: 0x5EED)
     let digits = Array("0123456789")

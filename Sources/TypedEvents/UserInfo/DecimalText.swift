@@ -39,7 +39,8 @@ enum DecimalText {
       if seenPoint { fractionDigits += 1 }
     }
     guard digits > 0 else { return nil }
-    let significand = Decimal(mantissa)
-    return Decimal(sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: significand)
+    // Zero is never negative: older Foundations make a negative zero-length Decimal NaN.
+    let sign: FloatingPointSign = negative && mantissa != 0 ? .minus : .plus
+    return Decimal(sign: sign, exponent: -fractionDigits, significand: Decimal(mantissa))
   }
 }
