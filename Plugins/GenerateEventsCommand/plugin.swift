@@ -9,8 +9,9 @@ import PackagePlugin
 /// the build-tool plugin: a command plugin cannot see which plugins a target lists, and
 /// generating a build-plugin target's Swift into its folder would declare everything twice.
 ///
-/// The schemas are the target's own `*.events.yaml` files, or those its `eventgen-config.yaml`
-/// lists; output goes where the config says, or to `Generated/`.
+/// With an `eventgen-config.yaml`, the config says where the schemas are and where output goes
+/// (a target whose output folder is not `Generated/` is named with `--target`); without one,
+/// the target's own `*.events.yaml` files are generated into `Generated/`.
 @main
 struct GenerateEventsCommand: CommandPlugin {
   func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -63,9 +64,9 @@ struct GenerateEventsCommand: CommandPlugin {
     let hasConfig = FileManager.default.fileExists(atPath: config.path)
     let schemas = target.sourceFiles.filter { $0.url.lastPathComponent.hasSuffix(".events.yaml") }.map(\.url.path).sorted()
     guard hasConfig || !schemas.isEmpty else { return nil }
-    // Arguments win over the config's keys, so the output folder is only given without one.
-    return [verb] + (hasConfig ? ["--config", config.path] : []) + schemas
-      + (hasConfig ? [] : ["--output", generatedFolder(of: target).path])
+    // Arguments win over the config's keys: with a config, the config alone decides.
+    if hasConfig { return [verb, "--config", config.path] }
+    return [verb] + schemas + ["--output", generatedFolder(of: target).path]
   }
 }
 
