@@ -45,7 +45,7 @@ struct SchemaComparison {
     var renamed: Set<String> = []
     for field in old {
       if let counterpart = newByKey[field.wireKey] {
-        compareField(field, counterpart, of: owner)
+        compareField(field, counterpart, of: owner, newFields: new)
       } else if let moved = new.first(where: { $0.name == field.name && !oldKeys.contains($0.wireKey) }) {
         renamed.insert(moved.wireKey)
         report(
@@ -73,7 +73,23 @@ struct SchemaComparison {
     }
   }
 
-  private mutating func compareField(_ old: Field, _ new: Field, of owner: String) {
+  /// Two fields with the same wire key.
+  private mutating func compareField(_ old: Field, _ new: Field, of owner: String, newFields: [Field]) {
+    if old.name != new.name {
+      if newFields.contains(where: { $0.name == old.name }) {
+        report(
+          new.location,
+          "wire key \"\(new.wireKey)\" of \(owner) now belongs to field `\(new.name)` instead of `\(old.name)`: readers take one field's values for the other's",
+          breaks: .both)
+        return
+      }
+      report(new.location, "field `\(old.name)` of \(owner) was renamed to `\(new.name)`, keeping its wire key \"\(new.wireKey)\"")
+    }
+    if old.type == new.type, old.defaultValue != nil, new.defaultValue == nil, !new.type.isOptional {
+      report(
+        new.location, "field `\(new.name)` of \(owner) lost its default: what was written without it cannot be read",
+        breaks: .backward)
+    }
     guard old.type != new.type else { return }
     if case .optional(let wrapped) = new.type, wrapped == old.type {
       if old.defaultValue != nil {

@@ -92,6 +92,24 @@ let evolutions: [Evolution] = [
       "new/s.events.yaml:5:7: error: field `n` of event `A` changed its wire key from \"n\" to \"count\": each side misses the other's values; keep the old key with `key: n`"
     ]),
   Evolution(
+    name: "wire keys swapped between fields",
+    old: "version: 1\nevents:\n  A:\n    fields:\n      a: Int\n      b: Int\n",
+    new: "version: 2\nevents:\n  A:\n    fields:\n      a:\n        type: Int\n        key: b\n      b:\n        type: Int\n        key: a\n",
+    expected: [
+      "new/s.events.yaml:5:7: error: wire key \"b\" of event `A` now belongs to field `a` instead of `b`: readers take one field's values for the other's",
+      "new/s.events.yaml:8:7: error: wire key \"a\" of event `A` now belongs to field `b` instead of `a`: readers take one field's values for the other's",
+    ]),
+  Evolution(
+    name: "property renamed, wire key kept",
+    old: "events:\n  A:\n    fields:\n      count: Int\n",
+    new: "events:\n  A:\n    fields:\n      total:\n        type: Int\n        key: count\n", mode: .full,
+    expected: ["new/s.events.yaml:4:7: note: field `count` of event `A` was renamed to `total`, keeping its wire key \"count\""]),
+  Evolution(
+    name: "default removed from a required field",
+    old: "version: 1\nevents:\n  A:\n    fields:\n      n:\n        type: Int\n        default: 0\n",
+    new: "version: 2\nevents:\n  A:\n    fields:\n      n: Int\n",
+    expected: ["new/s.events.yaml:5:7: error: field `n` of event `A` lost its default: what was written without it cannot be read"]),
+  Evolution(
     name: "field of a value type removed",
     old: "version: 1\ntypes:\n  M:\n    fields:\n      a: Decimal\n      c: String\n",
     new: "version: 2\ntypes:\n  M:\n    fields:\n      a: Decimal\n", mode: .full,
