@@ -28,7 +28,7 @@ struct SchemaComparison {
           breaks: .backward)
         continue
       }
-      compareFields(event.fields, counterpart.fields, of: "event `\(counterpart.name)`", at: counterpart.location)
+      compareFields(event.fields, counterpart.fields, of: "event `\(counterpart.name)`")
     }
     for event in new where !oldWireNames.contains(event.wireName) {
       report(event.location, "event `\(event.name)` (\(event.wireName)) was added")
@@ -39,7 +39,7 @@ struct SchemaComparison {
 
   /// Fields are matched by wire key, which is what readers see; a field whose key changed is
   /// found by its Swift name.
-  private mutating func compareFields(_ old: [Field], _ new: [Field], of owner: String, at ownerLocation: SourceLocation) {
+  private mutating func compareFields(_ old: [Field], _ new: [Field], of owner: String) {
     let newByKey = Dictionary(new.map { ($0.wireKey, $0) }, uniquingKeysWith: { first, _ in first })
     let oldKeys = Set(old.map(\.wireKey))
     var renamed: Set<String> = []
@@ -143,7 +143,7 @@ struct SchemaComparison {
     case (.enumeration(let oldCases, let oldFrozen), .enumeration(let newCases, let newFrozen)):
       compareEnum(new, old: (oldCases, oldFrozen), new: (newCases, newFrozen))
     case (.record(let oldFields), .record(let newFields)):
-      compareFields(oldFields, newFields, of: "type `\(new.name)`", at: new.location)
+      compareFields(oldFields, newFields, of: "type `\(new.name)`")
     default:
       report(new.location, "type `\(new.name)` changed from \(Self.kind(old.kind)) to \(Self.kind(new.kind))", breaks: .both)
     }
