@@ -327,4 +327,29 @@ let badSchemas: [BadSchema] = [
     name: "20,000-deep nesting",
     yaml: "events:\n  A:\n    fields:\n      x: " + String(repeating: "[", count: 20_000) + "Int" + String(repeating: "]", count: 20_000) + "\n",
     expected: ["4:70: error: nesting is deeper than 64 levels; a schema never needs that much"]),
+
+  // MARK: Found by fuzzing (Scripts/fuzz); the inputs are in FuzzRegressions/
+  BadSchema(
+    name: "enum with an invalid name and unreadable cases",
+    yaml: "types:\n  Bad Name:\n    enum: x\n",
+    expected: [
+      "2:3: error: `Bad Name` is not a valid Swift identifier; use letters, digits and `_`, not starting with a digit",
+      "3:11: error: expected a sequence for the cases of type `Bad Name` (a list, or a mapping of case to raw value), found a scalar",
+    ]),
+  BadSchema(
+    name: "enum with an empty list of cases",
+    yaml: "types:\n  Kind:\n    enum: []\n",
+    expected: ["3:11: error: type `Kind` has no cases"]),
+  BadSchema(
+    name: "enum with an empty mapping of cases",
+    yaml: "types:\n  Kind:\n    enum: {}\n",
+    expected: ["3:11: error: type `Kind` has no cases"]),
+  BadSchema(
+    name: "lines broken by CR alone",
+    yaml: "events:\r  A:\r    fields:\r      x: Itn\r",
+    expected: ["4:10: error: unknown type `Itn`; did you mean `Int`?"]),
+  BadSchema(
+    name: "lines broken by CR LF",
+    yaml: "events:\r\n  A:\r\n    fields:\r\n      x: Itn\r\n",
+    expected: ["4:10: error: unknown type `Itn`; did you mean `Int`?"]),
 ]

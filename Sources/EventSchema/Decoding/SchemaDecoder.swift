@@ -83,8 +83,10 @@ struct SchemaDecoder {
   }
 
   private mutating func enumCases(_ node: YAMLNode, what: String) -> [(name: Located<String>, rawValue: Located<String>)] {
+    // An empty list is reported here; a malformed one already was, by the reader.
     if case .mapping = node.content {
-      let entries = reader.entries(of: node, what: "the cases of \(what)") ?? []
+      guard let entries = reader.entries(of: node, what: "the cases of \(what)") else { return [] }
+      if entries.isEmpty { reader.log.error("\(what) has no cases", at: node.location) }
       return entries.compactMap { entry in
         reader.located(entry.value, what: "the raw value of case `\(entry.key.value)`").map { (entry.key, $0) }
       }
@@ -92,6 +94,7 @@ struct SchemaDecoder {
     guard let items = reader.items(of: node, what: "the cases of \(what) (a list, or a mapping of case to raw value)") else {
       return []
     }
+    if items.isEmpty { reader.log.error("\(what) has no cases", at: node.location) }
     return items.compactMap { item in
       reader.located(item, what: "an enum case").map { ($0, $0) }
     }
