@@ -67,10 +67,14 @@ public enum Generator {
     public var removed: [String] = []
   }
 
-  /// Writes `files` into `directory`, each atomically (a temporary file renamed into place) and
-  /// only when its bytes change. Files that an earlier run generated for a schema that is gone
-  /// are removed; a file this tool did not write is never touched, and unless `force` is set its
-  /// presence stops the run, so that a mistyped `--output` cannot mix generated and hand-written code.
+  /// Writes `files` into `directory`, each atomically (``AtomicFile``) and only when its bytes
+  /// change, so that unchanged files keep their modification time and a killed run leaves every
+  /// file either as it was or complete.
+  ///
+  /// Files that an earlier run generated for a schema that is gone are removed. A file this tool
+  /// did not write is never changed or removed: unless `force` is set, its presence stops the run
+  /// before anything is written, so that a mistyped `--output` cannot mix generated and
+  /// hand-written code; and one that has the name of a file to generate stops it even with `force`.
   public static func write(_ files: [GeneratedFile], to directory: String, force: Bool = false) throws(InputError) -> WriteSummary {
     let manager = FileManager.default
     do {
@@ -78,9 +82,18 @@ public enum Generator {
     } catch {
       throw InputError("\(directory): cannot create the output folder (\(error.localizedDescription))")
     }
-    let existing = try swiftFiles(in: directory)
+    let entries = try contents(of: directory)
+    removeAbandonedTemporaryFiles(entries, in: directory)
+    let existing = entries.filter { $0.hasSuffix(".swift") }
     let planned = Set(files.map(\.name))
-    let foreign = existing.filter { !planned.contains($0) && !isGenerated(at: path(directory, $0)) }
+    let generated = Set(existing.filter { isGenerated(at: path(directory, $0)) })
+    let taken = existing.filter { planned.contains($0) && !generated.contains($0) }
+    if !taken.isEmpty {
+      throw InputError(
+        "\(directory): \(taken.sorted().joined(separator: ", ")) \(taken.count == 1 ? "exists" : "exist") but eventgen did not generate \(taken.count == 1 ? "it" : "them"); move \(taken.count == 1 ? "it" : "them") away, eventgen never overwrites a file it did not write"
+      )
+    }
+    let foreign = existing.filter { !planned.contains($0) && !generated.contains($0) }
     if !foreign.isEmpty && !force {
       throw InputError(
         "\(directory): holds files eventgen did not generate (\(foreign.sorted().joined(separator: ", "))); choose a folder for generated code only, or pass --force"
@@ -88,20 +101,15 @@ public enum Generator {
     }
     var summary = WriteSummary()
     for file in files {
-      let target = path(directory, file.name)
-      let data = Data(file.contents.utf8)
-      if manager.contents(atPath: target) == data {
+      let bytes = Array(file.contents.utf8)
+      if let current = manager.contents(atPath: path(directory, file.name)), current.elementsEqual(bytes) {
         summary.unchanged.append(file.name)
         continue
       }
-      do {
-        try data.write(to: URL(fileURLWithPath: target), options: .atomic)
-      } catch {
-        throw InputError("\(target): cannot write (\(error.localizedDescription))")
-      }
+      try AtomicFile.store(bytes, as: file.name, in: directory)
       summary.written.append(file.name)
     }
-    for name in existing.sorted() where !planned.contains(name) && isGenerated(at: path(directory, name)) {
+    for name in generated.sorted() where !planned.contains(name) {
       do {
         try manager.removeItem(atPath: path(directory, name))
       } catch {
@@ -109,14 +117,24 @@ public enum Generator {
       }
       summary.removed.append(name)
     }
+    if !summary.removed.isEmpty { AtomicFile.syncDirectory(directory) }
     return summary
+  }
+
+  /// Removes the temporary files of runs that were killed before renaming them; those of a run
+  /// still going (two runs into one folder) are left alone.
+  private static func removeAbandonedTemporaryFiles(_ entries: [String], in directory: String) {
+    for name in entries where AtomicFile.isTemporary(name) {
+      if let owner = AtomicFile.owner(ofTemporary: name), AtomicFile.isRunning(owner) { continue }
+      try? FileManager.default.removeItem(atPath: path(directory, name))
+    }
   }
 
   /// Compares `files` with `directory` without writing anything: a unified diff per stale file,
   /// empty when the folder holds exactly what `write` would write.
   public static func check(_ files: [GeneratedFile], against directory: String) throws(InputError) -> [String] {
     var problems: [String] = []
-    let existing = FileManager.default.fileExists(atPath: directory) ? try swiftFiles(in: directory) : []
+    let existing = FileManager.default.fileExists(atPath: directory) ? try contents(of: directory).filter { $0.hasSuffix(".swift") } : []
     for file in files {
       let target = path(directory, file.name)
       let current = FileManager.default.contents(atPath: target).map { String(decoding: $0, as: UTF8.self) }
@@ -131,9 +149,9 @@ public enum Generator {
     return problems
   }
 
-  private static func swiftFiles(in directory: String) throws(InputError) -> [String] {
+  private static func contents(of directory: String) throws(InputError) -> [String] {
     do {
-      return try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".swift") }
+      return try FileManager.default.contentsOfDirectory(atPath: directory)
     } catch {
       throw InputError("\(directory): cannot list the folder (\(error.localizedDescription))")
     }

@@ -60,9 +60,12 @@ struct Generate: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Generate Swift from schema files: two files per schema, the first also holding the catalog.",
     discussion: """
-      Files are written atomically and only when their contents change. A file that an earlier \
-      run generated for a schema that is gone is removed; files eventgen did not write are never \
-      touched, and stop the run unless --force is given.
+      Files are written atomically (a temporary file, flushed, then renamed), so a killed run \
+      leaves each file old or new, never half written; and only when their contents change, so \
+      unchanged files keep their modification time. A file that an earlier run generated for a \
+      schema that is gone is removed. Files eventgen did not write are never changed or removed: \
+      they stop the run unless --force is given, and one named like a file to generate stops it \
+      even then.
       """
   )
 
