@@ -27,6 +27,12 @@ public enum InputFiles {
     for path in paths {
       var isDirectory: ObjCBool = false
       guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        // A link whose target does not resolve (missing, or a loop): `read` says which.
+        var status = stat()
+        if lstat(path, &status) == 0 {
+          result.append(path)
+          continue
+        }
         throw InputError("\(path): no such file or directory")
       }
       guard isDirectory.boolValue else {
@@ -51,27 +57,73 @@ public enum InputFiles {
       .map(\.path)
   }
 
-  /// Reads the files at `paths`.
+  /// Reads the files at `paths`, refusing with a clear error anything that is not a readable
+  /// regular file of at most ``maximumFileSize`` bytes: a folder, a FIFO (whose `open` would
+  /// block), a device such as `/dev/zero` (which never ends), a symbolic-link loop.
+  ///
+  /// The size is checked on the opened file, after following links, and reading stops one byte
+  /// past the limit, so memory stays bounded even for a file that grows while it is read.
   public static func read(_ paths: [String]) throws(InputError) -> [SchemaSource] {
     var sources: [SchemaSource] = []
+    sources.reserveCapacity(paths.count)
     for path in paths {
-      let attributes: [FileAttributeKey: Any]
-      do {
-        attributes = try FileManager.default.attributesOfItem(atPath: path)
-      } catch {
-        throw InputError("\(path): cannot read the file (\(error.localizedDescription))")
-      }
-      if attributes[.type] as? FileAttributeType == .typeDirectory {
-        throw InputError("\(path): is a folder, not a schema file")
-      }
-      if let size = attributes[.size] as? Int, size > maximumFileSize {
-        throw InputError("\(path): the file is \(size >> 20) MiB; schema files are limited to \(maximumFileSize >> 20) MiB")
-      }
-      guard let data = FileManager.default.contents(atPath: path) else {
-        throw InputError("\(path): cannot read the file")
-      }
-      sources.append(SchemaSource(path: path, bytes: Array(data)))
+      sources.append(SchemaSource(path: path, bytes: try readFile(at: path)))
     }
     return sources
   }
+
+  private static func readFile(at path: String) throws(InputError) -> [UInt8] {
+    // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever.
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { throw InputError("\(path): \(openFailure(errno))") }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw InputError("\(path): cannot read the file (\(describe(errno)))") }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw InputError("\(path): is a folder, not a schema file")
+    default: throw InputError("\(path): is not a regular file (a pipe, socket or device); give a schema file")
+    }
+    let size = Int(status.st_size)
+    if size > maximumFileSize {
+      throw InputError("\(path): the file is \(size >> 20) MiB; schema files are limited to \(maximumFileSize >> 20) MiB")
+    }
+    var bytes = [UInt8](repeating: 0, count: size + 1)
+    var count = 0
+    while count < bytes.count {
+      let result = bytes.withUnsafeMutableBytes { buffer in
+        readBytes(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+      }
+      if result < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+      guard result >= 0 else { throw InputError("\(path): cannot read the file (\(describe(errno)))") }
+      if result == 0 { break }
+      count += result
+      if count == bytes.count && count <= maximumFileSize {
+        bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maximumFileSize + 1 - count)))
+      }
+    }
+    guard count <= maximumFileSize else {
+      throw InputError("\(path): the file grew past \(maximumFileSize >> 20) MiB while being read; schema files are limited to \(maximumFileSize >> 20) MiB")
+    }
+    bytes.removeSubrange(count...)
+    return bytes
+  }
+
+  private static func openFailure(_ code: Int32) -> String {
+    switch code {
+    case ENOENT: "no such file or directory"
+    case ELOOP: "a loop of symbolic links"
+    case EACCES: "permission denied; the file must be readable"
+    default: "cannot open the file (\(describe(code)))"
+    }
+  }
+
+  private static func describe(_ code: Int32) -> String {
+    String(cString: strerror(code))
+  }
+}
+
+/// read(2), named apart from `InputFiles.read`, which hides it inside the type.
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  read(descriptor, buffer, count)
 }
