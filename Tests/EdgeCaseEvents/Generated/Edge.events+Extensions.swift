@@ -228,5 +228,6 @@ nonisolated public enum GeneratedEvents {
     Empty.self,
     Retired.self,
     ShapeDrawn.self,
+    DeepNesting.self,
   ])
 }

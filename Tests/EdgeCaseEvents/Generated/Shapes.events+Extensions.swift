@@ -45,6 +45,24 @@ nonisolated extension ShapeDrawn: SubjectIdentifiable {
   public var eventSubject: String { self.shape.name }
 }
 
+nonisolated extension DeepNesting: FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.levels = try reader.decode([[[[String: [[Int64]]]]]].self, forKey: "levels")
+    self.shapesByName = try reader.decodeIfPresent([String: [[Shape]]].self, forKey: "shapesByName")
+    self.dates = try reader.decodeIfPresent([[String: [Date]]].self, forKey: "dates")
+    self.tokens = try reader.decode([[String: [Token]]].self, forKey: "tokens")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  public func write<Writer: FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.levels, forKey: "levels")
+    writer.encodeIfPresent(self.shapesByName, forKey: "shapesByName")
+    writer.encodeIfPresent(self.dates, forKey: "dates")
+    writer.encode(self.tokens, forKey: "tokens")
+  }
+}
+
 /// Filter helpers: each receives only the events about one entity.
 nonisolated extension EventObserving {
   /// `ShapeDrawn` events about one name, as an asynchronous sequence.

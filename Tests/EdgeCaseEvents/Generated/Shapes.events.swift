@@ -45,3 +45,32 @@ nonisolated public struct ShapeDrawn: Event {
     self.level = level
   }
 }
+
+/// Containers six levels deep, and a recursive type inside them, for the property-based round trips.
+///
+/// Wire name `DeepNesting`, version 1.
+nonisolated public struct DeepNesting: Event {
+  /// The name on the wire, also the notification name.
+  public static var eventName: String { "DeepNesting" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Int { 1 }
+
+  public let levels: [[[[String: [[Int64]]]]]]
+  public let shapesByName: [String: [[Shape]]]?
+  public let dates: [[String: [Date]]]?
+  public let tokens: [[String: [Token]]]
+
+  /// Creates the event.
+  public init(
+    levels: [[[[String: [[Int64]]]]]],
+    shapesByName: [String: [[Shape]]]? = nil,
+    dates: [[String: [Date]]]? = nil,
+    tokens: [[String: [Token]]]
+  ) {
+    self.levels = levels
+    self.shapesByName = shapesByName
+    self.dates = dates
+    self.tokens = tokens
+  }
+}
