@@ -49,6 +49,119 @@ struct StressTests {
     withExtendedLifetime((steadySubscriptions, groupSubscription)) {}
   }
 
+  /// Publishing on four threads while four more subscribe — with and without replay, delivered
+  /// immediately or on a queue — and cancel or drop their tokens; a queued subscriber, a
+  /// subject filter, a group and an event stream stay throughout. Then everything is released.
+  @Test func replayQueuesStreamsAndReleaseUnderLoad() async throws {
+    weak var weakBus: EventBus?
+    weak var weakProbe: Probe?
+    let publishers = 4
+    let perPublisher = 2_500
+    let total = publishers * perPublisher
+    let churners = 4
+    let rounds = 400
+    let late = Collected<Int>()
+    let disordered = Collected<String>()
+    do {
+      let bus = EventBus()
+      let probe = Probe()
+      weakBus = bus
+      weakProbe = probe
+
+      let immediate = Collected<Int>()
+      let queued = Collected<Int>()
+      let aboutP1 = Collected<Int>()
+      let groups = Collected<Int>()
+      let queue = DispatchQueue(label: "steady subscriber")
+      let steady = [
+        bus.subscribe(Tick.self) { [probe] in probe.touch(); immediate.append($0.count) },
+        bus.subscribe(Tick.self, delivery: .queue(queue)) { queued.append($0.count) },
+        bus.subscribe(Tick.self, about: "p1") { aboutP1.append($0.count) },
+        bus.subscribe(Clock.self) { if case .tick(let tick) = $0 { groups.append(tick.count) } },
+      ]
+      let stream = bus.events(Tick.self)
+      let consumer = Task {
+        var seen = 0
+        for await _ in stream {
+          seen += 1
+          if seen == total { break }
+        }
+        return seen
+      }
+
+      DispatchQueue.concurrentPerform(iterations: publishers + churners) { worker in
+        if worker < publishers {
+          for index in 0..<perPublisher {
+            bus.publish(Tick(source: "p\(worker)", count: worker * perPublisher + index))
+            if index % 50 == 0 { bus.publish(Tock(source: "p\(worker)")) }
+          }
+          return
+        }
+        for round in 0..<rounds {
+          let cancelled = Locked(false)
+          let received = Collected<Tick>()
+          let subscription = bus.subscribe(
+            Tick.self, delivery: round % 3 == 0 ? .queue(.global()) : .immediate, replay: round % 2 == 0
+          ) { [probe] tick in
+            probe.touch()
+            if cancelled.value { late.append(tick.count) }
+            received.append(tick)
+          }
+          if round % 4 == 3 {
+            // Released rather than cancelled: dropping the last reference ends it the same way.
+            withExtendedLifetime(subscription) {}
+          } else {
+            subscription.cancel()
+          }
+          cancelled.value = true
+          // Replay must not deliver an event the live path delivers too, nor reorder a source.
+          var last: [String: Int] = [:]
+          for tick in received.all {
+            if let previous = last[tick.source], previous >= tick.count {
+              disordered.append("\(tick.source): \(tick.count) after \(previous)")
+            }
+            last[tick.source] = tick.count
+          }
+        }
+      }
+      queue.sync {}
+
+      let expected = Array(0..<total)
+      #expect(immediate.all.sorted() == expected)
+      #expect(queued.all.sorted() == expected)
+      #expect(groups.all.sorted() == expected)
+      #expect(aboutP1.all == Array(perPublisher..<(2 * perPublisher)), "one source, in its order")
+      #expect(await consumer.value == total)
+      for subscription in steady { subscription.cancel() }
+    }
+    #expect(late.all.isEmpty, "deliveries after cancel() returned: \(late.all.count)")
+    #expect(disordered.all.isEmpty, "\(disordered.all.prefix(5))")
+    print("stress: \(total + total / 50) publishes, \(churners * rounds + 5) subscriptions, \(churners * rounds * 3 / 4) cancels, \(churners * rounds / 4) releases, \(churners * rounds / 2) replays")
+
+    // Everything released: the bus, its subscribers and what their handlers captured are freed
+    // (queued deliveries still pending on the global queue hold the probe for a moment).
+    let deadline = Date().addingTimeInterval(5)
+    while (weakBus != nil || weakProbe != nil) && Date() < deadline {
+      try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    #expect(weakBus == nil, "the bus outlived every reference to it")
+    #expect(weakProbe == nil, "a handler's capture outlived its subscription")
+  }
+
+  @Test func aSubscriptionDroppedWithoutCancelFreesItsHandler() {
+    let bus = EventBus()
+    weak var weakProbe: Probe?
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      let subscription = bus.subscribe(Tick.self) { [probe] _ in probe.touch() }
+      bus.publish(Tick(source: "a", count: 1))
+      withExtendedLifetime(subscription) {}
+    }
+    #expect(weakProbe == nil)
+    bus.publish(Tick(source: "a", count: 2))
+  }
+
   @Test func eachPublisherOrderIsKeptPerSubscriber() {
     let bus = EventBus()
     let log = Collected<Tick>()
@@ -84,4 +197,9 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
       lock.unlock()
     }
   }
+}
+
+/// Something for handlers to capture, to see when they are freed.
+final class Probe: Sendable {
+  func touch() {}
 }
