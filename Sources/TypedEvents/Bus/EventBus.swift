@@ -15,6 +15,9 @@
 ///   it asks for replay, which delivers the latest event: that one); a subscription cancelled
 ///   inside a handler receives nothing more, even from the publish in progress.
 /// - Every subscriber receives its events in publish order (FIFO), in every delivery mode.
+/// - A replayed event is never delivered twice, and is dropped if a newer event reached the
+///   subscriber first. With immediate delivery it runs on the subscribing thread, so it may
+///   overlap a live event that a publisher delivers on its own thread at that moment.
 ///
 /// Locks are never held while a handler runs, so handlers may publish, subscribe and cancel.
 public final class EventBus: EventPublishing, EventObserving {
