@@ -74,9 +74,11 @@ let package = Package(
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"], exclude: ["FuzzRegressions"]),
     .testTarget(name: "SchemaEvolutionTests", dependencies: ["EventSchema", "SchemaEvolution"]),
     .testTarget(name: "EventCodegenTests", dependencies: ["EventSchema", "EventCodegen", "EventGenDriver"]),
-    .testTarget(name: "TypedEventsTests", dependencies: ["TypedEvents"]),
+    .testTarget(name: "TypedEventsTests", dependencies: ["TypedEvents", "TestSupport"]),
     // Compiles and runs the generated code of the samples and of the edge-case schemas.
-    .testTarget(name: "GeneratedCodeTests", dependencies: ["SampleEvents", "EdgeCaseEvents", "TypedEvents"]),
+    .testTarget(name: "GeneratedCodeTests", dependencies: ["SampleEvents", "EdgeCaseEvents", "TypedEvents", "TestSupport"]),
+    // What more than one test target needs: a seeded random generator.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     // Generated from Tests/EdgeCaseEvents/Schemas, in nonisolated mode, warnings as errors.
     .target(
       name: "EdgeCaseEvents",

@@ -1,18 +1,6 @@
 import Foundation
+import TestSupport
 import TypedEvents
-
-/// A small, fast, seedable generator (SplitMix64): a failing case is reproduced from its seed.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// Why the sampler could not make a value of some type: the test then fails, naming the type.
 struct SamplingError: Error, CustomStringConvertible {
