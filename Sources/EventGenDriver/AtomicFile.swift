@@ -10,8 +10,8 @@
 /// the new ones, never a mix, even when the process is killed mid-write or the machine loses power.
 ///
 /// The bytes go to a temporary file in the same folder (a rename is atomic only within one file
-/// system), are flushed to disk, and the file is renamed over the target; then the folder is
-/// flushed so that the rename itself survives a crash. Temporary names start with a dot and end
+/// system), are flushed to disk, and the file is renamed over the target; the caller then
+/// flushes the folder once (``syncDirectory(_:)``) so that the renames survive a crash. Temporary names start with a dot and end
 /// in ``temporarySuffix``, not `.swift`, so a file left by a killed run is never compiled, and
 /// the next run removes it.
 enum AtomicFile {
@@ -56,8 +56,10 @@ enum AtomicFile {
       }
       written += result
     }
-    guard fsync(descriptor) == 0, close(descriptor) == 0 else {
-      let error = failure("cannot flush to disk", path: target)
+    // Closed whether or not the flush worked; the flush's error is the one to report.
+    let flushError = fsync(descriptor) == 0 ? nil : failure("cannot flush to disk", path: target)
+    let closeError = close(descriptor) == 0 ? nil : failure("cannot close", path: target)
+    if let error = flushError ?? closeError {
       unlink(temporary)
       throw error
     }
@@ -66,7 +68,6 @@ enum AtomicFile {
       unlink(temporary)
       throw error
     }
-    syncDirectory(directory)
   }
 
   /// Flushes a folder's entries (a rename, a removal) to disk; best effort, as some file

@@ -117,7 +117,7 @@ public enum Generator {
       }
       summary.removed.append(name)
     }
-    if !summary.removed.isEmpty { AtomicFile.syncDirectory(directory) }
+    if !summary.written.isEmpty || !summary.removed.isEmpty { AtomicFile.syncDirectory(directory) }
     return summary
   }
 
