@@ -19,18 +19,23 @@ struct StressTests {
 
     // Churning subscriptions: each must receive nothing once its cancel() has returned.
     let lateDeliveries = Collected<Int>()
+    let liveDeliveries = Collected<Int>()
+    let finished = Locked(0)
     let churners = 3
-    DispatchQueue.concurrentPerform(iterations: publishers + churners) { worker in
+    onThreads(publishers + churners) { worker in
       if worker < publishers {
         for index in 0..<perPublisher {
           bus.publish(Tick(source: "p\(worker)", count: worker * perPublisher + index))
           if index % 100 == 0 { bus.publish(Tock(source: "p\(worker)")) }
         }
+        finished.modify { $0 += 1 }
       } else {
-        for round in 0..<300 {
+        var round = 0
+        while round < 300 || finished.value < publishers {
+          round += 1
           let cancelled = Locked(false)
           let subscription = bus.subscribe(Tick.self, replay: round % 2 == 0) { tick in
-            if cancelled.value { lateDeliveries.append(tick.count) }
+            if cancelled.value { lateDeliveries.append(tick.count) } else { liveDeliveries.append(tick.count) }
           }
           let filtered = bus.subscribe(Clock.self, about: "p0", delivery: round % 3 == 0 ? .queue(.global()) : .immediate) { _ in }
           subscription.cancel()
@@ -46,6 +51,7 @@ struct StressTests {
     }
     #expect(groupCount.all.count == publishers * perPublisher)
     #expect(lateDeliveries.all.isEmpty, "deliveries after cancel() returned: \(lateDeliveries.all.count)")
+    #expect(!liveDeliveries.all.isEmpty, "churning subscriptions never overlapped a publish")
     withExtendedLifetime((steadySubscriptions, groupSubscription)) {}
   }
 
@@ -62,6 +68,9 @@ struct StressTests {
     let rounds = 400
     let late = Collected<Int>()
     let disordered = Collected<String>()
+    let subscriptions = Locked(0)
+    let released = Locked(0)
+    let overlapping = Locked(0)
     do {
       let bus = EventBus()
       let probe = Probe()
@@ -89,15 +98,20 @@ struct StressTests {
         return seen
       }
 
-      DispatchQueue.concurrentPerform(iterations: publishers + churners) { worker in
+      let finished = Locked(0)
+      onThreads(publishers + churners) { worker in
         if worker < publishers {
           for index in 0..<perPublisher {
             bus.publish(Tick(source: "p\(worker)", count: worker * perPublisher + index))
             if index % 50 == 0 { bus.publish(Tock(source: "p\(worker)")) }
           }
+          finished.modify { $0 += 1 }
           return
         }
-        for round in 0..<rounds {
+        var round = 0
+        while round < rounds || finished.value < publishers {
+          round += 1
+          subscriptions.modify { $0 += 1 }
           let cancelled = Locked(false)
           // Each delivery, and whether it ran on this (the subscribing) thread: a replay does,
           // live events never do, since this thread does not publish.
@@ -115,6 +129,7 @@ struct StressTests {
             // Released rather than cancelled: dropping the last reference ends it the same way.
             // (Set to nil, not left to the end of the scope, which a debug build waits for.)
             subscription = nil
+            released.modify { $0 += 1 }
           } else {
             subscription?.cancel()
           }
@@ -123,6 +138,7 @@ struct StressTests {
           // except that an immediate replay runs on the subscribing thread and may overlap a
           // live event running on the publisher's, so it is left out of the order check there.
           let all = received.all
+          if all.contains(where: { !$0.replayed }) { overlapping.modify { $0 += 1 } }
           if Set(all.map(\.tick.count)).count != all.count {
             disordered.append("an event delivered twice: \(all.map(\.tick.count))")
           }
@@ -147,7 +163,11 @@ struct StressTests {
     }
     #expect(late.all.isEmpty, "deliveries after cancel() returned: \(late.all.count)")
     #expect(disordered.all.isEmpty, "\(disordered.all.prefix(5))")
-    print("stress: \(total + total / 50) publishes, \(churners * rounds + 5) subscriptions, \(churners * rounds * 3 / 4) cancels, \(churners * rounds / 4) releases, \(churners * rounds / 2) replays")
+    #expect(overlapping.value > 0, "churning subscriptions never overlapped a publish")
+    print(
+      "stress: \(total + total / 50) publishes on \(publishers) threads; on \(churners) more, \(subscriptions.value) subscriptions "
+        + "(half with replay), \(subscriptions.value - released.value) cancelled, \(released.value) released, "
+        + "\(overlapping.value) of them receiving live events")
 
     // Everything released: the bus, its subscribers and what their handlers captured are freed
     // (queued deliveries still pending on the global queue hold the probe for a moment).
@@ -177,7 +197,7 @@ struct StressTests {
     let bus = EventBus()
     let log = Collected<Tick>()
     let subscription = bus.subscribe(Tick.self) { log.append($0) }
-    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+    onThreads(4) { worker in
       for index in 0..<1_000 { bus.publish(Tick(source: "p\(worker)", count: index)) }
     }
     for worker in 0..<4 {
@@ -194,6 +214,13 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
 
   init(_ value: Value) {
     stored = value
+  }
+
+  /// Changes the value under the lock: `value += 1` would read and write in two steps.
+  func modify(_ body: (inout Value) -> Void) {
+    lock.lock()
+    body(&stored)
+    lock.unlock()
   }
 
   var value: Value {
@@ -213,4 +240,26 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
 /// Something for handlers to capture, to see when they are freed.
 final class Probe: Sendable {
   func touch() {}
+}
+
+/// Runs `body(0)`…`body(count - 1)` on threads of their own, released together. Unlike
+/// `DispatchQueue.concurrentPerform`, which runs one iteration per core and starts them in order
+/// (on two cores, the publishers would all be done before a churner started), every worker
+/// here is running at once.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let ready = DispatchSemaphore(value: 0)
+  let start = DispatchSemaphore(value: 0)
+  let done = DispatchGroup()
+  for index in 0..<count {
+    done.enter()
+    Thread {
+      ready.signal()
+      start.wait()
+      body(index)
+      done.leave()
+    }.start()
+  }
+  for _ in 0..<count { ready.wait() }
+  for _ in 0..<count { start.signal() }
+  done.wait()
 }
