@@ -33,7 +33,8 @@ enum AtomicFile {
 
   /// Whether process `pid` is alive.
   static func isRunning(_ pid: pid_t) -> Bool {
-    kill(pid, 0) == 0 || errno == EPERM
+    // kill(0, …) would ask about the whole process group.
+    pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
   }
 
   /// Stores `bytes` as `directory`/`name`, atomically.
@@ -42,6 +43,9 @@ enum AtomicFile {
     let temporary = directory + "/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(temporarySuffix)"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw failure("cannot create a temporary file", path: temporary) }
+    // A replaced file keeps its permissions (someone may have made generated files read-only).
+    var existing = stat()
+    if stat(target, &existing) == 0 { _ = fchmod(descriptor, existing.st_mode & 0o7777) }
     var written = 0
     while written < bytes.count {
       let result = bytes.withUnsafeBytes { buffer in
@@ -49,7 +53,7 @@ enum AtomicFile {
       }
       if result < 0 && errno == EINTR { continue }
       guard result > 0 else {
-        let error = failure("cannot write", path: target)
+        let error = result == 0 ? InputError("\(target): cannot write (the disk took no bytes)") : failure("cannot write", path: target)
         close(descriptor)
         unlink(temporary)
         throw error

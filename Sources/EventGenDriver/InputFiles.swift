@@ -86,7 +86,7 @@ public enum InputFiles {
     }
     let size = Int(status.st_size)
     if size > maximumFileSize {
-      throw InputError("\(path): the file is \(size >> 20) MiB; schema files are limited to \(maximumFileSize >> 20) MiB")
+      throw InputError("\(path): the file is \(size) bytes; schema files are limited to \(maximumFileSize >> 20) MiB (\(maximumFileSize) bytes)")
     }
     var bytes = [UInt8](repeating: 0, count: size + 1)
     var count = 0

@@ -61,7 +61,7 @@ struct InputFilesTests {
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     try handle.truncate(atOffset: 50 << 20)
     try handle.close()
-    let expected = "the file is 50 MiB; schema files are limited to 8 MiB"
+    let expected = "the file is 52428800 bytes; schema files are limited to 8 MiB (8388608 bytes)"
     #expect(readError([path]) == "\(path): \(expected)")
     // Through a link, the size is the target's.
     try FileManager.default.createSymbolicLink(atPath: folder.path + "/Link.events.yaml", withDestinationPath: path)
