@@ -57,7 +57,13 @@ struct PropertyRoundTripTests {
     let seed = Self.seed ^ UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { ($0 << 5) &+ $0 &+ Int($1) })
     let summary = try check(type, seed: seed)
     #expect(summary.cases == Self.cases)
-    #expect(summary.failure == nil, "\(name), seed \(String(seed, radix: 16)): \(summary.failure ?? "")")
+    #expect(
+      summary.failure == nil,
+      """
+      \(name), case \(summary.cases - 1); reproduce with PROPERTY_SEED=\(String(Self.seed, radix: 16)) \
+      PROPERTY_CASES=\(summary.cases) swift test --filter PropertyRoundTripTests
+      \(summary.failure ?? "")
+      """)
   }
 
   struct Summary {
