@@ -24,10 +24,7 @@ struct StressTests {
     let churners = 3
     onThreads(publishers + churners) { worker in
       if worker < publishers {
-        for index in 0..<perPublisher {
-          bus.publish(Tick(source: "p\(worker)", count: worker * perPublisher + index))
-          if index % 100 == 0 { bus.publish(Tock(source: "p\(worker)")) }
-        }
+        publishTicks(on: bus, worker: worker, count: perPublisher, tockEvery: 100)
         finished.modify { $0 += 1 }
       } else {
         var round = 0
@@ -101,10 +98,7 @@ struct StressTests {
       let finished = Locked(0)
       onThreads(publishers + churners) { worker in
         if worker < publishers {
-          for index in 0..<perPublisher {
-            bus.publish(Tick(source: "p\(worker)", count: worker * perPublisher + index))
-            if index % 50 == 0 { bus.publish(Tock(source: "p\(worker)")) }
-          }
+          publishTicks(on: bus, worker: worker, count: perPublisher, tockEvery: 50)
           finished.modify { $0 += 1 }
           return
         }
@@ -240,6 +234,15 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
 /// Something for handlers to capture, to see when they are freed.
 final class Probe: Sendable {
   func touch() {}
+}
+
+/// Publishes publisher `worker`'s ticks, numbered `worker * count` onwards so that counts are
+/// unique across publishers, with a tock every `tockEvery` ticks (another type on the bus).
+func publishTicks(on bus: EventBus, worker: Int, count: Int, tockEvery: Int) {
+  for index in 0..<count {
+    bus.publish(Tick(source: "p\(worker)", count: worker * count + index))
+    if index % tockEvery == 0 { bus.publish(Tock(source: "p\(worker)")) }
+  }
 }
 
 /// Runs `body(0)`…`body(count - 1)` on threads of their own, released together. Unlike
