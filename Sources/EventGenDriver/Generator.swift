@@ -102,7 +102,8 @@ public enum Generator {
     var summary = WriteSummary()
     for file in files {
       let bytes = Array(file.contents.utf8)
-      if let current = manager.contents(atPath: path(directory, file.name)), current.elementsEqual(bytes) {
+      // Here a file of that name is missing or generated: `taken` stopped the run otherwise.
+      if generated.contains(file.name), generatedBytes(at: path(directory, file.name)) == bytes {
         summary.unchanged.append(file.name)
         continue
       }
@@ -137,7 +138,12 @@ public enum Generator {
     let existing = FileManager.default.fileExists(atPath: directory) ? try contents(of: directory).filter { $0.hasSuffix(".swift") } : []
     for file in files {
       let target = path(directory, file.name)
-      let current = FileManager.default.contents(atPath: target).map { String(decoding: $0, as: UTF8.self) }
+      let exists = existing.contains(file.name)
+      if exists && !isGenerated(at: target) {
+        problems.append("\(target): exists but eventgen did not generate it; move it away, generate never overwrites it\n")
+        continue
+      }
+      let current = exists ? generatedBytes(at: target).map { String(decoding: $0, as: UTF8.self) } : nil
       if current != file.contents {
         problems.append(UnifiedDiff.diff(old: current ?? "", new: file.contents, oldName: current == nil ? "/dev/null" : target, newName: target))
       }
@@ -157,11 +163,15 @@ public enum Generator {
     }
   }
 
+  /// Whether `path` is a file that eventgen wrote: a regular file that starts with the marker.
+  /// A folder or a FIFO named `*.swift` is not (and must neither trap nor hang the run).
   private static func isGenerated(at path: String) -> Bool {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-    defer { try? handle.close() }
-    let head = handle.readData(ofLength: marker.utf8.count)
-    return head == Data(marker.utf8)
+    RegularFile.starts(path, with: Array(marker.utf8))
+  }
+
+  /// The bytes of a file that `isGenerated` accepted, or nil if it is gone.
+  private static func generatedBytes(at path: String) -> [UInt8]? {
+    try? RegularFile.read(path, limit: .max - 1)
   }
 
   private static func path(_ directory: String, _ name: String) -> String {

@@ -73,40 +73,20 @@ public enum InputFiles {
   }
 
   private static func readFile(at path: String) throws(InputError) -> [UInt8] {
-    // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever.
-    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard descriptor >= 0 else { throw InputError("\(path): \(openFailure(errno))") }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw InputError("\(path): cannot read the file (\(describe(errno)))") }
-    switch status.st_mode & S_IFMT {
-    case S_IFREG: break
-    case S_IFDIR: throw InputError("\(path): is a folder, not a schema file")
-    default: throw InputError("\(path): is not a regular file (a pipe, socket or device); give a schema file")
-    }
-    let size = Int(status.st_size)
-    if size > maximumFileSize {
-      throw InputError("\(path): the file is \(size) bytes; schema files are limited to \(maximumFileSize >> 20) MiB (\(maximumFileSize) bytes)")
-    }
-    var bytes = [UInt8](repeating: 0, count: size + 1)
-    var count = 0
-    while count < bytes.count {
-      let result = bytes.withUnsafeMutableBytes { buffer in
-        readBytes(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
-      }
-      if result < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-      guard result >= 0 else { throw InputError("\(path): cannot read the file (\(describe(errno)))") }
-      if result == 0 { break }
-      count += result
-      if count == bytes.count && count <= maximumFileSize {
-        bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maximumFileSize + 1 - count)))
+    do {
+      return try RegularFile.read(path, limit: maximumFileSize)
+    } catch {
+      switch error {
+      case .cannotOpen(let code): throw InputError("\(path): \(openFailure(code))")
+      case .folder: throw InputError("\(path): is a folder, not a schema file")
+      case .special: throw InputError("\(path): is not a regular file (a pipe, socket or device); give a schema file")
+      case .tooLarge(let size):
+        throw InputError("\(path): the file is \(size) bytes; schema files are limited to \(maximumFileSize >> 20) MiB (\(maximumFileSize) bytes)")
+      case .grew:
+        throw InputError("\(path): the file grew past \(maximumFileSize >> 20) MiB while being read; schema files are limited to \(maximumFileSize >> 20) MiB")
+      case .cannotRead(let code): throw InputError("\(path): cannot read the file (\(describe(code)))")
       }
     }
-    guard count <= maximumFileSize else {
-      throw InputError("\(path): the file grew past \(maximumFileSize >> 20) MiB while being read; schema files are limited to \(maximumFileSize >> 20) MiB")
-    }
-    bytes.removeSubrange(count...)
-    return bytes
   }
 
   private static func openFailure(_ code: Int32) -> String {
@@ -123,7 +103,3 @@ public enum InputFiles {
   }
 }
 
-/// read(2), named apart from `InputFiles.read`, which hides it inside the type.
-private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-  read(descriptor, buffer, count)
-}

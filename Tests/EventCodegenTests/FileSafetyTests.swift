@@ -154,6 +154,26 @@ struct FileSafetyTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/out").count == 3)
   }
 
+  @Test func foldersAndPipesNamedLikeSwiftFilesNeitherTrapNorHang() throws {
+    let folder = try TemporaryFolder()
+    let output = folder.path + "/out"
+    try Self.writeSchemas(in: folder, files: 1, events: 1, extra: false)
+    let files = try #require(try Generator.plan([folder.path + "/in"], options: GeneratorOptions()).files)
+    // Foundation's FileHandle.readData traps on a folder, and opening a FIFO blocks.
+    try FileManager.default.createDirectory(atPath: output + "/Folder.swift", withIntermediateDirectories: true)
+    #expect(mkfifo(output + "/Pipe.swift", 0o644) == 0)
+    #expect(throws: InputError.self) { try Generator.write(files, to: output) }
+    #expect(try Generator.write(files, to: output, force: true).written.count == 2)
+    #expect(try Generator.check(files, against: output).isEmpty)
+
+    try FileManager.default.removeItem(atPath: output + "/S0.events.swift")
+    try FileManager.default.createDirectory(atPath: output + "/S0.events.swift", withIntermediateDirectories: true)
+    #expect(throws: InputError.self) { try Generator.write(files, to: output, force: true) }
+    #expect(try Generator.check(files, against: output) == [
+      "\(output)/S0.events.swift: exists but eventgen did not generate it; move it away, generate never overwrites it\n"
+    ])
+  }
+
   @Test func temporaryFilesOfDeadRunsAreRemovedAndThoseOfLiveRunsKept() throws {
     let folder = try TemporaryFolder()
     try Self.writeSchemas(in: folder, files: 1, events: 1, extra: false)
