@@ -46,6 +46,12 @@ extension Dictionary: Sampled where Key == String, Value: FieldValue {
   }
 }
 
+extension Optional: Sampled where Wrapped: FieldValue {
+  static func sample(_ sampler: Sampler) throws(SamplingError) -> Wrapped? {
+    sampler.chance(3) ? nil : try sampler.value(Wrapped.self)
+  }
+}
+
 /// Reads "fields" by making up random values of the types asked for: `E(fields: RandomFields(…))`
 /// is a random `E`, for any generated type, with no generator written per type.
 struct RandomFields: FieldReader {

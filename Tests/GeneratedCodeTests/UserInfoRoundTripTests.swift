@@ -189,4 +189,22 @@ struct UserInfoErrorTests {
     info["uuid"] = "not-a-uuid"
     #expect(error(Everything.self, info)?.description == "userInfo key `uuid`: expected a UUID, found \"not-a-uuid\"")
   }
+
+  @Test func optionalsInsideContainersAreEmptyOrOneElementArrays() throws {
+    let event = DeepNesting(levels: [], tokens: [], sparse: [["a": [1, nil, 3], "b": nil], nil])
+    let sparse = try #require(event.userInfo["sparse"] as? [Any])
+    #expect(sparse.count == 2)
+    // nil is [], a value is [value], at every level; a property list has no null.
+    #expect((sparse[1] as? [Any])?.isEmpty == true)
+    let dictionary = try #require((sparse[0] as? [Any])?.first as? [String: Any])
+    #expect((dictionary["b"] as? [Any])?.isEmpty == true)
+    let array = try #require(((dictionary["a"] as? [Any])?.first as? [Any]))
+    #expect(array.map { ($0 as? [Any])?.count } == [1, 0, 1])
+    #expect(try throughPropertyList(event) == event)
+    #expect(try throughJSON(event) == event)
+
+    var info = event.userInfo
+    info["sparse"] = [[1, 2]]
+    #expect(error(DeepNesting.self, info)?.keyPath == "sparse[0]")
+  }
 }

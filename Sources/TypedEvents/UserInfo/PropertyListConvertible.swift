@@ -173,6 +173,30 @@ extension Array: PropertyListConvertible where Element: PropertyListConvertible 
   }
 }
 
+/// An optional inside an array or a dictionary (`[Int?]`, `[String: Money?]`). A property list
+/// has no null, so `nil` travels as an empty array and a value `x` as the one-element array
+/// `[x]`: unambiguous at any depth, and `[nil, 3]` keeps its positions. (An optional field is
+/// not written this way: its key is left out.)
+extension Optional: PropertyListConvertible where Wrapped: PropertyListConvertible {
+  public var propertyListValue: Any {
+    switch self {
+    case .some(let wrapped): [wrapped.propertyListValue]
+    case .none: [Any]()
+    }
+  }
+
+  public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
+    guard let items = value as? [Any], items.count <= 1 else {
+      throw .typeMismatch(expected: "\(Wrapped.self)? (an empty or one-element array)", found: value)
+    }
+    if let first = items.first {
+      self = .some(try Wrapped(propertyListValue: first))
+    } else {
+      self = .none
+    }
+  }
+}
+
 extension Dictionary: PropertyListConvertible where Key == String, Value: PropertyListConvertible {
   public var propertyListValue: Any { mapValues(\.propertyListValue) as [String: Any] }
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {

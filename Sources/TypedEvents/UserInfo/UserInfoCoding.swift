@@ -129,7 +129,9 @@ public struct UserInfoReader {
   @inlinable
   public func decodeIfPresent<Value: PropertyListConvertible>(_ type: Value.Type = Value.self, forKey key: String) throws(UserInfoDecodingError) -> Value? {
     guard let raw = value(forKey: key) else { return nil }
-    return try convert(raw, forKey: key)
+    // `as Value`: Value? is itself PropertyListConvertible (optionals inside containers), and
+    // inference would otherwise read the value as one — an empty or one-element array.
+    return try convert(raw, forKey: key) as Value
   }
 
   /// The value under `key`, or `defaultValue` when the key is missing.

@@ -52,6 +52,7 @@ nonisolated extension DeepNesting: FieldCodable {
     self.shapesByName = try reader.decodeIfPresent([String: [[Shape]]].self, forKey: "shapesByName")
     self.dates = try reader.decodeIfPresent([[String: [Date]]].self, forKey: "dates")
     self.tokens = try reader.decode([[String: [Token]]].self, forKey: "tokens")
+    self.sparse = try reader.decodeIfPresent([[String: [Int64?]?]?].self, forKey: "sparse")
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
@@ -60,6 +61,7 @@ nonisolated extension DeepNesting: FieldCodable {
     writer.encodeIfPresent(self.shapesByName, forKey: "shapesByName")
     writer.encodeIfPresent(self.dates, forKey: "dates")
     writer.encode(self.tokens, forKey: "tokens")
+    writer.encodeIfPresent(self.sparse, forKey: "sparse")
   }
 }
 

@@ -60,17 +60,20 @@ nonisolated public struct DeepNesting: Event {
   public let shapesByName: [String: [[Shape]]]?
   public let dates: [[String: [Date]]]?
   public let tokens: [[String: [Token]]]
+  public let sparse: [[String: [Int64?]?]?]?
 
   /// Creates the event.
   public init(
     levels: [[[[String: [[Int64]]]]]],
     shapesByName: [String: [[Shape]]]? = nil,
     dates: [[String: [Date]]]? = nil,
-    tokens: [[String: [Token]]]
+    tokens: [[String: [Token]]],
+    sparse: [[String: [Int64?]?]?]? = nil
   ) {
     self.levels = levels
     self.shapesByName = shapesByName
     self.dates = dates
     self.tokens = tokens
+    self.sparse = sparse
   }
 }
