@@ -206,5 +206,11 @@ struct UserInfoErrorTests {
     var info = event.userInfo
     info["sparse"] = [[1, 2]]
     #expect(error(DeepNesting.self, info)?.keyPath == "sparse[0]")
+
+    // Defaults with null inside: a nil element, and a key whose value is nil (not a missing key).
+    let defaults = try DeepNesting(userInfo: ["levels": [Any](), "tokens": [Any]()])
+    #expect(defaults.gaps == [1, nil])
+    #expect(defaults.holes.count == 2 && defaults.holes["a"] == .some(nil) && defaults.holes["b"] == 2)
+    #expect(try throughPropertyList(defaults) == defaults)
   }
 }

@@ -53,6 +53,8 @@ nonisolated extension DeepNesting: FieldCodable {
     self.dates = try reader.decodeIfPresent([[String: [Date]]].self, forKey: "dates")
     self.tokens = try reader.decode([[String: [Token]]].self, forKey: "tokens")
     self.sparse = try reader.decodeIfPresent([[String: [Int64?]?]?].self, forKey: "sparse")
+    self.gaps = try reader.decode([Int?].self, forKey: "gaps", default: [1, nil])
+    self.holes = try reader.decode([String: Int?].self, forKey: "holes", default: ["a": nil, "b": 2])
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
@@ -62,6 +64,8 @@ nonisolated extension DeepNesting: FieldCodable {
     writer.encodeIfPresent(self.dates, forKey: "dates")
     writer.encode(self.tokens, forKey: "tokens")
     writer.encodeIfPresent(self.sparse, forKey: "sparse")
+    writer.encode(self.gaps, forKey: "gaps")
+    writer.encode(self.holes, forKey: "holes")
   }
 }
 

@@ -61,6 +61,8 @@ nonisolated public struct DeepNesting: Event {
   public let dates: [[String: [Date]]]?
   public let tokens: [[String: [Token]]]
   public let sparse: [[String: [Int64?]?]?]?
+  public let gaps: [Int?]
+  public let holes: [String: Int?]
 
   /// Creates the event.
   public init(
@@ -68,12 +70,16 @@ nonisolated public struct DeepNesting: Event {
     shapesByName: [String: [[Shape]]]? = nil,
     dates: [[String: [Date]]]? = nil,
     tokens: [[String: [Token]]],
-    sparse: [[String: [Int64?]?]?]? = nil
+    sparse: [[String: [Int64?]?]?]? = nil,
+    gaps: [Int?] = [1, nil],
+    holes: [String: Int?] = ["a": nil, "b": 2]
   ) {
     self.levels = levels
     self.shapesByName = shapesByName
     self.dates = dates
     self.tokens = tokens
     self.sparse = sparse
+    self.gaps = gaps
+    self.holes = holes
   }
 }
