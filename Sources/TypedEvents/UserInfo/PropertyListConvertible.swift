@@ -157,8 +157,20 @@ extension URL: PropertyListConvertible {
 }
 
 extension Array: PropertyListConvertible where Element: PropertyListConvertible {
-  public var propertyListValue: Any { map(\.propertyListValue) }
+  public var propertyListValue: Any {
+    // Elements that are their own property-list form (strings, numbers, dates, and arrays of
+    // them) travel as the array itself: no copy, as hand-written code would write it.
+    if let first, type(of: first.propertyListValue) == Element.self { return self }
+    return map(\.propertyListValue)
+  }
+
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
+    // The array as written above: exactly `[Element]`, so every element is valid as it is (an
+    // `NSNumber` that is a boolean never gets here as an `Int`).
+    if type(of: value) == [Element].self, let same = value as? [Element] {
+      self = same
+      return
+    }
     guard let items = value as? [Any] else { throw .typeMismatch(expected: "Array", found: value) }
     var result: [Element] = []
     result.reserveCapacity(items.count)
@@ -198,8 +210,17 @@ extension Optional: PropertyListConvertible where Wrapped: PropertyListConvertib
 }
 
 extension Dictionary: PropertyListConvertible where Key == String, Value: PropertyListConvertible {
-  public var propertyListValue: Any { mapValues(\.propertyListValue) as [String: Any] }
+  public var propertyListValue: Any {
+    // As for arrays: values that are their own property-list form keep the dictionary as it is.
+    if let first = first?.value, type(of: first.propertyListValue) == Value.self { return self }
+    return mapValues(\.propertyListValue) as [String: Any]
+  }
+
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
+    if type(of: value) == [String: Value].self, let same = value as? [String: Value] {
+      self = same
+      return
+    }
     guard let entries = UserInfoReader.dictionary(value) else {
       throw .typeMismatch(expected: "Dictionary", found: value)
     }

@@ -68,30 +68,60 @@ public struct UserInfoWriter {
 /// It accepts `[AnyHashable: Any]` (as `Notification` holds it), `[String: Any]`, and the
 /// dictionaries `PropertyListSerialization` returns. Unknown keys are ignored.
 public struct UserInfoReader {
+  /// Where the fields are looked up.
   @usableFromInline
-  let storage: [String: Any]
+  enum Storage {
+    /// A notification's few entries, searched in order: one pass over the `[AnyHashable: Any]`
+    /// and no second hash table (half the cost of copying into a `[String: Any]`, measured).
+    case pairs(ContiguousArray<Entry>)
+    /// A dictionary with string keys, as nested values arrive, or a large `userInfo`.
+    case dictionary([String: Any])
+  }
+
+  /// One entry of a notification's `userInfo`. A struct, not a tuple: an array of tuples
+  /// copied its elements through the runtime's generic tuple witnesses (callgrind).
+  @usableFromInline
+  struct Entry {
+    let key: String
+    let value: Any
+  }
+
+  @usableFromInline
+  let storage: Storage
+
+  /// Up to this many entries, a linear search by key beats hashing each key twice.
+  private static var linearSearchLimit: Int { 16 }
 
   /// A reader over a notification's `userInfo`. Keys that are not strings are ignored, as
   /// unknown keys are.
   public init(_ userInfo: [AnyHashable: Any]) {
-    // Looking a String up among AnyHashable keys boxes and casts per lookup (about 360 ns);
-    // copying the string keys out once costs less than reading five fields that way.
-    var strings: [String: Any] = [:]
-    strings.reserveCapacity(userInfo.count)
-    for (key, value) in userInfo {
-      if let key = key.base as? String { strings[key] = value }
+    // Looking a String up among AnyHashable keys boxes and casts per lookup; the string keys
+    // are taken out once instead.
+    guard userInfo.count <= Self.linearSearchLimit else {
+      var strings: [String: Any] = [:]
+      strings.reserveCapacity(userInfo.count)
+      for (key, value) in userInfo {
+        if let key = key.base as? String { strings[key] = value }
+      }
+      storage = .dictionary(strings)
+      return
     }
-    self.init(strings: strings)
+    var pairs = ContiguousArray<Entry>()
+    pairs.reserveCapacity(userInfo.count)
+    for (key, value) in userInfo {
+      if let key = key.base as? String { pairs.append(Entry(key: key, value: value)) }
+    }
+    storage = .pairs(pairs)
   }
 
-  private init(strings: [String: Any]) {
-    storage = strings
+  private init(storage: Storage) {
+    self.storage = storage
   }
 
   /// A reader over `value` when it is a dictionary with string keys.
   public init?(_ value: Any) {
     if let strings = value as? [String: Any] {
-      self.init(strings: strings)
+      self.init(storage: .dictionary(strings))
     } else if let hashables = value as? [AnyHashable: Any] {
       self.init(hashables)
     } else {
@@ -113,7 +143,14 @@ public struct UserInfoReader {
 
   @usableFromInline
   func value(forKey key: String) -> Any? {
-    storage[key]
+    switch storage {
+    case .pairs(let pairs):
+      // A key appears once: AnyHashable keys that are equal strings are one key.
+      for index in pairs.indices where pairs[index].key == key { return pairs[index].value }
+      return nil
+    case .dictionary(let strings):
+      return strings[key]
+    }
   }
 
   /// The value under `key`; a missing key is an error.
