@@ -18,15 +18,24 @@ let package = Package(
       dependencies: [.product(name: "TypedEvents", package: "TypedEvents")],
       plugins: [.plugin(name: "EventGenPlugin", package: "TypedEvents")]
     ),
-    .executableTarget(
-      name: "typed-events-benchmarks",
+    // What is measured, as data: the timed driver, the instruction counter and the allocation
+    // counter run the same cases.
+    .target(
+      name: "BenchmarkCases",
       dependencies: [
         "BenchmarkEvents",
         .product(name: "TypedEvents", package: "TypedEvents"),
         .product(name: "OpenCombine", package: "OpenCombine"),
-        .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
-      ],
-      path: "Sources/TypedEventsBenchmarks"
+      ]
+    ),
+    // Times the cases and writes the report. It does not link the malloc interposer, so timed
+    // runs pay nothing for counting.
+    .executableTarget(name: "typed-events-benchmarks", dependencies: ["BenchmarkCases"], path: "Sources/TypedEventsBenchmarks"),
+    // Counts allocations per case, run by the driver with the interposer preloaded.
+    .executableTarget(
+      name: "typed-events-allocations",
+      dependencies: ["BenchmarkCases", .product(name: "MallocInterposerSwift", package: "malloc-interposer")],
+      path: "Sources/TypedEventsAllocations"
     ),
   ]
 )

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Runs every benchmark and writes BENCHMARKS.md. On Linux the malloc interposer is preloaded so
-# that allocations per operation are counted. Arguments go to the benchmark executable
-# (--quick, --skip-compile, --output FILE).
+# Builds the benchmarks in release mode and runs them; writes BENCHMARKS.md. Arguments go to the
+# benchmark executable (--quick, --only PART,…, --output FILE). Allocations are counted by a
+# separate executable that the driver runs with the malloc interposer preloaded; the timed runs
+# never load it.
 set -euo pipefail
 cd "$(dirname "$0")"  # Benchmarks/
+command -v valgrind > /dev/null || echo "run.sh: valgrind not found: no instruction counts (apt-get install -y valgrind)" >&2
 swift build -c release --product typed-events-benchmarks
+swift build -c release --product typed-events-allocations
 swift build -c release --product eventgen
 bin=$(swift build -c release --show-bin-path)
-if [ -f "$bin/libMallocInterposerSwift.so" ]; then
-  export LD_PRELOAD="$bin/libMallocInterposerSwift.so"
-fi
 "$bin/typed-events-benchmarks" "$@"

@@ -3,60 +3,79 @@ import Foundation
 import OpenCombine
 import TypedEvents
 
-/// Immediate delivery to `subscribers` handlers, against what an app would use instead.
-/// Reported per delivery: total time / (publishes × subscribers).
-func deliveryBenchmarks(subscribers: Int, publishes: Int) -> [Measurement] {
-  let event = Tick(count: 1)
-  let deliveries = publishes * subscribers
-  var results: [Measurement] = []
-
-  do {
-    let bus = EventBus()
-    let counter = Counter()
-    let subscriptions = (0..<subscribers).map { _ in bus.subscribe(Tick.self) { counter.value &+= $0.count } }
-    results.append(Harness.measure("TypedEvents EventBus", operations: deliveries) {
-      for _ in 0..<publishes { bus.publish(event) }
-    })
-    blackHole((subscriptions, counter.value))
+/// Immediate delivery to `subscribers` handlers, against what an app would use instead. Every row
+/// delivers the same payload, `Tick`'s one field `count`, and its handlers do the same work: add
+/// it to a counter. Reported per delivery: time / (publishes × subscribers).
+@MainActor
+func deliveryCases(subscribers: Int) -> [BenchmarkCase] {
+  let section = "Immediate delivery, \(subscribers) subscriber\(subscribers == 1 ? "" : "s") (ns per delivery)"
+  let publishes = 200_000 / subscribers
+  func delivery(_ id: String, _ name: String, _ make: @escaping @MainActor (Int) -> BenchmarkCase.Body) -> BenchmarkCase {
+    BenchmarkCase(
+      id: "delivery\(subscribers).\(id)", section: section, name: name, iterations: publishes,
+      operationsPerIteration: subscribers, make: make)
   }
-
-  do {
-    let closures = LockedClosures()
-    let counter = Counter()
-    for _ in 0..<subscribers { closures.add { counter.value &+= $0.count } }
-    results.append(Harness.measure("array of closures behind NSLock (floor)", operations: deliveries) {
-      for _ in 0..<publishes { closures.publish(event) }
-    })
-    blackHole(counter.value)
-  }
-
-  do {
-    let center = NotificationCenter()
-    let counter = Counter()
-    let name = Notification.Name("Bench.Tick")
-    let observers = (0..<subscribers).map { _ in
-      center.addObserver(forName: name, object: nil, queue: nil) { notification in
-        guard let count = notification.userInfo?["count"] as? Int, let source = notification.userInfo?["source"] as? String else { return }
-        counter.value &+= count + source.utf8.count
+  return [
+    delivery("bus", "TypedEvents EventBus") { publishes in
+      let bus = EventBus()
+      let counter = Counter()
+      let subscriptions = (0..<subscribers).map { _ in bus.subscribe(Tick.self) { counter.value &+= $0.count } }
+      let event = Tick(count: 1)
+      return .sync {
+        for _ in 0..<publishes { bus.publish(event) }
+        blackHole((subscriptions, counter.value))
       }
-    }
-    results.append(Harness.measure("NotificationCenter, 2-entry userInfo, as? casts", operations: deliveries) {
-      for _ in 0..<publishes { center.post(name: name, object: nil, userInfo: ["count": 1, "source": "a"]) }
-    })
-    observers.forEach(center.removeObserver)
-    blackHole(counter.value)
-  }
-
-  do {
-    let subject = PassthroughSubject<Tick, Never>()
-    let counter = Counter()
-    let sinks = (0..<subscribers).map { _ in subject.sink { counter.value &+= $0.count } }
-    results.append(Harness.measure("OpenCombine PassthroughSubject", operations: deliveries) {
-      for _ in 0..<publishes { subject.send(event) }
-    })
-    blackHole((sinks, counter.value))
-  }
-  return results
+    },
+    delivery("lockedArray", "array of closures behind NSLock (floor)") { publishes in
+      let closures = LockedClosures()
+      let counter = Counter()
+      for _ in 0..<subscribers { closures.add { counter.value &+= $0.count } }
+      let event = Tick(count: 1)
+      return .sync {
+        for _ in 0..<publishes { closures.publish(event) }
+        blackHole(counter.value)
+      }
+    },
+    delivery("notificationCenter", "NotificationCenter, userInfo [\"count\"], as? cast") { publishes in
+      let center = NotificationCenter()
+      let counter = Counter()
+      let name = Notification.Name("Bench.Tick")
+      let observers = (0..<subscribers).map { _ in
+        center.addObserver(forName: name, object: nil, queue: nil) { notification in
+          guard let count = notification.userInfo?["count"] as? Int else { return }
+          counter.value &+= count
+        }
+      }
+      return .sync {
+        for _ in 0..<publishes { center.post(name: name, object: nil, userInfo: ["count": 1]) }
+        blackHole((observers, counter.value))
+      }
+    },
+    delivery("openCombine", "OpenCombine PassthroughSubject") { publishes in
+      let subject = PassthroughSubject<Tick, Never>()
+      let counter = Counter()
+      let sinks = (0..<subscribers).map { _ in subject.sink { counter.value &+= $0.count } }
+      let event = Tick(count: 1)
+      return .sync {
+        for _ in 0..<publishes { subject.send(event) }
+        blackHole((sinks, counter.value))
+      }
+    },
+    delivery("mainActorMessage", "Foundation NotificationCenter.MainActorMessage") { publishes in
+      // Foundation's typed notifications, posted and observed on the main actor, as an app that
+      // adopts them would.
+      let center = NotificationCenter()
+      let source = MainActorSource()
+      let counter = Counter()
+      let tokens = (0..<subscribers).map { _ in
+        center.addObserver(of: source, for: TickMessage.self) { message in counter.value &+= message.count }
+      }
+      return .sync {
+        for _ in 0..<publishes { center.post(TickMessage(count: 1), subject: source) }
+        blackHole((tokens, counter.value))
+      }
+    },
+  ]
 }
 
 /// The floor: what a hand-rolled, thread-safe list of handlers costs.
@@ -79,42 +98,6 @@ final class LockedClosures: @unchecked Sendable {
   }
 }
 
-/// Asynchronous delivery to one consumer: `events(_:)` against one `AsyncStream` per subscriber.
-func asyncBenchmarks(events count: Int) async -> [Measurement] {
-  var results: [Measurement] = []
-  results.append(await Harness.measure("TypedEvents events(_:)", operations: count) {
-    let bus = EventBus()
-    let stream = bus.events(Tick.self)
-    let consumer = Task {
-      var received = 0
-      for await _ in stream {
-        received += 1
-        if received == count { break }
-      }
-      return received
-    }
-    for index in 0..<count { bus.publish(Tick(count: index)) }
-    blackHole(await consumer.value)
-  })
-  results.append(await Harness.measure("AsyncStream per subscriber", operations: count) {
-    let (stream, continuation) = AsyncStream.makeStream(of: Tick.self)
-    let consumer = Task {
-      var received = 0
-      for await _ in stream {
-        received += 1
-        if received == count { break }
-      }
-      return received
-    }
-    for index in 0..<count { continuation.yield(Tick(count: index)) }
-    blackHole(await consumer.value)
-    continuation.finish()
-  })
-  return results
-}
-
-/// Foundation's typed notifications (SE-0438's `NotificationCenter.MainActorMessage`), posted and
-/// observed on the main actor, as an app that adopts them would.
 final class MainActorSource: Sendable {}
 
 struct TickMessage: NotificationCenter.MainActorMessage {
@@ -122,17 +105,43 @@ struct TickMessage: NotificationCenter.MainActorMessage {
   var count: Int
 }
 
+/// Asynchronous delivery to one consumer: `events(_:)` against one `AsyncStream` per subscriber.
+/// The consumer runs on the cooperative pool, so these rows have no instruction counts.
 @MainActor
-func mainActorMessageBenchmark(subscribers: Int, publishes: Int) -> Measurement {
-  let center = NotificationCenter()
-  let source = MainActorSource()
-  let counter = Counter()
-  let tokens = (0..<subscribers).map { _ in
-    center.addObserver(of: source, for: TickMessage.self) { message in counter.value &+= message.count }
-  }
-  let measurement = Harness.measure("Foundation NotificationCenter.MainActorMessage", operations: publishes * subscribers) {
-    for _ in 0..<publishes { center.post(TickMessage(count: 1), subject: source) }
-  }
-  blackHole((tokens, counter.value))
-  return measurement
+func asyncCases() -> [BenchmarkCase] {
+  let section = "Asynchronous delivery to one consumer (ns per event)"
+  return [
+    BenchmarkCase(id: "async.events", section: section, name: "TypedEvents events(_:)", iterations: 100_000, isSingleThreaded: false) { count in
+      .async {
+        let bus = EventBus()
+        let stream = bus.events(Tick.self)
+        let consumer = Task {
+          var received = 0
+          for await _ in stream {
+            received += 1
+            if received == count { break }
+          }
+          return received
+        }
+        for index in 0..<count { bus.publish(Tick(count: index)) }
+        blackHole(await consumer.value)
+      }
+    },
+    BenchmarkCase(id: "async.asyncStream", section: section, name: "AsyncStream per subscriber", iterations: 100_000, isSingleThreaded: false) { count in
+      .async {
+        let (stream, continuation) = AsyncStream.makeStream(of: Tick.self)
+        let consumer = Task {
+          var received = 0
+          for await _ in stream {
+            received += 1
+            if received == count { break }
+          }
+          return received
+        }
+        for index in 0..<count { continuation.yield(Tick(count: index)) }
+        blackHole(await consumer.value)
+        continuation.finish()
+      }
+    },
+  ]
 }

@@ -1,72 +1,124 @@
+import BenchmarkCases
 import Foundation
-import MallocInterposerSwift
 
-/// Keeps a value alive and opaque to the optimiser.
-@inline(never)
-func blackHole<T>(_ value: T) {
-  withExtendedLifetime(value) {}
-}
-
-/// One measured row: the median of several repetitions, in nanoseconds per operation, and the
-/// allocations per operation of one repetition.
+/// One row: timed samples in nanoseconds per operation, and what the separate counting runs found.
 struct Measurement {
-  var name: String
-  var nanoseconds: Double
+  var benchmark: BenchmarkCase
+  /// Nanoseconds per operation of each repetition, sorted.
+  var samples: [Double]
+  /// Allocations per operation, from the run with the malloc interposer preloaded.
   var allocations: Double?
+  /// Instructions per operation, from callgrind.
+  var instructions: Double?
+
+  var name: String { benchmark.name }
+  var min: Double { samples.first ?? .nan }
+  var median: Double { samples.isEmpty ? .nan : samples[samples.count / 2] }
+  var max: Double { samples.last ?? .nan }
 }
 
 enum Harness {
-  /// Repetitions per measurement; the median is reported.
-  nonisolated(unsafe) static var repetitions = 7
-  /// Whether allocations are counted: only when the interposer is preloaded (`run.sh` does it).
-  static let countsAllocations: Bool = {
-    MallocInterposerSwift.initialize()
-    MallocInterposerSwift.hook()
-    let before = MallocInterposerSwift.getStatistics().mallocCount
-    blackHole(UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 8).deallocate())
-    let counted = MallocInterposerSwift.getStatistics().mallocCount > before
-    MallocInterposerSwift.unhook()
-    return counted
-  }()
-
-  /// Times `operations` runs of `body` (which runs `operations` operations itself), several times.
-  static func measure(_ name: String, operations: Int, _ body: () -> Void) -> Measurement {
-    body()  // warm up
+  /// Times `repetitions` calls of the case's body after one warm-up call. This process does not
+  /// load the malloc interposer: allocations are counted in another process.
+  @MainActor
+  static func measure(_ benchmark: BenchmarkCase, iterations: Int, repetitions: Int) async -> Measurement {
+    let operations = Double(iterations * benchmark.operationsPerIteration)
     var samples: [Double] = []
-    for _ in 0..<repetitions {
-      let start = DispatchTime.now().uptimeNanoseconds
+    switch benchmark.make(iterations) {
+    case .sync(let body):
       body()
-      let end = DispatchTime.now().uptimeNanoseconds
-      samples.append(Double(end - start) / Double(operations))
+      for _ in 0..<repetitions {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / operations)
+      }
+    case .async(let body):
+      await body()
+      for _ in 0..<repetitions {
+        let start = DispatchTime.now().uptimeNanoseconds
+        await body()
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / operations)
+      }
     }
-    samples.sort()
-    var allocations: Double?
-    if countsAllocations {
-      MallocInterposerSwift.reset()
-      MallocInterposerSwift.hook()
-      body()
-      MallocInterposerSwift.unhook()
-      allocations = Double(MallocInterposerSwift.getStatistics().mallocCount) / Double(operations)
-    }
-    return Measurement(name: name, nanoseconds: samples[samples.count / 2], allocations: allocations)
+    return Measurement(benchmark: benchmark, samples: samples.sorted())
   }
 
-  /// Times an async body.
-  static func measure(_ name: String, operations: Int, _ body: () async -> Void) async -> Measurement {
-    await body()
-    var samples: [Double] = []
-    for _ in 0..<repetitions {
-      let start = DispatchTime.now().uptimeNanoseconds
-      await body()
-      let end = DispatchTime.now().uptimeNanoseconds
-      samples.append(Double(end - start) / Double(operations))
-    }
-    samples.sort()
-    return Measurement(name: name, nanoseconds: samples[samples.count / 2], allocations: nil)
+  /// Runs one case's body `times` times after one warm-up call: what callgrind counts.
+  @MainActor
+  static func runForCounting(_ benchmark: BenchmarkCase, iterations: Int, times: Int) {
+    guard case .sync(let body) = benchmark.make(iterations) else { return }
+    body()
+    for _ in 0..<times { body() }
   }
 }
 
-/// A counter handlers bump; not thread-safe, used from one thread.
-final class Counter: @unchecked Sendable {
-  var value = 0
+/// Instructions per operation from callgrind: the case runs once with its body called once, and
+/// once with it called twice; the difference is one body of `iterations` iterations, with the
+/// process's start, the setup and the warm-up subtracted away. Repeatable for single-threaded
+/// cases with `SWIFT_DETERMINISTIC_HASHING=1`, whatever else the machine does.
+enum Instructions {
+  static var valgrind: String? {
+    ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// Counts for `cases`, two callgrind processes at a time (counts do not depend on load).
+  static func count(_ cases: [BenchmarkCase], iterations: (BenchmarkCase) -> Int, executable original: String) async -> [String: Double] {
+    guard let valgrind else { return [:] }
+    // Valgrind 3.19 cannot read the DWARF this toolchain writes ("possibly corrupted debuginfo")
+    // and gives up; totals need no debug information, so it counts a stripped copy.
+    let executable = FileManager.default.temporaryDirectory.appendingPathComponent("typed-events-benchmarks-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: executable) }
+    guard runCapturing("/usr/bin/env", ["objcopy", "--strip-debug", original, executable]) != nil else { return [:] }
+    return await withTaskGroup(of: (String, Double?).self) { group in
+      var results: [String: Double] = [:]
+      var pending = cases[...]
+      func start(_ group: inout TaskGroup<(String, Double?)>) {
+        guard let benchmark = pending.popFirst() else { return }
+        let (id, n, operations) = (benchmark.id, iterations(benchmark), iterations(benchmark) * benchmark.operationsPerIteration)
+        group.addTask {
+          let once = collected(valgrind, executable, id, n, times: 1)
+          let twice = collected(valgrind, executable, id, n, times: 2)
+          guard let once, let twice else { return (id, nil) }
+          return (id, Double(twice - once) / Double(operations))
+        }
+      }
+      start(&group)
+      start(&group)
+      for await (id, value) in group {
+        results[id] = value
+        start(&group)
+      }
+      return results
+    }
+  }
+
+  /// The "Collected" total that callgrind prints for one run of the case.
+  private static func collected(_ valgrind: String, _ executable: String, _ id: String, _ iterations: Int, times: Int) -> Int? {
+    let result = runCapturing(
+      valgrind,
+      ["--tool=callgrind", "--callgrind-out-file=/dev/null", executable, "--run-case", id, "--iterations", "\(iterations)", "--times", "\(times)"],
+      environment: ["SWIFT_DETERMINISTIC_HASHING": "1"])
+    guard let line = result?.error.split(separator: "\n").first(where: { $0.contains("Collected :") }) else { return nil }
+    return line.split(separator: " ").last.flatMap { Int($0) }
+  }
+}
+
+/// Allocations per operation, counted by `typed-events-allocations` in its own process with the
+/// malloc interposer preloaded, so that the timed runs pay nothing for it.
+enum Allocations {
+  static func count(ids: [String], quick: Bool, binaries: String) -> [String: Double] {
+    let library = "\(binaries)/libMallocInterposerSwift.so"
+    guard FileManager.default.fileExists(atPath: library) else { return [:] }
+    var arguments = quick ? ["--quick"] : []
+    arguments += ["--ids", ids.joined(separator: ",")]
+    guard let output = runCapturing("\(binaries)/typed-events-allocations", arguments, environment: ["LD_PRELOAD": library])?.output else {
+      return [:]
+    }
+    var counts: [String: Double] = [:]
+    for line in output.split(separator: "\n") {
+      let cells = line.split(separator: "\t")
+      if cells.count == 2, let value = Double(cells[1]) { counts[String(cells[0])] = value }
+    }
+    return counts
+  }
 }

@@ -1,70 +1,177 @@
+import BenchmarkCases
 import Foundation
 
-/// The benchmark table, as Markdown with the date, machine and toolchain, and where the
-/// project stands against its targets.
+/// The benchmark report, as Markdown with the date, machine and toolchain, and where the project
+/// stands against its targets, computed from the same run.
 struct Report {
   var quick: Bool
-  var countsAllocations: Bool
-  var sections: [(title: String, rows: [Measurement])] = []
+  var repetitions: Int
+  var measurements: [Measurement] = []
+  var countsAllocations = false
+  var countsInstructions = false
   var generator: [GeneratorRow] = []
-  var compileCost: [String] = []
+  var builds: [BuildRow] = []
   /// One line per target: what it asks, what was measured, met or not.
   var targets: [String] = []
 
-  mutating func add(section title: String, _ rows: [Measurement]) {
-    sections.append((title, rows))
+  func row(_ id: String) -> Measurement? { measurements.first { $0.benchmark.id == id } }
+  func median(_ id: String) -> Double? { row(id)?.median }
+
+  /// Per field of type `type`: (four fields − no fields) / 4, from `value` of the two rows.
+  func perField(_ type: String, _ codec: String, _ value: (Measurement) -> Double?) -> Double? {
+    guard let four = row("field.\(type).\(codec)").flatMap(value), let none = row("field.none.\(codec)").flatMap(value) else { return nil }
+    return (four - none) / 4
   }
 
-  /// The median of the row called `name` in the section whose title starts with `section`.
-  func nanoseconds(_ section: String, _ name: String) -> Double? {
-    sections.first { $0.title.hasPrefix(section) }?.rows.first { $0.name == name }?.nanoseconds
+  func builds(_ kind: String, _ shape: String, _ mode: String, events: Int? = nil) -> [BuildRow] {
+    builds.filter { $0.kind == kind && $0.shape == shape && $0.mode == mode && (events == nil || $0.events == events) }
   }
 
-  /// Adds a target line: `value` against `goal`, met when `met` holds.
-  mutating func target(_ description: String, value: Double?, unit: String, met: (Double) -> Bool) {
-    guard let value else {
+  /// Adds a target line: `value` against the goal, met when `met` holds.
+  mutating func target(_ description: String, _ value: Double?, _ unit: String, met: (Double) -> Bool) {
+    guard let value, value.isFinite else {
       targets.append("- \(description): not measured")
       return
     }
-    targets.append("- \(description): \(format(value, digits: 2))\(unit) — \(met(value) ? "met" : "**missed**")")
+    targets.append("- \(description): \(format(value, 2))\(unit) — \(met(value) ? "met" : "**missed**")")
+  }
+
+  mutating func addTargets() {
+    func ratio(_ a: Double?, _ b: Double?) -> Double? { a.flatMap { a in b.map { a / $0 } } }
+    for n in [1, 10] {
+      let bus = median("delivery\(n).bus")
+      target("immediate delivery to \(n) within 1.5× the locked closure array", ratio(bus, median("delivery\(n).lockedArray")), "×") { $0 <= 1.5 }
+      target("immediate delivery to \(n) at least 25× faster than NotificationCenter", ratio(median("delivery\(n).notificationCenter"), bus), "× faster") { $0 >= 25 }
+      target("allocations per delivery to \(n) (goal 0)", row("delivery\(n).bus")?.allocations, "") { $0 < 0.01 }
+    }
+    target("events(_:) at least 3× faster than AsyncStream per subscriber", ratio(median("async.asyncStream"), median("async.events")), "× faster") { $0 >= 3 }
+    let generated = median("codec.generated")
+    target("userInfo round trip within 1.0× idiomatic hand-written code", ratio(generated, median("codec.idiomatic")), "×") { $0 <= 1.0 }
+    target("userInfo round trip within 1.2× the fastest hand-written code", ratio(generated, median("codec.fastest")), "×") { $0 <= 1.2 }
+    for mode in ["debug", "release"] {
+      let report = self
+      let cpu = { (shape: String) in medianOf(report.builds("clean", shape, mode, events: 300).map(\.cpu)) }
+      target("generated code at 300 events at most 0.4× the naive shape's CPU time, \(mode)", ratio(cpu("generated"), cpu("naive")), "×") { $0 <= 0.4 }
+    }
+    for shape in ["plugin", "checked-in"] {
+      target("rebuild after editing one event of 500 (\(shape)) at most 5 s, debug", medianOf(builds("rebuild", shape, "debug").map(\.wall)), " s") { $0 <= 5 }
+    }
+    let largest = generator.max { $0.events < $1.events }
+    target("generator at least 200,000 output lines per second (largest run, median)", largest?.linesPerSecond, " lines/s") { $0 >= 200_000 }
+    target("1,000 events generated in under 0.3 s (median)", generator.first { $0.events == 1_000 }?.median, " s") { $0 < 0.3 }
+    let slow = builds("clean", "generated", "debug", events: 2_000).first?.slowBodies
+    target("function bodies over 100 ms to type-check in generated code at 2,000 events", slow.map(Double.init), "") { $0 == 0 }
+  }
+
+  /// The parts that were asked for but measured nothing.
+  func missingParts(selected: (String) -> Bool, expectsInstructions: Bool) -> [String] {
+    var missing: [String] = []
+    if !measurements.isEmpty && !countsAllocations { missing.append("allocations") }
+    if selected("instructions") && expectsInstructions && !measurements.isEmpty && !countsInstructions { missing.append("instructions") }
+    if selected("generator") && generator.isEmpty { missing.append("generator") }
+    if selected("compile") && !builds.contains(where: { $0.kind == "clean" }) { missing.append("compile") }
+    if selected("rebuild") && !builds.contains(where: { $0.kind == "rebuild" }) { missing.append("rebuild") }
+    return missing
   }
 
   func markdown() -> String {
     var lines = ["# TypedEvents benchmarks", ""]
-    lines.append("Measured \(ISO8601DateFormatter().string(from: Date())) on \(machine()), \(toolchain()), release build.")
-    lines.append("Each number is the median of \(Harness.repetitions) repetitions; ratios compare rows of the same run.")
-    lines.append("Regenerate with `Benchmarks/run.sh` (about 25 minutes on 2 cores, most of it the compile-cost builds).")
+    lines.append("Measured \(ISO8601DateFormatter().string(from: Date())) on \(machine()), \(toolchain()).")
+    lines.append("")
+    lines.append("- In-process rows: release build; each body timed \(repetitions) times after a warm-up; **min / median / max** ns per operation; ratios are of medians in the same run.")
+    lines.append("- Allocations per operation: counted in a separate process with the malloc interposer preloaded; timed runs do not load it.")
+    lines.append("- Instructions per operation: `valgrind --tool=callgrind`, (count of 2 bodies − count of 1 body) / operations, with `SWIFT_DETERMINISTIC_HASHING=1`: the same binary gives the same count however busy the machine is. Single-threaded rows only.")
+    lines.append("- Builds: wall and CPU (user + system of the build and its compiler jobs) seconds, min / median / max over the runs shown.")
+    lines.append("- Regenerate with `Benchmarks/run.sh` (about 40 minutes on 2 cores, most of it builds); `--only PART,…` runs a part.")
     if quick { lines += ["", "**Quick run: tiny sizes, the numbers mean nothing.**"] }
-    if !targets.isEmpty {
-      lines += ["", "## Targets", ""] + targets
+    if !targets.isEmpty { lines += ["", "## Targets", ""] + targets }
+
+    var sections: [String] = []
+    for m in measurements where m.benchmark.section != fieldSection && !sections.contains(m.benchmark.section) {
+      sections.append(m.benchmark.section)
     }
     for section in sections {
-      lines += ["", "## \(section.title)", ""]
-      let base = section.rows.first?.nanoseconds ?? 1
-      lines.append("| | ns | relative to the first row | allocations per operation |")
-      lines.append("|---|---:|---:|---:|")
-      for row in section.rows {
-        let allocations = row.allocations.map { format($0, digits: 2) } ?? (countsAllocations ? "–" : "not counted")
-        lines.append("| \(row.name) | \(format(row.nanoseconds, digits: 1)) | \(format(row.nanoseconds / base, digits: 2))× | \(allocations) |")
+      let rows = measurements.filter { $0.benchmark.section == section }
+      let base = rows.first?.median ?? 1
+      lines += ["", "## \(section)", ""]
+      lines.append("| | min | median | max | median ÷ first row | instructions per op | allocations per op |")
+      lines.append("|---|---:|---:|---:|---:|---:|---:|")
+      for r in rows {
+        lines.append(
+          "| \(r.name) | \(format(r.min, 1)) | \(format(r.median, 1)) | \(format(r.max, 1)) | \(format(r.median / base, 2))× | \(count(r.instructions, countsInstructions, r.benchmark.isSingleThreaded)) | \(count(r.allocations, countsAllocations, true)) |")
+      }
+    }
+    if measurements.contains(where: { $0.benchmark.section == fieldSection }) {
+      lines += ["", "## \(fieldSection) (ns and instructions per field)", ""]
+      lines.append("An event of four fields of the type, encoded to `userInfo` and decoded, less the same round trip of an event with no fields, divided by four; from the medians. \"Fastest\" is the hand-written code of the round-trip table above, for the same dictionary.")
+      lines.append("")
+      lines.append("| field type | generated ns | fastest hand-written ns | generated ÷ fastest | generated instructions | fastest instructions |")
+      lines.append("|---|---:|---:|---:|---:|---:|")
+      for type in fieldTypes {
+        let g = perField(type, "generated") { $0.median }
+        let f = perField(type, "fastest") { $0.median }
+        let gi = perField(type, "generated") { $0.instructions }
+        let fi = perField(type, "fastest") { $0.instructions }
+        lines.append("| \(type) | \(opt(g, 1)) | \(opt(f, 1)) | \(g.flatMap { g in f.map { format(g / $0, 2) + "×" } } ?? "–") | \(opt(gi, 0)) | \(opt(fi, 0)) |")
       }
     }
     if !generator.isEmpty {
       lines += ["", "## Generator throughput (`eventgen generate`, 10 fields per event, one process per run)", ""]
-      lines.append("| events | seconds | lines written | lines per second | seconds per 1,000 events |")
-      lines.append("|---:|---:|---:|---:|---:|")
+      lines.append("| events | runs | min s | median s | max s | lines written | lines per second (median) |")
+      lines.append("|---:|---:|---:|---:|---:|---:|---:|")
       for row in generator {
         lines.append(
-          "| \(row.events) | \(format(row.seconds, digits: 3)) | \(row.lines) | \(format(row.linesPerSecond, digits: 0)) | \(format(row.seconds * 1_000 / Double(row.events), digits: 3)) |")
+          "| \(row.events) | \(row.samples.count) | \(format(row.samples.first ?? .nan, 3)) | \(format(row.median, 3)) | \(format(row.samples.last ?? .nan, 3)) | \(row.lines) | \(format(row.linesPerSecond, 0)) |")
       }
     }
-    if !compileCost.isEmpty {
-      lines += ["", "## Compile cost of generated code (clean debug build of the generated target)", ""]
-      lines.append("`Benchmarks/compile-cost.sh`; \"naive\" is the shape people write by hand: synthesized Codable, `as?` casts, one `switch` over every event.")
+    let clean = builds.filter { $0.kind == "clean" }
+    if !clean.isEmpty {
+      lines += ["", "## Compile cost: a clean build of the target holding the events", ""]
+      lines.append("`Benchmarks/compile-cost.sh`. \"naive\" is the shape people write by hand (synthesized Codable, `as?` casts, one `switch` over every event), split into as many Swift files as `eventgen` writes for the same events; both shapes are built with the same `-j 2`, their dependencies built beforehand. Debug and release (`-c release`, whole-module optimization).")
       lines.append("")
-      lines += compileCost.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+      lines += buildTable(clean, slowBodies: true)
+      for mode in ["debug", "release"] {
+        for events in Set(clean.map(\.events)).sorted() {
+          let g = medianOf(builds("clean", "generated", mode, events: events).map(\.cpu))
+          let n = medianOf(builds("clean", "naive", mode, events: events).map(\.cpu))
+          if let g, let n { lines.append("- \(mode), \(events) events: generated ÷ naive CPU time \(format(g / n, 2))× (medians)") }
+        }
+      }
+    }
+    let rebuilds = builds.filter { $0.kind == "rebuild" }
+    if !rebuilds.isEmpty {
+      lines += ["", "## Rebuild after editing one event (debug)", ""]
+      lines.append("`Benchmarks/rebuild-cost.sh`: an optional field added to the middle event of a built project, then a build. \"plugin\": the schemas in the target, generated by the build-tool plugin (`swift build` alone, as Xcode does); \"checked-in\": `eventgen generate` then `swift build`, timed together; \"naive\": the same field added to the hand-written shape.")
+      lines.append("")
+      lines += buildTable(rebuilds, slowBodies: false)
     }
     return lines.joined(separator: "\n") + "\n"
   }
+
+  private func buildTable(_ rows: [BuildRow], slowBodies: Bool) -> [String] {
+    var lines = [
+      "| shape | build | events | schema files | Swift files | lines | runs | wall min / median / max (s) | CPU min / median / max (s) |\(slowBodies ? " bodies over 100 ms |" : "")",
+      "|---|---|---:|---:|---:|---:|---:|---:|---:|\(slowBodies ? "---:|" : "")",
+    ]
+    var seen: [String] = []
+    for row in rows where !seen.contains("\(row.shape) \(row.mode) \(row.events)") {
+      seen.append("\(row.shape) \(row.mode) \(row.events)")
+      let group = rows.filter { $0.shape == row.shape && $0.mode == row.mode && $0.events == row.events }
+      let walls = group.map(\.wall).sorted()
+      let cpus = group.map(\.cpu).sorted()
+      let spread = { (values: [Double]) in "\(format(values[0], 1)) / \(format(values[values.count / 2], 1)) / \(format(values[values.count - 1], 1))" }
+      lines.append(
+        "| \(row.shape) | \(row.mode) | \(row.events) | \(row.schemaFiles) | \(row.swiftFiles) | \(row.lines) | \(group.count) | \(spread(walls)) | \(spread(cpus)) |\(slowBodies ? " \(group.compactMap(\.slowBodies).max() ?? 0) |" : "")")
+    }
+    return lines
+  }
+
+  private func count(_ value: Double?, _ counted: Bool, _ applies: Bool) -> String {
+    if let value { return format(value, value < 10 ? 2 : 0) }
+    return counted && applies ? "–" : "not counted"
+  }
+
+  private func opt(_ value: Double?, _ digits: Int) -> String { value.map { format($0, digits) } ?? "–" }
 
   private func machine() -> String {
     let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -76,11 +183,16 @@ struct Report {
   }
 
   private func toolchain() -> String {
-    run("/usr/bin/env", ["swift", "--version"])?.split(separator: "\n").first.map(String.init) ?? "unknown toolchain"
+    runCapturing("/usr/bin/env", ["swift", "--version"])?.output.split(separator: "\n").first.map(String.init) ?? "unknown toolchain"
   }
 }
 
-/// `value` with `digits` decimals, without Foundation's `%@` bridging.
-func format(_ value: Double, digits: Int) -> String {
+/// The median of `values`, or nil when there are none.
+func medianOf(_ values: [Double]) -> Double? {
+  values.isEmpty ? nil : values.sorted()[values.count / 2]
+}
+
+/// `value` with `digits` decimals.
+func format(_ value: Double, _ digits: Int) -> String {
   String(format: "%.\(digits)f", value)
 }

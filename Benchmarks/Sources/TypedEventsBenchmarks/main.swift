@@ -1,99 +1,115 @@
-// `swift run -c release typed-events-benchmarks [--quick] [--skip-compile] [--only LIST] [--output FILE]`
+// `Benchmarks/run.sh [--quick] [--only LIST] [--output FILE]`
 //
 // Measures what TypedEvents users pay next to what they would use instead, each comparison in
-// one process, and writes the table to BENCHMARKS.md (or FILE). `--quick` runs tiny sizes
-// (the CI smoke run: it keeps the benchmarks compiling, its numbers mean nothing). `--only`
-// runs some of delivery, async, codecs, generator, compile (comma-separated), for profiling.
+// one process and one run, and writes BENCHMARKS.md (or FILE). `--quick` runs tiny sizes (CI's
+// smoke run: it keeps every part building and running; its numbers mean nothing). `--only` runs
+// some of delivery, async, codecs, fields, instructions, generator, compile, rebuild.
+//
+// Internal: `--run-case ID --iterations N --times K` runs one case for callgrind.
+import BenchmarkCases
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
-let quick = arguments.contains("--quick")
-let skipCompile = quick || arguments.contains("--skip-compile")
 func option(_ name: String) -> String? {
   arguments.firstIndex(of: name).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 }
-let outputPath = option("--output")
+let cases = allBenchmarkCases()
+
+if let id = option("--run-case") {
+  guard let benchmark = cases.first(where: { $0.id == id }), let iterations = option("--iterations").flatMap({ Int($0) }) else {
+    print("unknown case or iterations: \(id)")
+    exit(2)
+  }
+  Harness.runForCounting(benchmark, iterations: iterations, times: option("--times").flatMap { Int($0) } ?? 1)
+  exit(0)
+}
+
+let quick = arguments.contains("--quick")
 let only = option("--only").map { Set($0.split(separator: ",").map(String.init)) }
 func runs(_ part: String) -> Bool { only?.contains(part) ?? true }
-Harness.repetitions = quick ? 3 : 9
-
+let repetitions = quick ? 3 : 9
 let benchmarksFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
-var report = Report(quick: quick, countsAllocations: Harness.countsAllocations)
+let executable = URL(fileURLWithPath: CommandLine.arguments[0]).path
+let binaries = URL(fileURLWithPath: executable).deletingLastPathComponent().path
 
-print("delivery…")
-for subscribers in [1, 10] where runs("delivery") {
-  let publishes = quick ? 1_000 : 200_000 / subscribers
-  let rows = deliveryBenchmarks(subscribers: subscribers, publishes: publishes)
-    + [mainActorMessageBenchmark(subscribers: subscribers, publishes: publishes)]
-  report.add(section: "Immediate delivery, \(subscribers) subscriber\(subscribers == 1 ? "" : "s") (ns per delivery)", rows)
-}
-print("async delivery…")
-if runs("async") {
-  report.add(section: "Asynchronous delivery to one consumer (ns per event)", await asyncBenchmarks(events: quick ? 1_000 : 100_000))
-}
-print("codecs…")
-if runs("codecs") {
-  report.add(section: "Encode + decode of a 5-field event with a nested type (ns per round trip)", codecBenchmarks(iterations: quick ? 1_000 : 50_000))
-}
-print("generator…")
-if runs("generator") {
-  report.generator = generatorBenchmarks(sizes: quick ? [10, 100] : [100, 1_000, 10_000], eventgen: "\(binaries)/eventgen", benchmarksFolder: benchmarksFolder)
-}
-if !skipCompile && runs("compile") {
-  print("compile cost (minutes)…")
-  report.compileCost = ["generated", "naive"].compactMap { shape in
-    run("/bin/bash", ["\(benchmarksFolder)/compile-cost.sh", "100", "500", "2000"], environment: ["SHAPE": shape])
+/// Which part of `--only` a case belongs to.
+func part(of benchmark: BenchmarkCase) -> String {
+  let prefix = benchmark.id.prefix { $0 != "." }
+  switch prefix {
+  case "delivery1", "delivery10": return "delivery"
+  case "codec": return "codecs"
+  case "field": return "fields"
+  default: return String(prefix)
   }
 }
 
-// Where the project stands against the targets of the benchmark issue.
-let bus = "TypedEvents EventBus"
-for subscribers in [1, 10] {
-  let section = "Immediate delivery, \(subscribers) subscriber"
-  let ours = report.nanoseconds(section, bus)
-  let floor = report.nanoseconds(section, "array of closures behind NSLock (floor)")
-  let center = report.nanoseconds(section, "NotificationCenter, 2-entry userInfo, as? casts")
-  report.target("immediate delivery to \(subscribers) within 1.5× the locked closure array", value: ours.flatMap { o in floor.map { o / $0 } }, unit: "×") { $0 <= 1.5 }
-  report.target("immediate delivery to \(subscribers) at least 25× faster than NotificationCenter", value: ours.flatMap { o in center.map { $0 / o } }, unit: "× faster") { $0 >= 25 }
+var report = Report(quick: quick, repetitions: repetitions)
+let selected = cases.filter { runs(part(of: $0)) }
+for benchmark in selected {
+  print("timing \(benchmark.id)…")
+  let iterations = quick ? max(1, benchmark.iterations / 100) : benchmark.iterations
+  report.measurements.append(await Harness.measure(benchmark, iterations: iterations, repetitions: repetitions))
 }
-let oneSubscriberAllocations = report.sections.first { $0.title.hasPrefix("Immediate delivery, 1 subscriber") }?.rows.first?.allocations
-report.target("allocations per publish to one subscriber (goal 0)", value: oneSubscriberAllocations, unit: "") { $0 < 0.01 }
-let streams = report.nanoseconds("Asynchronous", "TypedEvents events(_:)")
-let asyncStream = report.nanoseconds("Asynchronous", "AsyncStream per subscriber")
-report.target("events(_:) at least 3× faster than AsyncStream per subscriber", value: streams.flatMap { s in asyncStream.map { $0 / s } }, unit: "× faster") { $0 >= 3 }
-let generated = report.nanoseconds("Encode + decode", "generated userInfo round trip")
-let handWritten = report.nanoseconds("Encode + decode", "hand-written userInfo with as? casts")
-let json = report.nanoseconds("Encode + decode", "JSONEncoder + JSONDecoder")
-report.target("userInfo round trip within 1.2× hand-written code", value: generated.flatMap { g in handWritten.map { g / $0 } }, unit: "×") { $0 <= 1.2 }
-report.target("userInfo round trip at least 10× faster than JSON", value: generated.flatMap { g in json.map { $0 / g } }, unit: "× faster") { $0 >= 10 }
-let largest = report.generator.max { $0.events < $1.events }
-report.target("generator at least 200,000 output lines per second (largest run)", value: largest?.linesPerSecond, unit: " lines/s") { $0 >= 200_000 }
-let thousand = report.generator.first { $0.events == 1_000 }
-report.target("1,000 events generated in under 0.3 s", value: thousand?.seconds, unit: " s") { $0 < 0.3 }
+if !selected.isEmpty {
+  print("counting allocations (separate process, interposer preloaded)…")
+  let allocations = Allocations.count(ids: selected.map(\.id), quick: quick, binaries: binaries)
+  report.countsAllocations = !allocations.isEmpty
+  for index in report.measurements.indices {
+    report.measurements[index].allocations = allocations[report.measurements[index].benchmark.id]
+  }
+}
+if runs("instructions"), Instructions.valgrind != nil {
+  // In a quick run, two cases only: enough to keep the path working.
+  let counted = selected.filter(\.isSingleThreaded).filter { !quick || $0.id == "delivery1.bus" || $0.id == "codec.generated" }
+  print("counting instructions with callgrind (\(counted.count) cases, two processes at a time)…")
+  let instructions = await Instructions.count(counted, iterations: { quick ? 100 : max(1, $0.iterations / 10) }, executable: executable)
+  report.countsInstructions = !instructions.isEmpty
+  for index in report.measurements.indices {
+    report.measurements[index].instructions = instructions[report.measurements[index].benchmark.id]
+  }
+}
+if runs("generator") {
+  print("generator…")
+  report.generator = generatorBenchmarks(
+    sizes: quick ? [10, 100] : [100, 1_000, 10_000], repetitions: repetitions, eventgen: "\(binaries)/eventgen",
+    benchmarksFolder: benchmarksFolder)
+}
+if runs("compile") {
+  print("compile cost (clean builds; minutes)…")
+  let script = "\(benchmarksFolder)/compile-cost.sh"
+  let environment = quick ? ["REPS": "1", "MODES": "debug"] : ["REPS": "3"]
+  if let rows = runCapturing("/bin/bash", [script, quick ? "10" : "300"], environment: environment)?.output {
+    report.builds += BuildRow.parse(rows)
+  }
+  // The largest size, for the rule that no function body takes over 100 ms to type-check.
+  if !quick, let rows = runCapturing("/bin/bash", [script, "2000"], environment: ["SHAPES": "generated", "MODES": "debug", "REPS": "1"])?.output {
+    report.builds += BuildRow.parse(rows)
+  }
+}
+if runs("rebuild") {
+  print("rebuild after editing one event (minutes)…")
+  let environment = quick ? ["EVENTS": "20", "FILES": "2", "REPS": "1"] : ["EVENTS": "500", "FILES": "10", "REPS": "3"]
+  if let rows = runCapturing("/bin/bash", ["\(benchmarksFolder)/rebuild-cost.sh"], environment: environment)?.output {
+    report.builds += BuildRow.parse(rows)
+  }
+}
 
-// compile-cost.sh rows: | shape | events | files | lines | seconds | bodies over 100 ms |
-let compileRows = report.compileCost.flatMap { $0.split(separator: "\n") }.compactMap { line -> (shape: String, events: Int, seconds: Double, slow: Int)? in
-  let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-  guard cells.count == 6, let events = Int(cells[1]), let seconds = Double(cells[4]), let slow = Int(cells[5]) else { return nil }
-  return (cells[0], events, seconds, slow)
-}
-func compileSeconds(_ shape: String, _ events: Int) -> Double? {
-  compileRows.first { $0.shape == shape && $0.events == events }?.seconds
-}
-if !compileRows.isEmpty {
-  report.target("generated code at 500 events builds in at most half the naive shape's time", value: compileSeconds("generated", 500).flatMap { g in compileSeconds("naive", 500).map { g / $0 } }, unit: "× the naive time") { $0 <= 0.5 }
-  report.target("function bodies over 100 ms to type-check in generated code at 2,000 events", value: compileRows.first { $0.shape == "generated" && $0.events == 2_000 }.map { Double($0.slow) }, unit: "") { $0 == 0 }
-}
-
+report.addTargets()
 let text = report.markdown()
+// A part that ran but measured nothing is a failure: the quick run in CI exists to catch it.
+let missing = report.missingParts(selected: { runs($0) }, expectsInstructions: Instructions.valgrind != nil)
+if !missing.isEmpty {
+  print("benchmarks: these parts produced no results: \(missing.joined(separator: ", "))")
+}
 print(text)
-let destination = outputPath ?? "\(benchmarksFolder)/../BENCHMARKS.md"
-if !quick || outputPath != nil {
+let destination = option("--output") ?? "\(benchmarksFolder)/../BENCHMARKS.md"
+if !quick || option("--output") != nil {
   do {
     try text.write(toFile: destination, atomically: true, encoding: .utf8)
     print("written to \(destination)")
   } catch {
     print("could not write \(destination): \(error)")
+    exit(1)
   }
 }
+exit(missing.isEmpty ? 0 : 1)
