@@ -23,6 +23,8 @@ public enum Generator {
     public var diagnostics: [Diagnostic]
     /// How many events the run generates.
     public var eventCount: Int
+    /// The schema files read, as found.
+    public var schemaFiles: [String] = []
   }
 
   /// Reads and validates the schemas that `paths` name and renders every output file.
@@ -43,7 +45,7 @@ public enum Generator {
     }
     let result = SchemaLoader.load(try InputFiles.read(files))
     guard let schema = result.schema else {
-      return Plan(files: nil, diagnostics: result.diagnostics, eventCount: 0)
+      return Plan(files: nil, diagnostics: result.diagnostics, eventCount: 0, schemaFiles: files)
     }
     let generator = CodeGenerator(options: options)
     let outputs = schema.files.enumerated().flatMap { index, file -> [GeneratedFile] in
@@ -54,7 +56,7 @@ public enum Generator {
         GeneratedFile(name: names.extensions, contents: rendered.extensions),
       ]
     }
-    return Plan(files: outputs, diagnostics: result.diagnostics, eventCount: schema.allEvents.count)
+    return Plan(files: outputs, diagnostics: result.diagnostics, eventCount: schema.allEvents.count, schemaFiles: files)
   }
 
   /// What writing a plan did.

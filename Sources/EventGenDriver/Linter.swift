@@ -4,8 +4,10 @@ import EventSchema
 public enum Linter {
   /// The result of a lint run.
   public struct Report: Sendable {
+    /// The schema files checked, as found.
+    public var schemaFiles: [String]
     /// How many schema files were checked.
-    public var fileCount: Int
+    public var fileCount: Int { schemaFiles.count }
     /// How many events they declare, when valid.
     public var eventCount: Int
     /// Every diagnostic, sorted by file and position.
@@ -21,6 +23,6 @@ public enum Linter {
       throw InputError("no schema files (*\(InputFiles.schemaSuffix)) found in \(paths.joined(separator: ", "))")
     }
     let result = SchemaLoader.load(try InputFiles.read(files))
-    return Report(fileCount: files.count, eventCount: result.schema?.allEvents.count ?? 0, diagnostics: result.diagnostics)
+    return Report(schemaFiles: files, eventCount: result.schema?.allEvents.count ?? 0, diagnostics: result.diagnostics)
   }
 }

@@ -78,6 +78,8 @@ struct Generate: ParsableCommand {
     let resolved = try options.resolve()
     let plan = try options.plan(resolved)
     let summary = try Generator.write(plan.files ?? [], to: resolved.output, force: force)
+    // After writing: output generated into the target's own folder gives it its Swift files.
+    Output.print(TargetFolders.warnings(forSchemas: plan.schemaFiles))
     var parts = ["\(summary.written.count) written", "\(summary.unchanged.count) unchanged"]
     if !summary.removed.isEmpty { parts.append("\(summary.removed.count) removed") }
     print("eventgen: \(plan.eventCount) events → \(resolved.output): \(parts.joined(separator: ", "))")
@@ -96,6 +98,7 @@ struct Check: ParsableCommand {
     let resolved = try options.resolve()
     let plan = try options.plan(resolved)
     let problems = try Generator.check(plan.files ?? [], against: resolved.output)
+    Output.print(TargetFolders.warnings(forSchemas: plan.schemaFiles))
     guard problems.isEmpty else {
       print(problems.joined(separator: "\n"), terminator: "")
       let arguments = options.config.map { ["--config", $0] } ?? []

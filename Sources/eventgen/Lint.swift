@@ -13,7 +13,7 @@ struct Lint: ParsableCommand {
 
   func run() throws {
     let report = try Linter.lint(inputs)
-    Output.print(report.diagnostics)
+    Output.print(report.diagnostics + TargetFolders.warnings(forSchemas: report.schemaFiles))
     guard !report.hasErrors else {
       let errors = report.diagnostics.filter { $0.severity == .error }.count
       Output.error("\(errors) error\(errors == 1 ? "" : "s") in \(report.fileCount) schema file\(report.fileCount == 1 ? "" : "s")")
