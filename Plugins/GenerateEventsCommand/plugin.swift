@@ -3,6 +3,7 @@ import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory generate-events [--target T …] [--check]`:
 /// regenerates checked-in sources, or with `--check` reports stale ones and fails without writing.
+/// `generate-events --init NAME` starts a target of events in `Sources/NAME` (`eventgen init`).
 ///
 /// A target's sources are checked in when its folder has a `Generated/` folder, or when it is
 /// named with `--target` (which creates that folder). Other targets with schemas are left to
@@ -18,11 +19,20 @@ struct GenerateEventsCommand: CommandPlugin {
     var extractor = ArgumentExtractor(arguments)
     let requested = extractor.extractOption(named: "target")
     let check = extractor.extractFlag(named: "check") > 0
+    let starts = extractor.extractOption(named: "init")
     guard extractor.remainingArguments.isEmpty else {
-      throw CommandError("unexpected arguments: \(extractor.remainingArguments.joined(separator: " ")); use [--target NAME …] [--check]")
+      throw CommandError("unexpected arguments: \(extractor.remainingArguments.joined(separator: " ")); use [--target NAME …] [--check], or --init NAME")
     }
-    let targets = try requested.isEmpty ? context.package.targets : context.package.targets(named: requested)
     let tool = try context.tool(named: "eventgen")
+    if !starts.isEmpty {
+      for name in starts {
+        let folder = context.package.directoryURL.appending(path: "Sources").appending(path: name)
+        guard try run(tool, ["init", folder.path]) else { throw CommandError("eventgen init \(name) failed") }
+      }
+      return
+    }
+    try warnAboutSkippedTargets(context.package, tool: tool)
+    let targets = try requested.isEmpty ? context.package.targets : context.package.targets(named: requested)
     var ran = 0
     var failed: [String] = []
     for case let target as SourceModuleTarget in targets {
@@ -38,12 +48,7 @@ struct GenerateEventsCommand: CommandPlugin {
         continue
       }
       ran += 1
-      let process = Process()
-      process.executableURL = tool.url
-      process.arguments = arguments
-      try process.run()
-      process.waitUntilExit()
-      if process.terminationStatus != 0 { failed.append(target.name) }
+      if try !run(tool, arguments) { failed.append(target.name) }
     }
     guard ran > 0 else { throw CommandError("no target has checked-in event sources: give one a Generated/ folder, or name it with --target") }
     guard failed.isEmpty else {
@@ -52,6 +57,36 @@ struct GenerateEventsCommand: CommandPlugin {
   }
 
   private let configName = "eventgen-config.yaml"
+
+  /// Runs `eventgen`; whether it succeeded. Its output goes to the user.
+  private func run(_ tool: PluginContext.Tool, _ arguments: [String]) throws -> Bool {
+    let process = Process()
+    process.executableURL = tool.url
+    process.arguments = arguments
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+
+  /// SwiftPM skips a target folder that holds no Swift file, so the build-tool plugin never sees
+  /// its schemas and no target lists them. `eventgen lint` on such a folder says so and names
+  /// the fix (TargetFolders): run it on every folder of `Sources/` and `Tests/` with schemas
+  /// that is not the folder of a target with Swift sources.
+  private func warnAboutSkippedTargets(_ package: Package, tool: PluginContext.Tool) throws {
+    let built = Set(
+      package.targets.compactMap { $0 as? SourceModuleTarget }
+        .filter { $0.sourceFiles.contains { $0.url.pathExtension == "swift" } }
+        .map { $0.directoryURL.standardizedFileURL.path })
+    for parent in ["Sources", "Tests"] {
+      let folder = package.directoryURL.appending(path: parent)
+      let children = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])) ?? []
+      for child in children.sorted(by: { $0.path < $1.path }) where !built.contains(child.standardizedFileURL.path) {
+        let files = FileManager.default.enumerator(at: child, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+        guard files?.contains(where: { ($0 as? URL)?.lastPathComponent.hasSuffix(".events.yaml") == true }) == true else { continue }
+        _ = try run(tool, ["lint", child.path])
+      }
+    }
+  }
 
   private func generatedFolder(of target: SourceModuleTarget) -> URL {
     target.directoryURL.appending(path: "Generated")
