@@ -64,6 +64,26 @@ def naive_event(number, edit):
         out.append(f"  public var {name}: {type_name}")
     if edit:
         out.append(f"  public var extra{edit}: String?")
+    # Both directions, as the generated code has: a userInfo encoder, then the decoder.
+    out.append("  public var userInfo: [AnyHashable: Any] {")
+    out.append("    var info: [AnyHashable: Any] = [")
+    for name, type_name in zip(names, NAIVE_TYPES):
+        if type_name == "ItemID":
+            out.append(f'      "{name}": {name}.rawValue,')
+        elif type_name == "Money":
+            out.append(f'      "{name}": ["amount": {name}.amount.description, "currency": {name}.currency] as [String: Any],')
+        elif type_name == "Status":
+            out.append(f'      "{name}": {name}.rawValue,')
+        elif type_name != "String?":
+            out.append(f'      "{name}": {name},')
+    out.append("    ]")
+    for name, type_name in zip(names, NAIVE_TYPES):
+        if type_name == "String?":
+            out.append(f'    if let {name} {{ info["{name}"] = {name} }}')
+    if edit:
+        out.append(f'    if let extra{edit} {{ info["extra{edit}"] = extra{edit} }}')
+    out.append("    return info")
+    out.append("  }")
     out.append("  public init?(userInfo: [AnyHashable: Any]) {")
     conditions = []
     for name, type_name in zip(names, NAIVE_TYPES):
@@ -75,6 +95,8 @@ def naive_event(number, edit):
             conditions.append(f'let {name} = (userInfo["{name}"] as? String).flatMap(Status.init(rawValue:))')
         elif type_name == "String?":
             continue
+        elif name == "field2":
+            continue  # has a default, as in the schemas
         else:
             conditions.append(f'let {name} = userInfo["{name}"] as? {type_name}')
     out.append("    guard " + ",\n      ".join(conditions) + " else { return nil }")
@@ -83,6 +105,8 @@ def naive_event(number, edit):
             out.append(f"    self.{name} = Money(amount: {name}Amount, currency: {name}Currency)")
         elif type_name == "String?":
             out.append(f'    self.{name} = userInfo["{name}"] as? String')
+        elif name == "field2":
+            out.append(f'    self.{name} = userInfo["{name}"] as? Int ?? {number}')
         else:
             out.append(f"    self.{name} = {name}")
     if edit:

@@ -5,6 +5,9 @@
 # never load it.
 set -euo pipefail
 cd "$(dirname "$0")"  # Benchmarks/
+# SwiftPM reuses its build plan while no manifest changes, and so misses source files added to a
+# path dependency (TypedEvents itself): drop the plan so that it is made anew.
+rm -f .build/*/description.json .build/*/plugin-tools-description.json
 command -v valgrind > /dev/null || echo "run.sh: valgrind not found: no instruction counts (apt-get install -y valgrind)" >&2
 swift build -c release --product typed-events-benchmarks
 swift build -c release --product typed-events-allocations

@@ -15,15 +15,23 @@ func deliveryCases(subscribers: Int) -> [BenchmarkCase] {
       id: "delivery\(subscribers).\(id)", section: section, name: name, iterations: publishes,
       operationsPerIteration: subscribers, make: make)
   }
+  /// Checks after each body that every handler ran for every publish, synchronously.
+  func checked(_ counter: Counter, _ publishes: Int, _ body: @escaping () -> Void) -> BenchmarkCase.Body {
+    .sync {
+      let before = counter.value
+      body()
+      precondition(counter.value - before == publishes * subscribers, "a delivery row did not deliver every event")
+    }
+  }
   return [
     delivery("bus", "TypedEvents EventBus") { publishes in
       let bus = EventBus()
       let counter = Counter()
       let subscriptions = (0..<subscribers).map { _ in bus.subscribe(Tick.self) { counter.value &+= $0.count } }
       let event = Tick(count: 1)
-      return .sync {
+      return checked(counter, publishes) {
         for _ in 0..<publishes { bus.publish(event) }
-        blackHole((subscriptions, counter.value))
+        blackHole(subscriptions)
       }
     },
     delivery("lockedArray", "array of closures behind NSLock (floor)") { publishes in
@@ -31,9 +39,8 @@ func deliveryCases(subscribers: Int) -> [BenchmarkCase] {
       let counter = Counter()
       for _ in 0..<subscribers { closures.add { counter.value &+= $0.count } }
       let event = Tick(count: 1)
-      return .sync {
+      return checked(counter, publishes) {
         for _ in 0..<publishes { closures.publish(event) }
-        blackHole(counter.value)
       }
     },
     delivery("notificationCenter", "NotificationCenter, userInfo [\"count\"], as? cast") { publishes in
@@ -46,9 +53,9 @@ func deliveryCases(subscribers: Int) -> [BenchmarkCase] {
           counter.value &+= count
         }
       }
-      return .sync {
+      return checked(counter, publishes) {
         for _ in 0..<publishes { center.post(name: name, object: nil, userInfo: ["count": 1]) }
-        blackHole((observers, counter.value))
+        blackHole(observers)
       }
     },
     delivery("openCombine", "OpenCombine PassthroughSubject") { publishes in
@@ -56,9 +63,9 @@ func deliveryCases(subscribers: Int) -> [BenchmarkCase] {
       let counter = Counter()
       let sinks = (0..<subscribers).map { _ in subject.sink { counter.value &+= $0.count } }
       let event = Tick(count: 1)
-      return .sync {
+      return checked(counter, publishes) {
         for _ in 0..<publishes { subject.send(event) }
-        blackHole((sinks, counter.value))
+        blackHole(sinks)
       }
     },
     delivery("mainActorMessage", "Foundation NotificationCenter.MainActorMessage") { publishes in
@@ -70,9 +77,9 @@ func deliveryCases(subscribers: Int) -> [BenchmarkCase] {
       let tokens = (0..<subscribers).map { _ in
         center.addObserver(of: source, for: TickMessage.self) { message in counter.value &+= message.count }
       }
-      return .sync {
+      return checked(counter, publishes) {
         for _ in 0..<publishes { center.post(TickMessage(count: 1), subject: source) }
-        blackHole((tokens, counter.value))
+        blackHole(tokens)
       }
     },
   ]
@@ -114,15 +121,7 @@ func asyncCases() -> [BenchmarkCase] {
     BenchmarkCase(id: "async.events", section: section, name: "TypedEvents events(_:)", iterations: 100_000, isSingleThreaded: false) { count in
       .async {
         let bus = EventBus()
-        let stream = bus.events(Tick.self)
-        let consumer = Task {
-          var received = 0
-          for await _ in stream {
-            received += 1
-            if received == count { break }
-          }
-          return received
-        }
+        let consumer = consume(bus.events(Tick.self), count: count)
         for index in 0..<count { bus.publish(Tick(count: index)) }
         blackHole(await consumer.value)
       }
@@ -130,18 +129,23 @@ func asyncCases() -> [BenchmarkCase] {
     BenchmarkCase(id: "async.asyncStream", section: section, name: "AsyncStream per subscriber", iterations: 100_000, isSingleThreaded: false) { count in
       .async {
         let (stream, continuation) = AsyncStream.makeStream(of: Tick.self)
-        let consumer = Task {
-          var received = 0
-          for await _ in stream {
-            received += 1
-            if received == count { break }
-          }
-          return received
-        }
+        let consumer = consume(stream, count: count)
         for index in 0..<count { continuation.yield(Tick(count: index)) }
         blackHole(await consumer.value)
         continuation.finish()
       }
     },
   ]
+}
+
+/// A task that reads `count` elements of `stream`, then stops.
+private func consume<S: AsyncSequence & Sendable>(_ stream: S, count: Int) -> Task<Int, Never> where S.Failure == Never {
+  Task {
+    var received = 0
+    for await _ in stream {
+      received += 1
+      if received == count { break }
+    }
+    return received
+  }
 }

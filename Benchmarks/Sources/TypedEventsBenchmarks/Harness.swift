@@ -18,29 +18,32 @@ struct Measurement {
 }
 
 enum Harness {
-  /// Times `repetitions` calls of the case's body after one warm-up call. This process does not
-  /// load the malloc interposer: allocations are counted in another process.
+  /// Times the cases of one table together: every body is set up and warmed up, then each
+  /// repetition times every row once, in turn, so that a slow spell of the machine (they last
+  /// minutes on shared hosts) falls on all rows alike instead of on whichever ran then. This
+  /// process does not load the malloc interposer: allocations are counted in another process.
   @MainActor
-  static func measure(_ benchmark: BenchmarkCase, iterations: Int, repetitions: Int) async -> Measurement {
-    let operations = Double(iterations * benchmark.operationsPerIteration)
-    var samples: [Double] = []
-    switch benchmark.make(iterations) {
-    case .sync(let body):
-      body()
-      for _ in 0..<repetitions {
+  static func measure(_ cases: [BenchmarkCase], iterations: (BenchmarkCase) -> Int, repetitions: Int) async -> [Measurement] {
+    let bodies = cases.map { $0.make(iterations($0)) }
+    for body in bodies { await run(body) }
+    var samples = [[Double]](repeating: [], count: cases.count)
+    for _ in 0..<repetitions {
+      for (index, body) in bodies.enumerated() {
         let start = DispatchTime.now().uptimeNanoseconds
-        body()
-        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / operations)
-      }
-    case .async(let body):
-      await body()
-      for _ in 0..<repetitions {
-        let start = DispatchTime.now().uptimeNanoseconds
-        await body()
-        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / operations)
+        await run(body)
+        let operations = Double(iterations(cases[index]) * cases[index].operationsPerIteration)
+        samples[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / operations)
       }
     }
-    return Measurement(benchmark: benchmark, samples: samples.sorted())
+    return zip(cases, samples).map { Measurement(benchmark: $0, samples: $1.sorted()) }
+  }
+
+  @MainActor
+  private static func run(_ body: BenchmarkCase.Body) async {
+    switch body {
+    case .sync(let run): run()
+    case .async(let run): await run()
+    }
   }
 
   /// Runs one case's body `times` times after one warm-up call: what callgrind counts.

@@ -45,10 +45,13 @@ func part(of benchmark: BenchmarkCase) -> String {
 
 var report = Report(quick: quick, repetitions: repetitions)
 let selected = cases.filter { runs(part(of: $0)) }
-for benchmark in selected {
-  print("timing \(benchmark.id)…")
-  let iterations = quick ? max(1, benchmark.iterations / 100) : benchmark.iterations
-  report.measurements.append(await Harness.measure(benchmark, iterations: iterations, repetitions: repetitions))
+var sections: [String] = []
+for benchmark in selected where !sections.contains(benchmark.section) { sections.append(benchmark.section) }
+for section in sections {
+  print("timing \(section)…")
+  report.measurements += await Harness.measure(
+    selected.filter { $0.section == section }, iterations: { quick ? max(1, $0.iterations / 100) : $0.iterations },
+    repetitions: repetitions)
 }
 if !selected.isEmpty {
   print("counting allocations (separate process, interposer preloaded)…")

@@ -10,7 +10,39 @@ public protocol PropertyListConvertible: Sendable {
   var propertyListValue: Any { get }
   /// Reads the value back from its property-list form, throwing rather than trapping.
   init(propertyListValue: Any) throws(UserInfoDecodingError)
+  /// Whether every value of the type is its own property-list form (strings, numbers, booleans,
+  /// dates, data, and arrays and dictionaries of them), so that an array or a dictionary of it
+  /// travels as it is instead of element by element. The runtime's concern: keep the default.
+  static var _isOwnPropertyListForm: Bool { get }
 }
+
+extension PropertyListConvertible {
+  public static var _isOwnPropertyListForm: Bool { false }
+}
+
+/// The types whose values are their own property-list form.
+protocol OwnPropertyListForm: PropertyListConvertible {}
+
+extension OwnPropertyListForm {
+  public static var _isOwnPropertyListForm: Bool { true }
+}
+
+extension String: OwnPropertyListForm {}
+extension Bool: OwnPropertyListForm {}
+extension Int: OwnPropertyListForm {}
+extension Int8: OwnPropertyListForm {}
+extension Int16: OwnPropertyListForm {}
+extension Int32: OwnPropertyListForm {}
+extension Int64: OwnPropertyListForm {}
+extension UInt: OwnPropertyListForm {}
+extension UInt8: OwnPropertyListForm {}
+extension UInt16: OwnPropertyListForm {}
+extension UInt32: OwnPropertyListForm {}
+extension UInt64: OwnPropertyListForm {}
+extension Double: OwnPropertyListForm {}
+extension Float: OwnPropertyListForm {}
+extension Date: OwnPropertyListForm {}
+extension Data: OwnPropertyListForm {}
 
 extension String: PropertyListConvertible {
   public var propertyListValue: Any { self }
@@ -158,16 +190,18 @@ extension URL: PropertyListConvertible {
 
 extension Array: PropertyListConvertible where Element: PropertyListConvertible {
   public var propertyListValue: Any {
-    // Elements that are their own property-list form (strings, numbers, dates, and arrays of
-    // them) travel as the array itself: no copy, as hand-written code would write it.
-    if let first, type(of: first.propertyListValue) == Element.self { return self }
+    // Elements that are their own property-list form travel as the array itself: no copy, as
+    // hand-written code would write it.
+    if Element._isOwnPropertyListForm { return self }
     return map(\.propertyListValue)
   }
 
+  public static var _isOwnPropertyListForm: Bool { Element._isOwnPropertyListForm }
+
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
-    // The array as written above: exactly `[Element]`, so every element is valid as it is (an
-    // `NSNumber` that is a boolean never gets here as an `Int`).
-    if type(of: value) == [Element].self, let same = value as? [Element] {
+    // The array as written above: exactly `[Element]` of a type that is its own form, so every
+    // element is valid as it is (an `NSNumber` that is a boolean never gets here as an `Int`).
+    if Element._isOwnPropertyListForm, type(of: value) == [Element].self, let same = value as? [Element] {
       self = same
       return
     }
@@ -212,12 +246,14 @@ extension Optional: PropertyListConvertible where Wrapped: PropertyListConvertib
 extension Dictionary: PropertyListConvertible where Key == String, Value: PropertyListConvertible {
   public var propertyListValue: Any {
     // As for arrays: values that are their own property-list form keep the dictionary as it is.
-    if let first = first?.value, type(of: first.propertyListValue) == Value.self { return self }
+    if Value._isOwnPropertyListForm { return self }
     return mapValues(\.propertyListValue) as [String: Any]
   }
 
+  public static var _isOwnPropertyListForm: Bool { Value._isOwnPropertyListForm }
+
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
-    if type(of: value) == [String: Value].self, let same = value as? [String: Value] {
+    if Value._isOwnPropertyListForm, type(of: value) == [String: Value].self, let same = value as? [String: Value] {
       self = same
       return
     }
