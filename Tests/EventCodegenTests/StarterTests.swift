@@ -84,4 +84,35 @@ struct StarterTests {
     try folder.write("Schemas/B.events.yaml", "events:\n")
     #expect(TargetFolders.warnings(forSchemas: [folder.path + "/Schemas/B.events.yaml"]).isEmpty)
   }
+
+  /// Runs the eventgen binary in `folder`; its exit status and standard error.
+  private func eventgen(_ arguments: [String], in folder: String) throws -> (status: Int32, errors: String) {
+    let process = Process()
+    process.executableURL = try FileSafetyTests.eventgen()
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: folder)
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    try process.run()
+    let data = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  @Test func lintGenerateAndCheckWarnAndGenerateLooksAfterWriting() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("Package.swift", "// swift-tools-version: 6.1\n")
+    try folder.write("Sources/Gen/A.events.yaml", "events:\n  Ping:\n    fields:\n      count: Int\n")
+    let warning = "Sources/Gen/A.events.yaml:1:1: warning: target folder `Sources/Gen` holds event schemas but no Swift file"
+    for arguments in [["lint", "Sources/Gen"], ["generate", "Sources/Gen", "--output", "Out"], ["check", "Sources/Gen", "--output", "Out"]] {
+      let run = try eventgen(arguments, in: folder.path)
+      #expect(run.status == 0, "\(arguments): \(run.errors)")
+      #expect(run.errors.contains(warning), "eventgen \(arguments.joined(separator: " ")) did not warn: \(run.errors)")
+    }
+    // Generated into the target's own folder, the output is the Swift file the target needed.
+    let checkedIn = try eventgen(["generate", "Sources/Gen", "--output", "Sources/Gen/Generated"], in: folder.path)
+    #expect(checkedIn.status == 0)
+    #expect(!checkedIn.errors.contains("warning:"), "\(checkedIn.errors)")
+  }
 }
