@@ -40,6 +40,9 @@ public enum Starter {
         throw InputError("\(folder): cannot create the folder: \(error.localizedDescription)")
       }
       try AtomicFile.store(Array(file.contents.utf8), as: url.lastPathComponent, in: folder)
+    }
+    // Once per folder, after its files, as AtomicFile asks: the renames survive a crash.
+    for folder in Set(files.map { URL(fileURLWithPath: $0.path).deletingLastPathComponent().path }) {
       AtomicFile.syncDirectory(folder)
     }
   }
