@@ -40,21 +40,22 @@ private func code(of source: String) -> String {
 }
 
 /// Words that start with a capital letter and do not follow a `.` (a qualified name such as
-/// `TypedEvents.X` is safe).
+/// `TypedEvents.X` is safe) or an `@` (an attribute such as `@Sendable` is not looked up among
+/// types). The argument of `@_spi(…)` is an SPI group, not a type.
 private func unqualifiedTypeNames(in code: String) -> Set<String> {
   var names: Set<String> = []
   var word = ""
-  var afterDot = false
-  var wordAfterDot = false
-  for character in code + " " {
+  var previous: Character = " "
+  var wordStart: Character = " "
+  for character in code.replacingOccurrences(of: "@_spi(Generated)", with: "") + " " {
     if character.isLetter || character.isNumber || character == "_" {
-      if word.isEmpty { wordAfterDot = afterDot }
+      if word.isEmpty { wordStart = previous }
       word.append(character)
     } else {
-      if let first = word.first, first.isUppercase, !wordAfterDot { names.insert(word) }
+      if let first = word.first, first.isUppercase, wordStart != ".", wordStart != "@" { names.insert(word) }
       word = ""
-      afterDot = character == "."
     }
+    previous = character
   }
   return names
 }
@@ -63,11 +64,12 @@ private func unqualifiedTypeNames(in code: String) -> Set<String> {
 struct GeneratedNamesTests {
   static let runs = [["Schemas"], ["Tests/EdgeCaseEvents/Schemas"]]
 
-  /// Every type name that generated code uses without qualification, and that the schemas do
-  /// not declare themselves, must be one the front end refuses as a schema name: otherwise a
-  /// schema could declare it and the generated code would compile against the wrong type.
-  @Test("names the generated code uses unqualified are reserved", arguments: runs)
-  func unqualifiedNamesAreReserved(inputs: [String]) throws {
+  /// Generated code names what it takes from Swift, Foundation and TypedEvents module-qualified.
+  /// Every type name it uses without qualification is one the schemas declare, or one it declares
+  /// itself that the front end refuses as a schema name; nothing else, so that a module's own
+  /// declarations cannot capture a name the generated code means.
+  @Test("generated code uses no name unqualified but the schemas' own and reserved ones", arguments: runs)
+  func unqualifiedNamesAreTheSchemasOwn(inputs: [String]) throws {
     let plan = try Generator.plan(inputs.map(path), options: GeneratorOptions())
     let files = try #require(plan.files)
     let sources = try InputFiles.read(try InputFiles.discover(inputs.map(path)))
@@ -77,8 +79,13 @@ struct GeneratedNamesTests {
         file.types.map(\.name) + file.events.map(\.name) + file.groups.map(\.name) + file.externals
       })
     let used = files.reduce(into: Set<String>()) { $0.formUnion(unqualifiedTypeNames(in: code(of: $1.contents))) }
-    let unreserved = used.subtracting(declared).subtracting(SwiftNames.reservedTypeNames)
-    #expect(unreserved.isEmpty, "used unqualified but a schema may declare them: \(unreserved.sorted())")
+    let unreserved = used.subtracting(declared).subtracting(SwiftNames.reservedTypeNames.keys)
+    #expect(unreserved.isEmpty, "used unqualified but a module may declare them: \(unreserved.sorted())")
+    // What remains reserved is what generated code declares or qualifies with; a built-in name
+    // is reserved for the schema language's sake.
+    let qualifiers: Set<String> = ["Swift", "Foundation", "TypedEvents"]
+    let needed = used.union(qualifiers).union(BuiltinType.allCases.map(\.swiftName))
+    #expect(Set(SwiftNames.reservedTypeNames.keys).subtracting(needed).isEmpty, "reserved without need")
   }
 
   @Test("generated code has no traps", arguments: runs)

@@ -38,8 +38,8 @@ struct GeneratorDriverTests {
     let plan = try Generator.plan([folder.path + "/in"], options: GeneratorOptions())
     let summary = try Generator.write(try #require(plan.files), to: folder.path + "/out")
     #expect(summary.written == ["A.events.swift", "A.events+Extensions.swift"])
-    #expect(try folder.read("out/A.events.swift").contains("public struct Ping: Event"))
-    #expect(try folder.read("out/A.events+Extensions.swift").contains("init<Reader: FieldReader>(fields reader: Reader)"))
+    #expect(try folder.read("out/A.events.swift").contains("public struct Ping: TypedEvents.Event"))
+    #expect(try folder.read("out/A.events+Extensions.swift").contains("init<Reader: TypedEvents.FieldReader>(fields reader: Reader)"))
   }
 
   @Test func unchangedFilesAreNotRewritten() throws {
@@ -60,10 +60,16 @@ struct GeneratorDriverTests {
   @Test func accessLevelsAreApplied() throws {
     let folder = try TemporaryFolder()
     try folder.write("A.events.yaml", schema)
-    for (level, expected) in [(AccessLevel.internal, "nonisolated struct Ping: Event"), (.package, "nonisolated package struct Ping: Event")] {
+    let levels: [(AccessLevel, String, String)] = [
+      (.internal, "nonisolated struct Ping: TypedEvents.Event", "\n@_spi(Generated) import TypedEvents\n"),
+      (.package, "nonisolated package struct Ping: TypedEvents.Event", "\n@_spi(Generated) package import TypedEvents\n"),
+      (.public, "nonisolated public struct Ping: TypedEvents.Event", "\n@_spi(Generated) public import TypedEvents\n"),
+    ]
+    for (level, declaration, runtimeImport) in levels {
       let files = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions(accessLevel: level)).files)
-      #expect(files[0].contents.contains(expected))
-      #expect(!files[0].contents.contains("public "))
+      #expect(files[0].contents.contains(declaration))
+      #expect(files[0].contents.contains(runtimeImport))
+      if level != .public { #expect(!files.contains { $0.contents.contains("public ") }) }
     }
   }
 
@@ -99,7 +105,7 @@ struct GeneratorDriverTests {
     #expect(problems.count == 2, "the declarations and their extensions changed")
     let diff = try #require(problems.first)
     #expect(diff.hasPrefix("--- \(folder.path)/out/A.events.swift\n+++ \(folder.path)/out/A.events.swift\n@@ "))
-    #expect(diff.contains("\n+  public let label: String\n"))
+    #expect(diff.contains("\n+  public let label: Swift.String\n"))
   }
 
   @Test func schemaErrorsWriteNothing() throws {

@@ -25,7 +25,7 @@ struct RenderingTests {
   }
 
   @Test func defaultValuesAreSpelledAsSwift() {
-    #expect(ValueSpelling.expression(.decimal(significand: -1250, exponent: -2), of: .builtin(.decimal)) == "Decimal(sign: .minus, exponent: -2, significand: 1250)")
+    #expect(ValueSpelling.expression(.decimal(significand: -1250, exponent: -2), of: .builtin(.decimal)) == "Foundation.Decimal(sign: .minus, exponent: -2, significand: 1250)")
     #expect(ValueSpelling.expression(.floatingPoint("80"), of: .builtin(.double)) == "80.0")
     #expect(ValueSpelling.expression(.none, of: .optional(.builtin(.int))) == "nil")
     #expect(ValueSpelling.expression(.dictionary([]), of: .dictionary(.builtin(.int))) == "[:]")
@@ -39,12 +39,47 @@ struct RenderingTests {
     #expect(label(.named("ListingID", .wrapper(.string))) == "listing")
     #expect(label(.named("BoxId", .wrapper(.uuid))) == "box")
     #expect(label(.named("Token", .wrapper(.uuid))) == "token")
+    #expect(label(.named("ListingRef", .wrapper(.string))) == "listing")
+    #expect(label(.named("ListingKey", .wrapper(.string))) == "listing")
+    #expect(label(.named("ListingIdentifier", .wrapper(.string))) == "listing")
+    // A suffix counts only as a word of its own.
+    #expect(label(.named("OrderUUID", .wrapper(.uuid))) == "orderUUID")
+    #expect(label(.named("Monkey", .wrapper(.string))) == "monkey")
     #expect(label(.builtin(.string), "name") == "name")
+  }
+
+  @Test func typesAreSpelledModuleQualified() {
+    #expect(Swift.type(.builtin(.string)) == "Swift.String")
+    #expect(Swift.type(.optional(.array(.builtin(.date)))) == "[Foundation.Date]?")
+    #expect(Swift.type(.dictionary(.named("Money", .record))) == "[Swift.String: Money]")
+  }
+
+  /// A module is imported with the generated access level only where a declaration of that
+  /// level names it: an unused `public import` is a warning, a plain one is fine in every mode.
+  @Test func importsFollowWhereAModuleIsUsed() {
+    let imports = Imports(accessModifier: "public ")
+    let publicDate = Declaration.type(
+      NominalDecl(
+        modifiers: "public ", kind: .struct, name: "A", conformances: ["TypedEvents.Event"],
+        members: [.property(PropertyDecl(modifiers: "public ", name: "at", type: "Foundation.Date"))]))
+    #expect(imports.lines(for: [publicDate]) == ["public import Foundation", "@_spi(Generated) public import TypedEvents"])
+    let bodyOnly = Declaration.extension(
+      ExtensionDecl(
+        type: "A", conformances: ["TypedEvents.FieldCodable"],
+        members: [.function(FunctionDecl(signature: "public func f()", body: [.line("_ = Foundation.Date.self")]))]))
+    #expect(imports.lines(for: [bodyOnly]) == ["import Foundation", "@_spi(Generated) public import TypedEvents"])
+    let internalDate = Declaration.type(
+      NominalDecl(
+        modifiers: "public ", kind: .struct, name: "B",
+        members: [.property(PropertyDecl(modifiers: "", name: "at", type: "Foundation.Date"))]))
+    #expect(imports.lines(for: [internalDate]) == ["import Foundation"])
+    #expect(Imports(accessModifier: "").lines(for: [publicDate]) == ["import Foundation", "@_spi(Generated) import TypedEvents"])
+    #expect(imports.lines(for: [.line("// nothing")]).isEmpty)
   }
 
   @Test func thePrinterFormatsAsAPersonWould() {
     let file = SwiftFile(
-      header: ["Header."], imports: ["Foundation"],
+      header: ["Header."], imports: ["import Foundation"],
       declarations: [
         .type(
           NominalDecl(

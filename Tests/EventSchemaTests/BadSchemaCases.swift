@@ -200,9 +200,13 @@ let badSchemas: [BadSchema] = [
     yaml: "events:\n  A:\n    fields:\n      self: String\n",
     expected: ["4:7: error: `self` cannot name a field, even in backticks; choose another name"]),
   BadSchema(
-    name: "type shadowing Foundation",
+    name: "type named like a built-in",
     yaml: "types:\n  Date:\n    wraps: String\n",
-    expected: ["2:3: error: `Date` would shadow a Swift, Foundation or TypedEvents type that generated code uses; choose another name"]),
+    expected: ["2:3: error: `Date` is a built-in type of the schema language; choose another name"]),
+  BadSchema(
+    name: "type named like a module that generated code qualifies with",
+    yaml: "types:\n  Foundation:\n    wraps: String\n",
+    expected: ["2:3: error: `Foundation` is the module generated code qualifies Foundation names with; choose another name"]),
   BadSchema(
     name: "field clashing with a generated member",
     yaml: "events:\n  A:\n    fields:\n      userInfo: String\n",
@@ -240,7 +244,7 @@ let badSchemas: [BadSchema] = [
   BadSchema(
     name: "type shadowing a generic parameter of the generated coding",
     yaml: "types:\n  Reader:\n    wraps: String\n",
-    expected: ["2:3: error: `Reader` would shadow a Swift, Foundation or TypedEvents type that generated code uses; choose another name"]),
+    expected: ["2:3: error: `Reader` is a generic parameter of the generated field coding; choose another name"]),
   BadSchema(
     name: "enum with a duplicate raw value",
     yaml: "types:\n  C:\n    enum: {euro: EUR, eur: EUR}\n",

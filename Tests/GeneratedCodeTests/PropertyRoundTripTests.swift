@@ -1,8 +1,8 @@
-import EdgeCaseEvents
+@_spi(Generated) import EdgeCaseEvents
 import Foundation
-import SampleEvents
+@_spi(Generated) import SampleEvents
 import Testing
-import TypedEvents
+@_spi(Generated) import TypedEvents
 
 extension SampleEvents.Status: KnownCases {}
 extension EdgeCaseEvents.Weekday: KnownCases {}

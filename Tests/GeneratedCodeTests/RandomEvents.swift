@@ -1,6 +1,6 @@
 import Foundation
 import TestSupport
-import TypedEvents
+@_spi(Generated) import TypedEvents
 
 /// Why the sampler could not make a value of some type: the test then fails, naming the type.
 struct SamplingError: Error, CustomStringConvertible {

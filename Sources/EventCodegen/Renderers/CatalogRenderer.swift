@@ -7,7 +7,8 @@ struct CatalogRenderer {
 
   func render(_ schema: SchemaSet) -> [Declaration] {
     let names = schema.allEvents.map { "  \($0.name).self," }
-    let table = names.isEmpty ? "EventCatalog([])" : "EventCatalog([\n" + names.joined(separator: "\n") + "\n])"
+    let catalog = Swift.runtime("EventCatalog")
+    let table = names.isEmpty ? "\(catalog)([])" : "\(catalog)([\n" + names.joined(separator: "\n") + "\n])"
     return [
       .type(
         NominalDecl(
@@ -17,7 +18,7 @@ struct CatalogRenderer {
             .property(
               PropertyDecl(
                 doc: ["Every generated event type by wire name, to decode envelopes and notifications by name."],
-                modifiers: "\(access)static ", keyword: "let", name: "catalog", type: "EventCatalog", initializer: table))
+                modifiers: "\(access)static ", keyword: "let", name: "catalog", type: catalog, initializer: table))
           ]))
     ]
   }

@@ -16,16 +16,16 @@ struct EventRenderer {
     var declarations: [Declaration] = [
       .type(
         NominalDecl(
-          doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: event.name, conformances: ["Event"],
+          doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: event.name, conformances: [Swift.runtime("Event")],
           members: [
             .property(
               PropertyDecl(
                 doc: ["The name on the wire, also the notification name."], modifiers: "\(access)static ",
-                name: "eventName", type: "String", getter: [.line(Swift.stringLiteral(event.wireName))])),
+                name: "eventName", type: "Swift.String", getter: [.line(Swift.stringLiteral(event.wireName))])),
             .property(
               PropertyDecl(
                 doc: ["The schema version this type was generated from."], modifiers: "\(access)static ",
-                name: "eventVersion", type: "Int", getter: [.line("\(event.version)")])),
+                name: "eventVersion", type: "Swift.Int", getter: [.line("\(event.version)")])),
           ] + coding.properties + [
             coding.memberwiseInitializer(doc: "Creates the event.", deprecated: event.deprecated)
           ])),
@@ -35,12 +35,12 @@ struct EventRenderer {
       declarations.append(
         .extension(
           ExtensionDecl(
-            type: event.name, conformances: ["SubjectIdentifiable"],
+            type: event.name, conformances: [Swift.runtime("SubjectIdentifiable")],
             members: [
               .property(
                 PropertyDecl(
                   doc: ["What the event is about: `\(subject.properties.joined(separator: "."))`."], modifiers: access,
-                  name: "eventSubject", type: "\(subject.type)",
+                  name: "eventSubject", type: Swift.type(subject.type),
                   getter: [.line("self." + subject.properties.map(Swift.member).joined(separator: "."))]))
             ])))
     }

@@ -23,14 +23,14 @@ struct FieldCodingRenderer {
       }
       let name = Swift.identifier(field.name)
       guard let message = field.deprecated else {
-        return [.property(PropertyDecl(doc: doc, modifiers: access, keyword: keyword, name: name, type: "\(field.type)"))]
+        return [.property(PropertyDecl(doc: doc, modifiers: access, keyword: keyword, name: name, type: Swift.type(field.type)))]
       }
       return [
         // Internal, not private: the coding extensions live in the other generated file.
-        .property(PropertyDecl(modifiers: "", keyword: keyword, name: Self.storage(field), type: "\(field.type)")),
+        .property(PropertyDecl(modifiers: "", keyword: keyword, name: Self.storage(field), type: Swift.type(field.type))),
         .property(
           PropertyDecl(
-            doc: doc, attributes: [Availability.deprecated(message)], modifiers: access, name: name, type: "\(field.type)",
+            doc: doc, attributes: [Availability.deprecated(message)], modifiers: access, name: name, type: Swift.type(field.type),
             getter: isMutable
               ? [.line("get { \(Self.storage(field)) }"), .line("set { \(Self.storage(field)) = newValue }")]
               : [.line(Self.storage(field))])),
@@ -46,7 +46,7 @@ struct FieldCodingRenderer {
   /// The memberwise initializer; fields with defaults get default arguments.
   func memberwiseInitializer(doc: String, deprecated: String?) -> Declaration {
     let parameters = fields.map { field -> String in
-      var parameter = "\(Swift.identifier(field.name)): \(field.type)"
+      var parameter = "\(Swift.identifier(field.name)): \(Swift.type(field.type))"
       if let value = field.defaultValue {
         parameter += " = \(ValueSpelling.expression(value, of: field.type))"
       } else if field.type.isOptional {
@@ -66,18 +66,19 @@ struct FieldCodingRenderer {
   }
 
   /// The coding of the fields, written once: a generic reader and writer, from which the
-  /// runtime's `FieldCodable` derives JSON, `userInfo`, `==` and `hash(into:)`.
+  /// runtime's `FieldCodable` derives JSON, `userInfo` and `hash(into:)`.
   func codingExtension(for type: String) -> Declaration {
+    // SPI, as the protocol is: the conformance stays out of the module's public interface.
     .extension(
       ExtensionDecl(
-        type: type, conformances: ["FieldCodable"],
+        modifiers: "@_spi(Generated) nonisolated ", type: type, conformances: [Swift.runtime("FieldCodable")],
         members: [
           decoder(
             doc: "Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.",
-            signature: "\(access)init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure)", reader: "reader"),
+            signature: "\(access)init<Reader: \(Swift.runtime("FieldReader"))>(fields reader: Reader) throws(Reader.Failure)", reader: "reader"),
           encoder(
-            doc: "Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.",
-            signature: "\(access)func write<Writer: FieldWriter>(fields writer: inout Writer)", call: "writer"),
+            doc: "Writes the fields, by wire key, to JSON, `userInfo` or a hasher.",
+            signature: "\(access)func write<Writer: \(Swift.runtime("FieldWriter"))>(fields writer: inout Writer)", call: "writer"),
         ]))
   }
 
@@ -88,13 +89,13 @@ struct FieldCodingRenderer {
       let expression: String
       switch (field.type, field.defaultValue) {
       case (.optional(let wrapped), nil), (.optional(let wrapped), .some(DefaultValue.none)):
-        expression = "try \(reader).decodeIfPresent(\(wrapped).self, forKey: \(key))"
+        expression = "try \(reader).decodeIfPresent(\(Swift.type(wrapped)).self, forKey: \(key))"
       case (.optional(let wrapped), let value?):
-        expression = "try \(reader).decodeIfPresent(\(wrapped).self, forKey: \(key)) ?? \(ValueSpelling.expression(value, of: field.type))"
+        expression = "try \(reader).decodeIfPresent(\(Swift.type(wrapped)).self, forKey: \(key)) ?? \(ValueSpelling.expression(value, of: field.type))"
       case (let type, let value?):
-        expression = "try \(reader).decode(\(type).self, forKey: \(key), default: \(ValueSpelling.expression(value, of: type)))"
+        expression = "try \(reader).decode(\(Swift.type(type)).self, forKey: \(key), default: \(ValueSpelling.expression(value, of: type)))"
       case (let type, nil):
-        expression = "try \(reader).decode(\(type).self, forKey: \(key))"
+        expression = "try \(reader).decode(\(Swift.type(type)).self, forKey: \(key))"
       }
       return .line("self.\(Self.storage(field)) = \(expression)")
     }

@@ -22,32 +22,54 @@ struct FilterHelperRenderer {
       let base = SwiftNames.lowerCamelCase(item.typeName)
       let plural = item.typeName.hasSuffix("Event") ? "\(base)s" : "\(base)Events"
       let capitalized = plural.prefix(1).uppercased() + plural.dropFirst()
+      let subject = Swift.type(item.subjectType)
       return [
         .function(
           FunctionDecl(
             doc: ["`\(item.typeName)` events about one \(label), as an asynchronous sequence."],
-            signature: "\(access)func \(plural)(\n  \(label) subject: \(item.subjectType),\n  bufferingPolicy: EventBufferingPolicy = .unbounded\n) -> EventStream<\(item.typeName)>",
-            body: [.line("events(\(item.typeName).self, about: subject, bufferingPolicy: bufferingPolicy)")])),
+            signature: """
+              \(access)func \(plural)(
+                \(label) subject: \(subject),
+                bufferingPolicy: \(Swift.runtime("EventBufferingPolicy")) = .unbounded
+              ) -> \(Swift.runtime("EventStream"))<\(item.typeName)>
+              """,
+            body: [.line("self.events(\(item.typeName).self, about: subject, bufferingPolicy: bufferingPolicy)")])),
         .function(
           FunctionDecl(
             doc: ["Calls `handler` with each `\(item.typeName)` event about one \(label)."],
-            signature: "\(access)func subscribeTo\(capitalized)(\n  \(label) subject: \(item.subjectType),\n  delivery: EventDelivery = .immediate,\n  replay: Bool = false,\n  _ handler: @escaping @Sendable (\(item.typeName)) -> Void\n) -> EventSubscription",
-            body: [.line("subscribe(\(item.typeName).self, about: subject, delivery: delivery, replay: replay, handler)")])),
+            signature: """
+              \(access)func subscribeTo\(capitalized)(
+                \(label) subject: \(subject),
+                delivery: \(Swift.runtime("EventDelivery")) = .immediate,
+                replay: Swift.Bool = false,
+                _ handler: @escaping @Sendable (\(item.typeName)) -> Swift.Void
+              ) -> \(Swift.runtime("EventSubscription"))
+              """,
+            body: [.line("self.subscribe(\(item.typeName).self, about: subject, delivery: delivery, replay: replay, handler)")])),
       ]
     }
     return [
       .extension(
         ExtensionDecl(
-          doc: ["Filter helpers: each receives only the events about one entity."], type: "EventObserving",
+          doc: ["Filter helpers: each receives only the events about one entity."], type: Swift.runtime("EventObserving"),
           members: members))
     ]
   }
 
+  /// The suffixes that mark a type as an entity's identifier, longest first: `ListingIdentifier`,
+  /// `ListingRef`, `ListingKey` and `ListingID` all label a helper `listing:`.
+  static let identifierSuffixes = ["Identifier", "Ref", "Key", "ID", "Id"]
+
   /// `ListingID` → `listing`; otherwise the subject path's last property, such as `conversation`.
+  ///
+  /// A suffix counts only as a word of its own, after a lower-case letter or a digit:
+  /// `OrderUUID` keeps its `UUID` and labels a helper `orderUUID:`.
   static func label(for item: Subjected) -> String {
     if case .named(let name, .wrapper) = item.subjectType {
-      for suffix in ["Identifier", "ID", "Id"] where name.hasSuffix(suffix) && name.count > suffix.count {
-        return SwiftNames.lowerCamelCase(String(name.dropLast(suffix.count)))
+      for suffix in identifierSuffixes where name.hasSuffix(suffix) && name.count > suffix.count {
+        let stem = name.dropLast(suffix.count)
+        guard let last = stem.last, last.isLowercase || last.isNumber else { continue }
+        return SwiftNames.lowerCamelCase(String(stem))
       }
       return SwiftNames.lowerCamelCase(name)
     }

@@ -14,31 +14,31 @@ struct GroupRenderer {
       .property(
         PropertyDecl(
           doc: ["Each member event type and the case that wraps it."], modifiers: "\(access)static ", keyword: "let",
-          name: "members", type: "[EventGroupMember<\(group.name)>]",
+          name: "members", type: "[\(Swift.runtime("EventGroupMember"))<\(group.name)>]",
           initializer: "[\n"
-            + cases.map { "  EventGroupMember(\($0.0.event).self) { .\($0.2)($0) }," }.joined(separator: "\n")
+            + cases.map { "  \(Swift.runtime("EventGroupMember"))(\($0.0.event).self) { .\($0.2)($0) }," }.joined(separator: "\n")
             + "\n]")))
     members.append(
       .property(
         PropertyDecl(
-          doc: ["The event this value holds."], modifiers: access, name: "event", type: "any Event",
+          doc: ["The event this value holds."], modifiers: access, name: "event", type: "any \(Swift.runtime("Event"))",
           getter: [.switch("self", cases.map { ("case .\($0.2)(let event):", [.line("return event")]) })])))
     var declarations: [Declaration] = [
       .type(
         NominalDecl(
-          doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: group.name, conformances: ["EventGroup"],
+          doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: group.name, conformances: [Swift.runtime("EventGroup")],
           members: members))
     ]
     if let subject = group.subjectType {
       declarations.append(
         .extension(
           ExtensionDecl(
-            type: group.name, conformances: ["SubjectIdentifiable"],
+            type: group.name, conformances: [Swift.runtime("SubjectIdentifiable")],
             members: [
               .property(
                 PropertyDecl(
                   doc: ["What the event is about; all events of the group share it."], modifiers: access,
-                  name: "eventSubject", type: "\(subject)",
+                  name: "eventSubject", type: Swift.type(subject),
                   getter: [.switch("self", cases.map { ("case .\($0.2)(let event):", [.line("return event.eventSubject")]) })]))
             ])))
     }

@@ -23,14 +23,14 @@ struct TypeRenderer {
   private func wrapper(_ type: EventSchema.TypeDeclaration, raw: BuiltinType, doc: [String]) -> Declaration {
     .type(
       NominalDecl(
-        doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name, conformances: ["StrongIdentifier"],
+        doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name, conformances: [Swift.runtime("StrongIdentifier")],
         members: [
-          .property(PropertyDecl(doc: ["The wrapped value."], modifiers: access, name: "rawValue", type: raw.swiftName)),
+          .property(PropertyDecl(doc: ["The wrapped value."], modifiers: access, name: "rawValue", type: Swift.builtin(raw))),
           .function(
             FunctionDecl(
               doc: ["Creates the identifier."],
               attributes: type.deprecated.map { [Availability.deprecated($0)] } ?? [],
-              signature: "\(access)init(rawValue: \(raw.swiftName))", body: [.line("self.rawValue = rawValue")])),
+              signature: "\(access)init(rawValue: \(Swift.builtin(raw)))", body: [.line("self.rawValue = rawValue")])),
         ]))
   }
 
@@ -41,7 +41,7 @@ struct TypeRenderer {
     return .type(
       NominalDecl(
         doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: type.name,
-        conformances: ["String", "StringEnumeration", "CaseIterable"],
+        conformances: ["Swift.String", Swift.runtime("StringEnumeration"), "Swift.CaseIterable"],
         members: cases.map { enumCase in
           let name = Swift.identifier(enumCase.name)
           return .enumCase(doc: [], text: enumCase.rawValue == enumCase.name ? "case \(name)" : "case \(name) = \(Swift.stringLiteral(enumCase.rawValue))")
@@ -53,12 +53,12 @@ struct TypeRenderer {
     if !doc.isEmpty { doc.append("") }
     doc.append("Open: a raw value this version does not know decodes as `unknown` and is written back unchanged.")
     var members: [Declaration] = cases.map { .enumCase(doc: [], text: "case \(Swift.identifier($0.name))") }
-    members.append(.enumCase(doc: ["A raw value this version of the schema does not know, kept as is."], text: "case unknown(String)"))
+    members.append(.enumCase(doc: ["A raw value this version of the schema does not know, kept as is."], text: "case unknown(Swift.String)"))
     members.append(
       .function(
         FunctionDecl(
           doc: ["The case for `rawValue`, or `unknown(rawValue)`."],
-          signature: "\(access)init(rawValue: String)",
+          signature: "\(access)init(rawValue: Swift.String)",
           body: [
             .switch(
               "rawValue",
@@ -68,7 +68,7 @@ struct TypeRenderer {
     members.append(
       .property(
         PropertyDecl(
-          doc: ["The string on the wire."], modifiers: access, name: "rawValue", type: "String",
+          doc: ["The string on the wire."], modifiers: access, name: "rawValue", type: "Swift.String",
           getter: [
             .switch(
               "self",
@@ -83,7 +83,7 @@ struct TypeRenderer {
           initializer: "[" + cases.map { ".\(Swift.member($0.name))" }.joined(separator: ", ") + "]")))
     return .type(
       NominalDecl(
-        doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: type.name, conformances: ["StringEnumeration"],
+        doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: type.name, conformances: [Swift.runtime("StringEnumeration")],
         members: members))
   }
 
@@ -93,7 +93,7 @@ struct TypeRenderer {
       .type(
         NominalDecl(
           doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name,
-          conformances: ["Hashable", "Codable", "UserInfoCodable"],
+          conformances: ["Swift.Hashable", "Swift.Codable", Swift.runtime("UserInfoCodable")],
           members: coding.properties + [coding.memberwiseInitializer(doc: "Creates a value.", deprecated: type.deprecated)])),
       coding.codingExtension(for: type.name),
     ]

@@ -21,7 +21,7 @@ enum ValueSpelling {
       return "\(Double(text) ?? 0)"
     case (.decimal(let significand, let exponent), _):
       let sign = significand < 0 ? ".minus" : ".plus"
-      return "Decimal(sign: \(sign), exponent: \(exponent), significand: \(significand.magnitude))"
+      return "Foundation.Decimal(sign: \(sign), exponent: \(exponent), significand: \(significand.magnitude))"
     case (.uuid(let text), _):
       return uuidLiteral(text)
     case (.enumCase(let name), _):
@@ -39,10 +39,10 @@ enum ValueSpelling {
     }
   }
 
-  /// `UUID(uuid: (0xE6, 0x21, …))`: a UUID without an optional initializer to unwrap.
+  /// `Foundation.UUID(uuid: (0xE6, 0x21, …))`: a UUID without an optional initializer to unwrap.
   private static func uuidLiteral(_ text: String) -> String {
     let hex = Array(text.filter(\.isHexDigit))
     let bytes = stride(from: 0, to: hex.count, by: 2).map { "0x" + String(hex[$0..<$0 + 2]) }
-    return "UUID(uuid: (\(bytes.joined(separator: ", "))))"
+    return "Foundation.UUID(uuid: (\(bytes.joined(separator: ", "))))"
   }
 }

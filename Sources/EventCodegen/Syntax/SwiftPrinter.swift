@@ -12,7 +12,7 @@ struct SwiftPrinter {
     printer.output.reserveCapacity(1 << 16)
     for line in file.header { printer.emit("// \(line)".trimmingTrailingSpaces) }
     printer.emit("")
-    for module in file.imports { printer.emit("import \(module)") }
+    for line in file.imports { printer.emit(line) }
     for declaration in file.declarations {
       printer.emit("")
       printer.print(declaration)

@@ -89,6 +89,7 @@ indirect enum Statement: Equatable {
 /// One generated file: header comment, imports, declarations.
 struct SwiftFile: Equatable {
   var header: [String]
+  /// Whole import lines, such as `@_spi(Generated) public import TypedEvents`.
   var imports: [String]
   var declarations: [Declaration]
 }

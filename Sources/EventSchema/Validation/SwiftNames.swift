@@ -30,25 +30,26 @@ public enum SwiftNames {
   /// Members of a generated group enum that a case of that name would redeclare.
   static let groupMembers: Set<String> = ["members", "event", "eventSubject", "hashValue"]
 
-  /// Names that generated code uses unqualified: Swift, Foundation and TypedEvents types and
-  /// the generic parameters of the field coding. A schema type of such a name would shadow
-  /// it. `GeneratedNamesTests` keeps this list complete.
-  static let reservedTypeNames: Set<String> = Set(BuiltinType.allCases.map(\.swiftName)).union([
-    // Swift and Foundation
-    "Optional", "Array", "Dictionary", "Set", "Error", "Decoder", "Encoder", "Codable", "Decodable",
-    "Encodable", "CodingKey", "Hashable", "Hasher", "Equatable", "Sendable", "AnyHashable", "Never", "Void",
-    "Character", "Substring", "Notification", "NotificationCenter", "Foundation", "Swift",
-    "KeyedDecodingContainer", "KeyedEncodingContainer", "RawRepresentable", "CaseIterable",
-    "CustomStringConvertible", "MainActor",
-    // TypedEvents
-    "TypedEvents", "Event", "EventGroup", "EventGroupMember", "EventBus", "EventCatalog", "EventObserving",
-    "EventStream", "EventBufferingPolicy", "EventDelivery", "EventSubscription", "SubjectIdentifiable",
-    "UserInfoCodable", "UserInfoDecodingError", "UserInfoReader", "UserInfoWriter", "StrongIdentifier",
-    "StringEnumeration", "PropertyListConvertible", "FieldReader", "FieldWriter", "DecodingFields",
-    "EncodingFields", "FieldCodable", "GeneratedEvents",
-    // Generic parameters of the generated field coding
-    "Reader", "Writer",
-  ])
+  /// Type names a schema may not declare, with the reason. Generated code names everything it
+  /// takes from Swift, Foundation and TypedEvents module-qualified (`Swift.String`,
+  /// `TypedEvents.Event`), so a schema may declare `Event`, `Result` or `Status`; what is left
+  /// still truly clashes. `GeneratedNamesTests` checks that generated code uses no other name
+  /// unqualified.
+  static let reservedTypeNames: [String: String] = {
+    var reasons: [String: String] = [
+      // A type of a module's name would capture the qualified names themselves.
+      "Swift": "the module generated code qualifies standard library names with",
+      "Foundation": "the module generated code qualifies Foundation names with",
+      "TypedEvents": "the module generated code qualifies runtime names with",
+      // Inside the generated field coding these are its generic parameters.
+      "Reader": "a generic parameter of the generated field coding",
+      "Writer": "a generic parameter of the generated field coding",
+      "GeneratedEvents": "the catalog that generated code declares",
+    ]
+    // A schema type of a built-in's name would make `Date` in a field type mean two things.
+    for builtin in BuiltinType.allCases { reasons[builtin.swiftName] = "a built-in type of the schema language" }
+    return reasons
+  }()
 
   /// Whether `name` is an ASCII Swift identifier: a letter or `_`, then letters, digits or `_`.
   static func isIdentifier(_ name: String) -> Bool {

@@ -37,8 +37,8 @@ struct SymbolTable {
       log.error("`\(value)` is a Swift keyword and cannot name \(kind.noun == "event" || kind.noun == "external type" ? "an" : "a") \(kind.noun)", at: name.location)
       return
     }
-    if SwiftNames.reservedTypeNames.contains(value) {
-      log.error("`\(value)` would shadow a Swift, Foundation or TypedEvents type that generated code uses; choose another name", at: name.location)
+    if let reason = SwiftNames.reservedTypeNames[value] {
+      log.error("`\(value)` is \(reason); choose another name", at: name.location)
       return
     }
     if let first = symbols[value] {

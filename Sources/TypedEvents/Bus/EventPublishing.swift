@@ -51,7 +51,7 @@ extension EventObserving {
 
   /// Calls `handler` with the events of type `type` about `subject` only.
   public func subscribe<E: Event & SubjectIdentifiable>(
-    _ type: E.Type, about subject: E.Subject, delivery: EventDelivery = .immediate, replay: Bool = false,
+    _ type: E.Type, about subject: E.EventSubject, delivery: EventDelivery = .immediate, replay: Bool = false,
     _ handler: @escaping @Sendable (E) -> Void
   ) -> EventSubscription {
     subscribe(EventSelector.event(type).filter { $0.eventSubject == subject }, delivery: delivery, replay: replay, handler)
@@ -59,7 +59,7 @@ extension EventObserving {
 
   /// Calls `handler` with the events of group `type` about `subject` only.
   public func subscribe<G: EventGroup & SubjectIdentifiable>(
-    _ type: G.Type, about subject: G.Subject, delivery: EventDelivery = .immediate, replay: Bool = false,
+    _ type: G.Type, about subject: G.EventSubject, delivery: EventDelivery = .immediate, replay: Bool = false,
     _ handler: @escaping @Sendable (G) -> Void
   ) -> EventSubscription {
     subscribe(EventSelector.group(type).filter { $0.eventSubject == subject }, delivery: delivery, replay: replay, handler)

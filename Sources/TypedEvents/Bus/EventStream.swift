@@ -63,14 +63,14 @@ extension EventObserving {
 
   /// The events of type `type` about `subject`, as an asynchronous sequence.
   public func events<E: Event & SubjectIdentifiable>(
-    _ type: E.Type, about subject: E.Subject, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
+    _ type: E.Type, about subject: E.EventSubject, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
   ) -> EventStream<E> {
     events(EventSelector.event(type).filter { $0.eventSubject == subject }, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// The events of group `type` about `subject`, as an asynchronous sequence.
   public func events<G: EventGroup & SubjectIdentifiable>(
-    _ type: G.Type, about subject: G.Subject, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
+    _ type: G.Type, about subject: G.EventSubject, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
   ) -> EventStream<G> {
     events(EventSelector.group(type).filter { $0.eventSubject == subject }, replay: replay, bufferingPolicy: bufferingPolicy)
   }

@@ -1,4 +1,5 @@
 /// The key of a field in JSON (or any keyed `Codable` container): the schema's wire key.
+@_spi(Generated)
 public struct FieldKey: CodingKey, Hashable, Sendable {
   public let stringValue: String
   public var intValue: Int? { nil }
@@ -16,6 +17,7 @@ public struct FieldKey: CodingKey, Hashable, Sendable {
 ///
 /// One generic `decode` instead of `KeyedDecodingContainer`'s many overloads keeps generated
 /// code cheap to type-check, and string keys make a `CodingKeys` enum per type unnecessary.
+@_spi(Generated)
 public struct DecodingFields {
   @usableFromInline
   let container: KeyedDecodingContainer<FieldKey>
@@ -49,6 +51,7 @@ public struct DecodingFields {
 /// Writes fields to an `Encoder`; used by generated `encode(to:)`.
 ///
 /// It keeps the first error and skips the fields after it; ``finish()`` throws it.
+@_spi(Generated)
 public struct EncodingFields {
   @usableFromInline
   var container: KeyedEncodingContainer<FieldKey>

@@ -33,7 +33,11 @@ extension Event {
 /// about one subject.
 public protocol SubjectIdentifiable {
   /// The type of the identity, usually a strong identifier such as `ListingID`.
-  associatedtype Subject: Hashable & Sendable
+  ///
+  /// Not `Subject`: Foundation's `NotificationCenter.MainActorMessage` and `AsyncMessage` have an
+  /// associated type of that name for the object that posts, and a generated event may conform
+  /// to both.
+  associatedtype EventSubject: Hashable & Sendable
   /// The identity this event is about.
-  var eventSubject: Subject { get }
+  var eventSubject: EventSubject { get }
 }

@@ -1,5 +1,10 @@
+// Everything in this file is generated code's interface to the runtime, not app code's: it is
+// `@_spi(Generated)`, so it stays out of an app's autocompletion, and generated files import it
+// with `@_spi(Generated) import TypedEvents`.
+
 /// What a field of an event or value type may hold: it has a JSON form and a property-list form,
-/// and it is `Hashable`, so that the fields make the value's `==` and `hash(into:)`.
+/// and it is `Hashable`, so that the fields make the value's `hash(into:)`.
+@_spi(Generated)
 public typealias FieldValue = Codable & PropertyListConvertible & Hashable
 
 /// Reads the fields of an event or value type, by wire key.
@@ -8,6 +13,7 @@ public typealias FieldValue = Codable & PropertyListConvertible & Hashable
 /// (``UserInfoReader``) and JSON (``DecodingFields``) are its two implementations. In a release
 /// build the generic reader is specialised for each, so sharing costs nothing at run time and
 /// halves the code the compiler has to build.
+@_spi(Generated)
 public protocol FieldReader {
   /// What reading throws: ``UserInfoDecodingError`` for `userInfo`, `DecodingError` for JSON.
   associatedtype Failure: Error
@@ -28,6 +34,7 @@ public protocol FieldReader {
 ///
 /// Writing does not throw field by field: a writer that can fail (JSON) keeps its first error
 /// and reports it when done. A `try` per field would double the code generated for each type.
+@_spi(Generated)
 public protocol FieldWriter {
   /// Writes `value` under `key`.
   mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String)
@@ -36,26 +43,32 @@ public protocol FieldWriter {
   mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String)
 }
 
-extension UserInfoReader: FieldReader {}
-extension UserInfoWriter: FieldWriter {}
-extension DecodingFields: FieldReader {}
-extension EncodingFields: FieldWriter {}
+@_spi(Generated) extension UserInfoReader: FieldReader {}
+@_spi(Generated) extension UserInfoWriter: FieldWriter {}
+@_spi(Generated) extension DecodingFields: FieldReader {}
+@_spi(Generated) extension EncodingFields: FieldWriter {}
 
 /// A type whose fields generated code reads and writes once, generically: the runtime derives
 /// from those two functions its JSON coding (`Codable`), its `userInfo` coding
-/// (``UserInfoCodable``), `==` and `hash(into:)`.
+/// (``UserInfoCodable``) and `hash(into:)`.
+///
+/// `==` is the compiler's, synthesized from the stored properties: it compares field by field
+/// and allocates nothing, where a comparison through ``write(fields:)`` would have to collect
+/// each side's fields into a buffer first.
 ///
 /// Keeping those in the runtime, written once, rather than in every generated type is most of
 /// what keeps generated code cheap to compile (Benchmarks/compile-cost.sh). The defaults are
 /// inlinable, so a release build still specialises them for each type.
+@_spi(Generated)
 public protocol FieldCodable: Hashable, Codable, UserInfoCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take
   /// their defaults.
   init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure)
-  /// Writes the fields, by wire key, to JSON, `userInfo`, a hasher or a comparison.
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
   func write<Writer: FieldWriter>(fields writer: inout Writer)
 }
 
+@_spi(Generated)
 extension FieldCodable {
   /// Decodes from JSON or another `Decoder`, with the schema's wire keys.
   @inlinable
@@ -83,16 +96,6 @@ extension FieldCodable {
     write(fields: &writer)
   }
 
-  /// Whether two values have equal fields.
-  @inlinable
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    var left = FieldList()
-    var right = FieldList()
-    lhs.write(fields: &left)
-    rhs.write(fields: &right)
-    return left.values == right.values
-  }
-
   /// Hashes every field.
   @inlinable
   public func hash(into hasher: inout Hasher) {
@@ -103,41 +106,26 @@ extension FieldCodable {
 }
 
 /// Feeds each field into a hasher.
-@usableFromInline
-struct FieldHasher: FieldWriter {
-  @usableFromInline var hasher: Hasher
+@_spi(Generated)
+public struct FieldHasher: FieldWriter {
+  /// The hasher the fields go into.
+  public var hasher: Hasher
 
+  /// A writer that feeds `hasher`.
   @inlinable
-  init(hasher: Hasher) {
+  public init(hasher: Hasher) {
     self.hasher = hasher
   }
 
+  /// Combines `value` into the hasher; the key is the same for every value of the type.
   @inlinable
-  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
+  public mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
     hasher.combine(value)
   }
 
+  /// Combines `value`, nil included, into the hasher.
   @inlinable
-  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
+  public mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
     hasher.combine(value)
-  }
-}
-
-/// The fields in order, for comparing two values of one type.
-@usableFromInline
-struct FieldList: FieldWriter {
-  @usableFromInline var values: [AnyHashable] = []
-
-  @inlinable
-  init() {}
-
-  @inlinable
-  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
-    values.append(AnyHashable(value))
-  }
-
-  @inlinable
-  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
-    values.append(AnyHashable(value))
   }
 }

@@ -1,6 +1,9 @@
 /// Generated code declares a type conforming to this protocol, so that code generated for
 /// another version of the runtime fails to compile with a message naming the version:
-/// `cannot find type 'GeneratedCodeVersion_1' in module 'TypedEvents'`.
+/// `cannot find type 'GeneratedCodeVersion_2' in module 'TypedEvents'`.
 ///
 /// Regenerate with the `eventgen` that matches the TypedEvents runtime you build against.
-public protocol GeneratedCodeVersion_1 {}
+/// Version 2: generated files import the runtime's `Generated` SPI, name everything
+/// module-qualified and leave `==` to the compiler.
+@_spi(Generated)
+public protocol GeneratedCodeVersion_2 {}
