@@ -76,9 +76,12 @@ let package = Package(
     .testTarget(name: "EventCodegenTests", dependencies: ["EventSchema", "EventCodegen", "EventGenDriver"]),
     .testTarget(name: "TypedEventsTests", dependencies: ["TypedEvents", "TestSupport"]),
     // Compiles and runs the generated code of the samples and of the edge-case schemas.
-    .testTarget(name: "GeneratedCodeTests", dependencies: ["SampleEvents", "EdgeCaseEvents", "TypedEvents", "TestSupport"]),
+    .testTarget(
+      name: "GeneratedCodeTests", dependencies: ["SampleEvents", "EdgeCaseEvents", "TypedEvents", "TestSupport", "AllocationCounting"]),
     // What more than one test target needs: a seeded random generator.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // Counts a thread's heap allocations (malloc defined in the test executable; off under sanitizers).
+    .target(name: "AllocationCounting", path: "Tests/AllocationCounting"),
     // Generated from Tests/EdgeCaseEvents/Schemas, in nonisolated mode, warnings as errors.
     .target(
       name: "EdgeCaseEvents",
