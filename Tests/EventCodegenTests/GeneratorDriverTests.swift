@@ -62,7 +62,7 @@ struct GeneratorDriverTests {
     try folder.write("A.events.yaml", schema)
     let levels: [(AccessLevel, String, String)] = [
       (.internal, "nonisolated struct Ping: TypedEvents.Event", "\n@_spi(Generated) import TypedEvents\n"),
-      (.package, "nonisolated package struct Ping: TypedEvents.Event", "\n@_spi(Generated) package import TypedEvents\n"),
+      (.package, "nonisolated package struct Ping: TypedEvents.Event", "\n@_spi(Generated) import TypedEvents\n"),
       (.public, "nonisolated public struct Ping: TypedEvents.Event", "\n@_spi(Generated) public import TypedEvents\n"),
     ]
     for (level, declaration, runtimeImport) in levels {

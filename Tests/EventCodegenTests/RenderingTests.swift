@@ -75,6 +75,9 @@ struct RenderingTests {
     #expect(imports.lines(for: [internalDate]) == ["import Foundation"])
     #expect(Imports(accessModifier: "").lines(for: [publicDate]) == ["import Foundation", "@_spi(Generated) import TypedEvents"])
     #expect(imports.lines(for: [.line("// nothing")]).isEmpty)
+    // A package type's conformance neither needs nor counts as a use of a `package import`.
+    let packageEvent = Declaration.type(NominalDecl(modifiers: "package ", kind: .struct, name: "C", conformances: ["TypedEvents.Event"]))
+    #expect(Imports(accessModifier: "package ").lines(for: [packageEvent]) == ["@_spi(Generated) import TypedEvents"])
   }
 
   @Test func thePrinterFormatsAsAPersonWould() {

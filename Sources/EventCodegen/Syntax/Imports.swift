@@ -38,6 +38,11 @@ struct Imports {
     }
   }
 
+  /// Whether a conformance uses its protocol's module in the sense of the import check: for a
+  /// public type it does; for a package type Swift 6.3 neither requires a `package import` for
+  /// the protocol nor counts the conformance as a use of one (checked with swiftc 6.3.1).
+  private var conformancesCount: Bool { access == "public" }
+
   private func isExposed(_ modifiers: String) -> Bool {
     guard let access else { return false }
     return modifiers.split(separator: " ").contains(Substring(access))
@@ -51,13 +56,13 @@ struct Imports {
       let typeExposed = isExposed(type.modifiers)
       let header = type.conformances.joined(separator: ",")
       all += header
-      if typeExposed { exposed += header }
+      if typeExposed && conformancesCount { exposed += header }
       for member in type.members { collect(member, exposed: &exposed, all: &all, inExposedType: typeExposed) }
     case .extension(let decl):
       // Generated extensions extend the file's own types, which have the generated access level.
       let header = decl.type + decl.conformances.joined(separator: ",") + (decl.whereClause ?? "")
       all += header
-      if access != nil { exposed += header }
+      if conformancesCount { exposed += header }
       for member in decl.members { collect(member, exposed: &exposed, all: &all, inExposedType: access != nil) }
     case .property(let property):
       all += property.type + (property.initializer ?? "") + (property.getter.map(Self.text) ?? "")
