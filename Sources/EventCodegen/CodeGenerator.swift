@@ -46,10 +46,13 @@ public struct CodeGenerator: Sendable {
         group.subjectType.map { FilterHelperRenderer.Subjected(typeName: group.name, subjectType: $0, fallbackLabel: "subject") }
       }
     declarations += FilterHelperRenderer(access: access).render(subjected)
+    if let message = options.notificationMessage {
+      declarations += NotificationMessageRenderer(access: access, message: message).render(file.events)
+    }
     // Type declarations in one file, extensions in the other: a rule that needs no bookkeeping.
-    var extensions = declarations.filter { if case .extension = $0 { return true } else { return false } }
+    var extensions = declarations.filter(Self.isExtension)
     if let catalog { extensions += CatalogRenderer(access: access).render(catalog) }
-    let nominal = declarations.filter { if case .extension = $0 { return false } else { return true } }
+    let nominal = declarations.filter { !Self.isExtension($0) }
     var extensionsHeader = header(for: file.path)
     if let catalog {
       let names = catalog.files.map { Self.fileName($0.path) }.joined(separator: ", ")
@@ -60,6 +63,14 @@ public struct CodeGenerator: Sendable {
     return RenderedSchema(
       declarations: SwiftPrinter.print(SwiftFile(header: header(for: file.path), imports: imports.lines(for: nominal), declarations: nominal)),
       extensions: SwiftPrinter.print(SwiftFile(header: extensionsHeader, imports: imports.lines(for: extensions), declarations: extensions)))
+  }
+
+  /// Extensions, and conditional blocks of them, go to the extensions file.
+  private static func isExtension(_ declaration: Declaration) -> Bool {
+    switch declaration {
+    case .extension, .conditional: return true
+    default: return false
+    }
   }
 
   private func header(for schema: String) -> [String] {

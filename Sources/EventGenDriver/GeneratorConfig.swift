@@ -6,6 +6,7 @@ import Foundation
 ///
 /// ```yaml
 /// access: internal           # public (default), package or internal
+/// notification-message: main-actor  # events conform to Foundation's typed notifications: main-actor or async
 /// schemas: [../../Schemas]   # where the schemas are, relative to this file (CLI and command plugin)
 /// output: Generated          # where generated files go, relative to this file (CLI and command plugin)
 /// ```
@@ -13,10 +14,12 @@ import Foundation
 public struct GeneratorConfig: Sendable, Equatable {
   /// The name the plugins look for in a target's folder.
   public static let fileName = "eventgen-config.yaml"
-  static let keys = ["access", "schemas", "output"]
+  static let keys = ["access", "notification-message", "schemas", "output"]
 
   /// The access level of generated declarations.
   public var accessLevel: AccessLevel?
+  /// Foundation's typed notification protocol that events conform to.
+  public var notificationMessage: NotificationMessage?
   /// Schema files or folders, resolved against the config file's folder.
   public var schemas: [String] = []
   /// The output folder, resolved against the config file's folder.
@@ -43,7 +46,9 @@ public struct GeneratorConfig: Sendable, Equatable {
       error("the config is a mapping with keys \(keys.joined(separator: ", "))", root)
       return (nil, diagnostics)
     }
-    let base = URL(fileURLWithPath: path).deletingLastPathComponent()
+    // Absolute first: `standardized` on a relative URL drops the leading `..` of `../../Schemas`.
+    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    let base = URL(fileURLWithPath: absolute).deletingLastPathComponent()
     func resolve(_ relative: String) -> String {
       relative.hasPrefix("/") ? relative : base.appendingPathComponent(relative).standardized.path
     }
@@ -60,6 +65,12 @@ public struct GeneratorConfig: Sendable, Equatable {
           continue
         }
         config.accessLevel = level
+      case "notification-message":
+        guard case .scalar(let value) = pair.value.content, let kind = NotificationMessage(rawValue: value.value) else {
+          error("`notification-message` is one of \(NotificationMessage.allCases.map(\.rawValue).joined(separator: ", "))", pair.value)
+          continue
+        }
+        config.notificationMessage = kind
       case "schemas":
         let items: [YAMLNode]
         switch pair.value.content {

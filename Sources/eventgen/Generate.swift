@@ -14,7 +14,13 @@ struct GenerationOptions: ParsableArguments {
   @Option(help: "The access level of generated declarations: public (default), package or internal.")
   var access: AccessLevel?
 
-  @Option(help: "An eventgen-config.yaml with `access`, `schemas` and `output`; options given here win.")
+  @Option(
+    help: ArgumentHelp(
+      "Make every event one of Foundation's typed notifications: main-actor (NotificationCenter.MainActorMessage) or async (AsyncMessage).",
+      valueName: "kind"))
+  var notificationMessage: NotificationMessage?
+
+  @Option(help: "An eventgen-config.yaml with `access`, `notification-message`, `schemas` and `output`; options given here win.")
   var config: String?
 
   /// Inputs, output and generator options, from the arguments and the config file.
@@ -38,7 +44,10 @@ struct GenerationOptions: ParsableArguments {
       throw ValidationError("Give --output, or a --config that sets `output`.")
     }
     return Resolved(
-      inputs: inputs, output: output, options: GeneratorOptions(accessLevel: access ?? fileConfig.accessLevel ?? .public))
+      inputs: inputs, output: output,
+      options: GeneratorOptions(
+        accessLevel: access ?? fileConfig.accessLevel ?? .public,
+        notificationMessage: notificationMessage ?? fileConfig.notificationMessage))
   }
 
   /// The plan, or exit 1 after printing the schema errors.
@@ -55,6 +64,7 @@ struct GenerationOptions: ParsableArguments {
 }
 
 extension AccessLevel: ExpressibleByArgument {}
+extension NotificationMessage: ExpressibleByArgument {}
 
 struct Generate: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -103,7 +113,8 @@ struct Check: ParsableCommand {
       print(problems.joined(separator: "\n"), terminator: "")
       let arguments = options.config.map { ["--config", $0] } ?? []
       let command = (["eventgen", "generate"] + options.inputs + (options.output.map { ["--output", $0] } ?? []) + arguments
-        + (options.access.map { ["--access", $0.rawValue] } ?? [])).joined(separator: " ")
+        + (options.access.map { ["--access", $0.rawValue] } ?? [])
+        + (options.notificationMessage.map { ["--notification-message", $0.rawValue] } ?? [])).joined(separator: " ")
       Output.error("\(problems.count) generated file\(problems.count == 1 ? " is" : "s are") stale; run: \(command)")
       throw ExitCode(1)
     }

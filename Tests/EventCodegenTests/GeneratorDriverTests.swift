@@ -73,6 +73,35 @@ struct GeneratorDriverTests {
     }
   }
 
+  @Test func theConfigSetsTheNotificationMessageAndRefusesAnUnknownKind() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("good/eventgen-config.yaml", "notification-message: async\nschemas: [../in]\n")
+    let (config, diagnostics) = try GeneratorConfig.load(folder.path + "/good/eventgen-config.yaml")
+    #expect(diagnostics.isEmpty)
+    #expect(config?.notificationMessage == .async)
+    #expect(config?.schemas == [folder.path + "/in"])
+
+    try folder.write("bad/eventgen-config.yaml", "notification-message: sideways\n")
+    let (bad, errors) = try GeneratorConfig.load(folder.path + "/bad/eventgen-config.yaml")
+    #expect(bad == nil)
+    #expect(errors.map(\.description) == ["\(folder.path)/bad/eventgen-config.yaml:1:23: error: `notification-message` is one of main-actor, async"])
+  }
+
+  @Test func theNotificationMessageOptionMakesEventsTypedMessages() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("A.events.yaml", schema)
+    for (kind, conformance) in [(NotificationMessage.mainActor, "MainActorMessage"), (.async, "AsyncMessage")] {
+      let options = GeneratorOptions(notificationMessage: kind)
+      let files = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: options).files)
+      let extensions = files[1].contents
+      #expect(extensions.contains("#if compiler(>=6.2)\n@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)\n"))
+      #expect(extensions.contains("nonisolated extension Ping: Foundation.NotificationCenter.\(conformance) {"))
+      #expect(extensions.contains("public import Foundation\n"), "makeMessage(_:) names Notification in a public signature")
+    }
+    let plain = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
+    #expect(!plain[1].contents.contains("NotificationCenter"))
+  }
+
   @Test func staleGeneratedFilesAreRemovedButForeignFilesStopTheRun() throws {
     let folder = try TemporaryFolder()
     try folder.write("A.events.yaml", schema)

@@ -10,24 +10,25 @@ func path(_ relative: String) -> String {
   packageRoot.appendingPathComponent(relative).path
 }
 
-/// The checked-in generated sources are the golden files of the generator. Re-record them with
+/// The checked-in generated sources are the golden files of the generator, each generated with
+/// its target's `eventgen-config.yaml` (schemas, output folder and options). Re-record them with
 ///
-///     swift run eventgen generate Schemas --output Sources/SampleEvents/Generated
-///     swift run eventgen generate Tests/EdgeCaseEvents/Schemas --output Tests/EdgeCaseEvents/Generated
+///     swift run eventgen generate --config Sources/SampleEvents/eventgen-config.yaml
+///     swift run eventgen generate --config Tests/EdgeCaseEvents/eventgen-config.yaml
 ///
 /// (`Scripts/record-golden-files` runs both).
 @Suite("Golden files")
 struct GoldenFileTests {
-  static let goldens = [
-    ("Schemas", "Sources/SampleEvents/Generated"),
-    ("Tests/EdgeCaseEvents/Schemas", "Tests/EdgeCaseEvents/Generated"),
-  ]
+  static let goldens = ["Sources/SampleEvents/eventgen-config.yaml", "Tests/EdgeCaseEvents/eventgen-config.yaml"]
 
   @Test("checked-in generated sources are current", arguments: goldens)
-  func goldenFilesAreCurrent(schemas: String, generated: String) throws {
-    let plan = try Generator.plan([path(schemas)], options: GeneratorOptions())
+  func goldenFilesAreCurrent(configPath: String) throws {
+    let config = try #require(try GeneratorConfig.load(path(configPath)).0)
+    let output = try #require(config.output)
+    let options = GeneratorOptions(accessLevel: config.accessLevel ?? .public, notificationMessage: config.notificationMessage)
+    let plan = try Generator.plan(config.schemas, options: options)
     let files = try #require(plan.files)
-    let problems = try Generator.check(files, against: path(generated))
+    let problems = try Generator.check(files, against: output)
     #expect(problems.isEmpty, "stale golden files; re-record with Scripts/record-golden-files:\n\(problems.joined())")
   }
 

@@ -78,6 +78,8 @@ struct Imports {
       break
     case .line(let text):
       all += text
+    case .conditional(_, let declarations):
+      for declaration in declarations { collect(declaration, exposed: &exposed, all: &all, inExposedType: inExposedType) }
     }
   }
 

@@ -62,6 +62,7 @@ struct SwiftPrinter {
       members("\(type.modifiers)\(type.kind.rawValue) \(type.name)\(conformances) {", type.members)
     case .extension(let declaration):
       doc(declaration.doc)
+      declaration.attributes.forEach { emit($0) }
       let conformances = declaration.conformances.isEmpty ? "" : ": " + declaration.conformances.joined(separator: ", ")
       let whereClause = declaration.whereClause.map { " where \($0)" } ?? ""
       members("\(declaration.modifiers)extension \(declaration.type)\(conformances)\(whereClause) {", declaration.members)
@@ -92,6 +93,13 @@ struct SwiftPrinter {
       lines.forEach { emit("// \($0)".trimmingTrailingSpaces) }
     case .line(let text):
       emit(text)
+    case .conditional(let condition, let declarations):
+      emit("#if \(condition)")
+      for (index, declaration) in declarations.enumerated() {
+        if index > 0 { emit("") }
+        print(declaration)
+      }
+      emit("#endif")
     }
   }
 

@@ -16,6 +16,8 @@ indirect enum Declaration: Equatable {
   case comment([String])
   /// A line of code that needs no structure, such as `import Foundation`.
   case line(String)
+  /// `#if condition`, the declarations, `#endif`.
+  case conditional(String, [Declaration])
 }
 
 /// A `struct` or an `enum`.
@@ -33,6 +35,8 @@ struct NominalDecl: Equatable {
 /// An `extension`.
 struct ExtensionDecl: Equatable {
   var doc: [String] = []
+  /// Attributes on lines of their own, such as `@available(…)`.
+  var attributes: [String] = []
   /// Modifiers with a trailing space, such as `nonisolated `.
   var modifiers: String = "nonisolated "
   var type: String

@@ -2,6 +2,7 @@
 // swift-format-ignore-file
 // swiftlint:disable all
 
+public import Foundation
 @_spi(Generated) public import TypedEvents
 
 // A compile error here means this file was generated for another version of the TypedEvents
@@ -173,3 +174,71 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(BoxEvent.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 }
+
+#if compiler(>=6.2)
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension BoxProvisioned: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension ItemProvisioned: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension ItemMoved: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+#endif

@@ -15,12 +15,69 @@ public struct NotificationDecodingFailure: Error, Sendable, CustomStringConverti
   public var error: UserInfoDecodingError
 
   public var description: String { "notification \(name.rawValue): \(error)" }
+
+  /// Creates a failure report.
+  public init(name: Notification.Name, error: UserInfoDecodingError) {
+    self.name = name
+    self.error = error
+  }
+
+  private static let reporter = Locked<@Sendable (NotificationDecodingFailure) -> Void>(printToStandardError)
+
+  /// Receives each notification that a generated event's `makeMessage(_:)` could not decode.
+  ///
+  /// Foundation's typed-message API (`NotificationCenter.MainActorMessage` and `AsyncMessage`)
+  /// lets `makeMessage(_:)` return only the message or nil, and drops a nil silently; generated
+  /// events report the reason here first. The default prints the failure to standard error; set
+  /// your own to log it or to fail a test. It is called on the thread that posted.
+  public static var handler: @Sendable (NotificationDecodingFailure) -> Void {
+    get { reporter.withLock { $0 } }
+    set { reporter.withLock { $0 = newValue } }
+  }
+
+  /// The default ``handler``.
+  public static func printToStandardError(_ failure: NotificationDecodingFailure) {
+    FileHandle.standardError.write(Data("TypedEvents: \(failure) (NotificationDecodingFailure.handler)\n".utf8))
+  }
+}
+
+extension Event {
+  /// The event as a notification named by its wire name, with its ``userInfo``: what
+  /// ``Foundation/NotificationCenter/post(_:object:)`` posts, and what a generated event's
+  /// `makeNotification(_:)` returns.
+  public func notification(object: Any? = nil) -> Notification {
+    Notification(name: Notification.Name(Self.self), object: object, userInfo: userInfo)
+  }
+
+  /// Decodes the event from a notification's `userInfo`; a notification without one decodes
+  /// as an empty dictionary, so an event with required fields throws.
+  public init(notification: Notification) throws(NotificationDecodingFailure) {
+    do throws(UserInfoDecodingError) {
+      try self.init(userInfo: notification.userInfo ?? [:])
+    } catch {
+      throw NotificationDecodingFailure(name: notification.name, error: error)
+    }
+  }
+}
+
+@_spi(Generated)
+extension Event {
+  /// The body of a generated `makeMessage(_:)`: the event, or nil once the reason has gone to
+  /// ``NotificationDecodingFailure/handler``.
+  public static func _message(from notification: Notification) -> Self? {
+    do throws(NotificationDecodingFailure) {
+      return try Self(notification: notification)
+    } catch {
+      NotificationDecodingFailure.handler(error)
+      return nil
+    }
+  }
 }
 
 extension NotificationCenter {
   /// Posts `event` as a notification named by its wire name, with its `userInfo`.
   public func post<E: Event>(_ event: E, object: Any? = nil) {
-    post(name: Notification.Name(E.self), object: object, userInfo: event.userInfo)
+    post(event.notification(object: object))
   }
 
   /// Observes notifications of event type `type` and calls `handler` with each decoded event.
