@@ -78,6 +78,7 @@ public enum Starter {
   static let config = """
     # Options for eventgen in this target; every key is optional.
     access: public             # the access level of generated code: public, package or internal
+    # notification-message: main-actor  # events are also Foundation typed notifications: main-actor or async
 
     """
 
