@@ -46,8 +46,11 @@ let package = Package(
     .plugin(
       name: "GenerateEventsCommand",
       capability: .command(
-        intent: .custom(verb: "generate-events", description: "Generate Swift from the event schemas of the package's targets."),
-        permissions: [.writeToPackageDirectory(reason: "To write the generated Swift files into the package's targets.")]
+        intent: .custom(
+          verb: "generate-events", description: "Generate Swift from the event schemas of the package's targets."),
+        permissions: [
+          .writeToPackageDirectory(reason: "To write the generated Swift files into the package's targets.")
+        ]
       ),
       dependencies: ["eventgen"]
     ),
@@ -68,7 +71,9 @@ let package = Package(
     // Generated at build time from its own Session.events.yaml by the build-tool plugin.
     .target(name: "SessionEvents", dependencies: ["TypedEvents"], plugins: ["EventGenPlugin"]),
     // `swift run events-example`: the four sample scenarios with the bus.
-    .executableTarget(name: "events-example", dependencies: ["SampleEvents", "SessionEvents", "TypedEvents"], path: "Sources/EventsExample"),
+    .executableTarget(
+      name: "events-example", dependencies: ["SampleEvents", "SessionEvents", "TypedEvents"],
+      path: "Sources/EventsExample"),
 
     // FuzzRegressions/ holds inputs that Scripts/fuzz found; the tests read them from disk.
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"], exclude: ["FuzzRegressions"]),
@@ -77,7 +82,8 @@ let package = Package(
     .testTarget(name: "TypedEventsTests", dependencies: ["TypedEvents", "TestSupport"]),
     // Compiles and runs the generated code of the samples and of the edge-case schemas.
     .testTarget(
-      name: "GeneratedCodeTests", dependencies: ["SampleEvents", "EdgeCaseEvents", "TypedEvents", "TestSupport", "AllocationCounting"]),
+      name: "GeneratedCodeTests",
+      dependencies: ["SampleEvents", "EdgeCaseEvents", "TypedEvents", "TestSupport", "AllocationCounting"]),
     // What more than one test target needs: a seeded random generator.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     // Counts a thread's heap allocations (malloc defined in the test executable; off under sanitizers).
@@ -92,3 +98,9 @@ let package = Package(
     ),
   ]
 )
+
+// swift-docc-plugin only to build the documentation (README: Documentation), so that packages
+// that depend on TypedEvents never resolve it.
+if Context.environment["TYPEDEVENTS_DOCS"] != nil {
+  package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

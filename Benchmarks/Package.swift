@@ -30,7 +30,8 @@ let package = Package(
     ),
     // Times the cases and writes the report. It does not link the malloc interposer, so timed
     // runs pay nothing for counting.
-    .executableTarget(name: "typed-events-benchmarks", dependencies: ["BenchmarkCases"], path: "Sources/TypedEventsBenchmarks"),
+    .executableTarget(
+      name: "typed-events-benchmarks", dependencies: ["BenchmarkCases"], path: "Sources/TypedEventsBenchmarks"),
     // Counts allocations per case, run by the driver with the interposer preloaded.
     .executableTarget(
       name: "typed-events-allocations",

@@ -13,9 +13,9 @@ import EventCodegen
 import EventSchema
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// `precondition` drops its message in optimized builds; a finding should say what broke.
@@ -30,7 +30,8 @@ private func sources(of bytes: [UInt8]) -> [SchemaSource] {
   let separator = Array("\n#--\n".utf8)
   var cut: Int?
   if bytes.count >= separator.count {
-    for start in 0...(bytes.count - separator.count) where bytes[start..<(start + separator.count)].elementsEqual(separator) {
+    for start in 0...(bytes.count - separator.count)
+    where bytes[start..<(start + separator.count)].elementsEqual(separator) {
       cut = start
       break
     }
@@ -51,7 +52,8 @@ private func lineCount(_ bytes: [UInt8]) -> Int {
     case 0x0A: lines += 1
     case 0x0D where index + 1 >= bytes.count || bytes[index + 1] != 0x0A: lines += 1
     case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0x85: lines += 1
-    case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+    case 0xE2
+    where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
       lines += 1
     default: break
     }
@@ -74,7 +76,9 @@ public func schemaFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int)
       require(false, "diagnostic in a file the run did not read: \(diagnostic)")
       continue
     }
-    require(location.line >= 1 && location.line <= last + 1 && location.column >= 1, "diagnostic outside its file: \(diagnostic)")
+    require(
+      location.line >= 1 && location.line <= last + 1 && location.column >= 1,
+      "diagnostic outside its file: \(diagnostic)")
     require(!diagnostic.message.isEmpty, "empty diagnostic at \(location)")
   }
 

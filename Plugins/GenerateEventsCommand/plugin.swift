@@ -21,7 +21,9 @@ struct GenerateEventsCommand: CommandPlugin {
     let check = extractor.extractFlag(named: "check") > 0
     let starts = extractor.extractOption(named: "init")
     guard extractor.remainingArguments.isEmpty else {
-      throw CommandError("unexpected arguments: \(extractor.remainingArguments.joined(separator: " ")); use [--target NAME …] [--check], or --init NAME")
+      throw CommandError(
+        "unexpected arguments: \(extractor.remainingArguments.joined(separator: " ")); use [--target NAME …] [--check], or --init NAME"
+      )
     }
     let tool = try context.tool(named: "eventgen")
     if !starts.isEmpty {
@@ -44,15 +46,23 @@ struct GenerateEventsCommand: CommandPlugin {
         continue
       }
       guard named || FileManager.default.fileExists(atPath: generatedFolder(of: target).path) else {
-        print("generate-events: skipping \(target.name): it has no Generated/ folder, so its schemas are left to the build-tool plugin (name it with --target to check its sources in)")
+        print(
+          "generate-events: skipping \(target.name): it has no Generated/ folder, so its schemas are left to the build-tool plugin (name it with --target to check its sources in)"
+        )
         continue
       }
       ran += 1
       if try !run(tool, arguments) { failed.append(target.name) }
     }
-    guard ran > 0 else { throw CommandError("no target has checked-in event sources: give one a Generated/ folder, or name it with --target") }
+    guard ran > 0 else {
+      throw CommandError(
+        "no target has checked-in event sources: give one a Generated/ folder, or name it with --target")
+    }
     guard failed.isEmpty else {
-      throw CommandError(check ? "stale generated sources in \(failed.joined(separator: ", "))" : "generation failed for \(failed.joined(separator: ", "))")
+      throw CommandError(
+        check
+          ? "stale generated sources in \(failed.joined(separator: ", "))"
+          : "generation failed for \(failed.joined(separator: ", "))")
     }
   }
 
@@ -79,10 +89,14 @@ struct GenerateEventsCommand: CommandPlugin {
         .map { $0.directoryURL.standardizedFileURL.path })
     for parent in ["Sources", "Tests"] {
       let folder = package.directoryURL.appending(path: parent)
-      let children = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])) ?? []
+      let children =
+        (try? FileManager.default.contentsOfDirectory(
+          at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])) ?? []
       for child in children.sorted(by: { $0.path < $1.path }) where !built.contains(child.standardizedFileURL.path) {
-        let files = FileManager.default.enumerator(at: child, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-        guard files?.contains(where: { ($0 as? URL)?.lastPathComponent.hasSuffix(".events.yaml") == true }) == true else { continue }
+        let files = FileManager.default.enumerator(
+          at: child, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+        guard files?.contains(where: { ($0 as? URL)?.lastPathComponent.hasSuffix(".events.yaml") == true }) == true
+        else { continue }
         _ = try run(tool, ["lint", child.path])
       }
     }
@@ -97,7 +111,8 @@ struct GenerateEventsCommand: CommandPlugin {
     let verb = check ? "check" : "generate"
     let config = target.directoryURL.appending(path: configName)
     let hasConfig = FileManager.default.fileExists(atPath: config.path)
-    let schemas = target.sourceFiles.filter { $0.url.lastPathComponent.hasSuffix(".events.yaml") }.map(\.url.path).sorted()
+    let schemas = target.sourceFiles.filter { $0.url.lastPathComponent.hasSuffix(".events.yaml") }.map(\.url.path)
+      .sorted()
     guard hasConfig || !schemas.isEmpty else { return nil }
     // Arguments win over the config's keys: with a config, the config alone decides.
     if hasConfig { return [verb, "--config", config.path] }

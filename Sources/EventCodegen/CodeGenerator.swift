@@ -39,11 +39,14 @@ public struct CodeGenerator: Sendable {
     let subjected =
       file.events.compactMap { event in
         event.subject.map {
-          FilterHelperRenderer.Subjected(typeName: event.name, subjectType: $0.type, fallbackLabel: $0.properties.last ?? "subject")
+          FilterHelperRenderer.Subjected(
+            typeName: event.name, subjectType: $0.type, fallbackLabel: $0.properties.last ?? "subject")
         }
       }
       + file.groups.compactMap { group in
-        group.subjectType.map { FilterHelperRenderer.Subjected(typeName: group.name, subjectType: $0, fallbackLabel: "subject") }
+        group.subjectType.map {
+          FilterHelperRenderer.Subjected(typeName: group.name, subjectType: $0, fallbackLabel: "subject")
+        }
       }
     declarations += FilterHelperRenderer(access: access).render(subjected)
     if let message = options.notificationMessage {
@@ -61,8 +64,10 @@ public struct CodeGenerator: Sendable {
     let imports = Imports(accessModifier: access)
     extensions.insert(versionCheck, at: 0)
     return RenderedSchema(
-      declarations: SwiftPrinter.print(SwiftFile(header: header(for: file.path), imports: imports.lines(for: nominal), declarations: nominal)),
-      extensions: SwiftPrinter.print(SwiftFile(header: extensionsHeader, imports: imports.lines(for: extensions), declarations: extensions)))
+      declarations: SwiftPrinter.print(
+        SwiftFile(header: header(for: file.path), imports: imports.lines(for: nominal), declarations: nominal)),
+      extensions: SwiftPrinter.print(
+        SwiftFile(header: extensionsHeader, imports: imports.lines(for: extensions), declarations: extensions)))
   }
 
   /// Extensions, and conditional blocks of them, go to the extensions file.

@@ -53,7 +53,9 @@ enum AtomicFile {
       }
       if result < 0 && errno == EINTR { continue }
       guard result > 0 else {
-        let error = result == 0 ? InputError("\(target): cannot write (the disk took no bytes)") : failure("cannot write", path: target)
+        let error =
+          result == 0
+          ? InputError("\(target): cannot write (the disk took no bytes)") : failure("cannot write", path: target)
         close(descriptor)
         unlink(temporary)
         throw error
@@ -87,4 +89,3 @@ enum AtomicFile {
     InputError("\(path): \(what) (\(String(cString: strerror(errno))))")
   }
 }
-

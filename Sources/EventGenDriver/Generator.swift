@@ -77,7 +77,9 @@ public enum Generator {
   /// did not write is never changed or removed: unless `force` is set, its presence stops the run
   /// before anything is written, so that a mistyped `--output` cannot mix generated and
   /// hand-written code; and one that has the name of a file to generate stops it even with `force`.
-  public static func write(_ files: [GeneratedFile], to directory: String, force: Bool = false) throws(InputError) -> WriteSummary {
+  public static func write(
+    _ files: [GeneratedFile], to directory: String, force: Bool = false
+  ) throws(InputError) -> WriteSummary {
     let manager = FileManager.default
     do {
       try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -116,7 +118,8 @@ public enum Generator {
       do {
         try manager.removeItem(atPath: path(directory, name))
       } catch {
-        throw InputError("\(path(directory, name)): cannot remove the stale generated file (\(error.localizedDescription))")
+        throw InputError(
+          "\(path(directory, name)): cannot remove the stale generated file (\(error.localizedDescription))")
       }
       summary.removed.append(name)
     }
@@ -137,17 +140,22 @@ public enum Generator {
   /// empty when the folder holds exactly what `write` would write.
   public static func check(_ files: [GeneratedFile], against directory: String) throws(InputError) -> [String] {
     var problems: [String] = []
-    let existing = FileManager.default.fileExists(atPath: directory) ? try contents(of: directory).filter { $0.hasSuffix(".swift") } : []
+    let existing =
+      FileManager.default.fileExists(atPath: directory)
+      ? try contents(of: directory).filter { $0.hasSuffix(".swift") } : []
     for file in files {
       let target = path(directory, file.name)
       let exists = existing.contains(file.name)
       if exists && !isGenerated(at: target) {
-        problems.append("\(target): exists but eventgen did not generate it; move it away, generate never overwrites it\n")
+        problems.append(
+          "\(target): exists but eventgen did not generate it; move it away, generate never overwrites it\n")
         continue
       }
       let current = exists ? generatedBytes(at: target).map { String(decoding: $0, as: UTF8.self) } : nil
       if current != file.contents {
-        problems.append(UnifiedDiff.diff(old: current ?? "", new: file.contents, oldName: current == nil ? "/dev/null" : target, newName: target))
+        problems.append(
+          UnifiedDiff.diff(
+            old: current ?? "", new: file.contents, oldName: current == nil ? "/dev/null" : target, newName: target))
       }
     }
     let planned = Set(files.map(\.name))

@@ -67,7 +67,9 @@ public struct GeneratorConfig: Sendable, Equatable {
         config.accessLevel = level
       case "notification-message":
         guard case .scalar(let value) = pair.value.content, let kind = NotificationMessage(rawValue: value.value) else {
-          error("`notification-message` is one of \(NotificationMessage.allCases.map(\.rawValue).joined(separator: ", "))", pair.value)
+          error(
+            "`notification-message` is one of \(NotificationMessage.allCases.map(\.rawValue).joined(separator: ", "))",
+            pair.value)
           continue
         }
         config.notificationMessage = kind

@@ -81,9 +81,13 @@ public enum InputFiles {
       case .folder: throw InputError("\(path): is a folder, not a schema file")
       case .special: throw InputError("\(path): is not a regular file (a pipe, socket or device); give a schema file")
       case .tooLarge(let size):
-        throw InputError("\(path): the file is \(size) bytes; schema files are limited to \(maximumFileSize >> 20) MiB (\(maximumFileSize) bytes)")
+        throw InputError(
+          "\(path): the file is \(size) bytes; schema files are limited to \(maximumFileSize >> 20) MiB (\(maximumFileSize) bytes)"
+        )
       case .grew:
-        throw InputError("\(path): the file grew past \(maximumFileSize >> 20) MiB while being read; schema files are limited to \(maximumFileSize >> 20) MiB")
+        throw InputError(
+          "\(path): the file grew past \(maximumFileSize >> 20) MiB while being read; schema files are limited to \(maximumFileSize >> 20) MiB"
+        )
       case .cannotRead(let code): throw InputError("\(path): cannot read the file (\(describe(code)))")
       }
     }
@@ -102,4 +106,3 @@ public enum InputFiles {
     String(cString: strerror(code))
   }
 }
-

@@ -18,7 +18,9 @@ public enum Starter {
     let name = targetName(ofFolder: folder)
     let folderURL = URL(fileURLWithPath: folder)
     return [
-      File(path: folderURL.appendingPathComponent("\(name)\(InputFiles.schemaSuffix)").path, contents: schema(namespace: name)),
+      File(
+        path: folderURL.appendingPathComponent("\(name)\(InputFiles.schemaSuffix)").path,
+        contents: schema(namespace: name)),
       File(path: folderURL.appendingPathComponent("\(name).swift").path, contents: swiftFile),
       File(path: folderURL.appendingPathComponent(GeneratorConfig.fileName).path, contents: config),
     ]

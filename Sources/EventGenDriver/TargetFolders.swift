@@ -16,7 +16,9 @@ public enum TargetFolders {
   public static func warnings(forSchemas schemaFiles: [String], fileManager: FileManager = .default) -> [Diagnostic] {
     var firstSchema: [String: String] = [:]
     for schema in schemaFiles.sorted() {
-      guard let target = targetFolder(of: schema, fileManager: fileManager), firstSchema[target] == nil else { continue }
+      guard let target = targetFolder(of: schema, fileManager: fileManager), firstSchema[target] == nil else {
+        continue
+      }
       firstSchema[target] = schema
     }
     return firstSchema.keys.sorted().compactMap { target in

@@ -25,9 +25,11 @@ bus.subscribe(ListingEvent.self) { event in
   say("listings", "feed sees \(type(of: event.event).eventName) about \(event.eventSubject)")
 }.store(in: &subscriptions)
 bus.publish(ListingCreated(listing: bike))
-bus.publish(ListingCreated(listing: Listing(
-  id: ListingID("lamp-7"), title: "Lamp", price: Money(amount: 15, currency: .euro), status: .active,
-  seller: UserID(UUID()), photos: [])))
+bus.publish(
+  ListingCreated(
+    listing: Listing(
+      id: ListingID("lamp-7"), title: "Lamp", price: Money(amount: 15, currency: .euro), status: .active,
+      seller: UserID(UUID()), photos: [])))
 bus.publish(ListingSold(id: bike.id, price: bike.price, soldAt: Date()))
 
 // MARK: Analytics window: a deep view publishes, one handler applies.
@@ -60,7 +62,9 @@ let conversation = ConversationID(42)
 bus.subscribeToFetchMessagesRequestedEvents(conversation: conversation) { request in
   // The loader answers every request with a page.
   let page = (0..<min(Int(request.limit), 3)).map { index in
-    Message(id: MessageID("m\(index)"), sender: "ana", text: "message \(index)", sentAt: Date(), attachments: [], reactions: [:])
+    Message(
+      id: MessageID("m\(index)"), sender: "ana", text: "message \(index)", sentAt: Date(), attachments: [],
+      reactions: [:])
   }
   bus.publish(MessagesLoaded(conversation: conversation, messages: page, hasMore: false, loadedIn: 0.01))
 }.store(in: &subscriptions)
@@ -76,9 +80,12 @@ center.observe(ItemProvisioned.self, onFailure: { failure in say("inventory", "d
   say("inventory", "\(provisioned.item.title) ×\(provisioned.item.quantity) into box \(provisioned.boxId)")
 }.store(in: &subscriptions)
 let box = BoxID(UUID())
-center.post(ItemProvisioned(boxId: box, item: Item(id: ItemID(UUID()), title: "Screws", quantity: 40, tags: ["hardware"])))
+center.post(
+  ItemProvisioned(boxId: box, item: Item(id: ItemID(UUID()), title: "Screws", quantity: 40, tags: ["hardware"])))
 // An Objective-C-style post with a wrong type never crashes: it reaches the failure handler.
-center.post(name: Notification.Name(ItemProvisioned.self), object: nil, userInfo: ["boxId": box.rawValue.uuidString, "item": "screws"])
+center.post(
+  name: Notification.Name(ItemProvisioned.self), object: nil,
+  userInfo: ["boxId": box.rawValue.uuidString, "item": "screws"])
 
 // MARK: Session (generated at build time by the plugin): state that follows the bus.
 

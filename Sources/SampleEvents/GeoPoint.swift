@@ -21,7 +21,8 @@ nonisolated public struct GeoPoint: Hashable, Sendable, Codable, PropertyListCon
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
     let pair = try [Double](propertyListValue: value)
     guard pair.count == 2 else {
-      throw UserInfoDecodingError(problem: .invalidValue(expected: "[latitude, longitude]", found: "\(pair.count) numbers"))
+      throw UserInfoDecodingError(
+        problem: .invalidValue(expected: "[latitude, longitude]", found: "\(pair.count) numbers"))
     }
     self.init(latitude: pair[0], longitude: pair[1])
   }

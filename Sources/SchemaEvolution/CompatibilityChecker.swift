@@ -31,7 +31,9 @@ public enum CompatibilityChecker {
       let location = file.versionLocation ?? SourceLocation(file: file.path, line: 1, column: 1)
       if file.version < previous.version {
         diagnostics.append(
-          Diagnostic(.error, at: location, "`version` went down from \(previous.version) to \(file.version); versions only go up"))
+          Diagnostic(
+            .error, at: location, "`version` went down from \(previous.version) to \(file.version); versions only go up"
+          ))
         continue
       }
       let paths = [file.path, previous.path]
@@ -40,7 +42,8 @@ public enum CompatibilityChecker {
         diagnostics.append(
           Diagnostic(
             .error, at: location,
-            "\(breaking.count) breaking change\(breaking.count == 1 ? "" : "s") but `version` stays \(file.version): raise it to \(file.version + 1)"))
+            "\(breaking.count) breaking change\(breaking.count == 1 ? "" : "s") but `version` stays \(file.version): raise it to \(file.version + 1)"
+          ))
       }
     }
     return diagnostics

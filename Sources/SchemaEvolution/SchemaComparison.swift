@@ -83,7 +83,9 @@ struct SchemaComparison {
           breaks: .both)
         return
       }
-      report(new.location, "field `\(old.name)` of \(owner) was renamed to `\(new.name)`, keeping its wire key \"\(new.wireKey)\"")
+      report(
+        new.location,
+        "field `\(old.name)` of \(owner) was renamed to `\(new.name)`, keeping its wire key \"\(new.wireKey)\"")
     }
     if old.type == new.type, old.defaultValue != nil, new.defaultValue == nil, !new.type.isOptional {
       report(
@@ -93,7 +95,8 @@ struct SchemaComparison {
     guard old.type != new.type else { return }
     if case .optional(let wrapped) = new.type, wrapped == old.type {
       if old.defaultValue != nil {
-        report(new.location, "field `\(new.name)` of \(owner) became optional; apps on the old schema have a default for it")
+        report(
+          new.location, "field `\(new.name)` of \(owner) became optional; apps on the old schema have a default for it")
       } else {
         report(
           new.location, "field `\(new.name)` of \(owner) became optional: apps on the old schema require it",
@@ -101,7 +104,9 @@ struct SchemaComparison {
       }
     } else if case .optional(let wrapped) = old.type, wrapped == new.type {
       if new.defaultValue != nil {
-        report(new.location, "field `\(new.name)` of \(owner) became required, with a default for what was written without it")
+        report(
+          new.location,
+          "field `\(new.name)` of \(owner) became required, with a default for what was written without it")
       } else {
         report(
           new.location,
@@ -145,7 +150,8 @@ struct SchemaComparison {
     case (.record(let oldFields), .record(let newFields)):
       compareFields(oldFields, newFields, of: "type `\(new.name)`")
     default:
-      report(new.location, "type `\(new.name)` changed from \(Self.kind(old.kind)) to \(Self.kind(new.kind))", breaks: .both)
+      report(
+        new.location, "type `\(new.name)` changed from \(Self.kind(old.kind)) to \(Self.kind(new.kind))", breaks: .both)
     }
   }
 
@@ -184,7 +190,10 @@ struct SchemaComparison {
           "case `\(enumCase.name)` (\"\(enumCase.rawValue)\") was added to frozen enum `\(name)`: apps on the old schema cannot read it; an enum that grows should be open",
           breaks: .forward)
       } else {
-        report(type.location, "case `\(enumCase.name)` (\"\(enumCase.rawValue)\") was added to enum `\(name)`; older apps read it as `unknown`")
+        report(
+          type.location,
+          "case `\(enumCase.name)` (\"\(enumCase.rawValue)\") was added to enum `\(name)`; older apps read it as `unknown`"
+        )
       }
     }
   }
@@ -205,7 +214,9 @@ struct SchemaComparison {
     let newByName = Dictionary(new.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     for group in old {
       guard let counterpart = newByName[group.name] else {
-        report(group.location, "group `\(group.name)` was removed: code that subscribes to it no longer compiles", breaks: .backward)
+        report(
+          group.location, "group `\(group.name)` was removed: code that subscribes to it no longer compiles",
+          breaks: .backward)
         continue
       }
       let newEvents = Set(counterpart.cases.map(\.event))

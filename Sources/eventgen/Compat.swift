@@ -34,7 +34,9 @@ struct Compat: ParsableCommand {
     let errors = report.diagnostics.filter { $0.severity == .error }.count
     let safe = report.diagnostics.filter { $0.severity == .note }.count
     guard errors == 0 else {
-      Output.error("\(errors) error\(errors == 1 ? "" : "s") (\(mode.rawValue) compatibility), \(safe) other change\(safe == 1 ? "" : "s")")
+      Output.error(
+        "\(errors) error\(errors == 1 ? "" : "s") (\(mode.rawValue) compatibility), \(safe) other change\(safe == 1 ? "" : "s")"
+      )
       throw ExitCode(1)
     }
     print("eventgen: compatible (\(mode.rawValue)): \(safe) change\(safe == 1 ? "" : "s"), none breaking")

@@ -20,7 +20,9 @@ struct GenerationOptions: ParsableArguments {
       valueName: "kind"))
   var notificationMessage: NotificationMessage?
 
-  @Option(help: "An eventgen-config.yaml with `access`, `notification-message`, `schemas` and `output`; options given here win.")
+  @Option(
+    help:
+      "An eventgen-config.yaml with `access`, `notification-message`, `schemas` and `output`; options given here win.")
   var config: String?
 
   /// Inputs, output and generator options, from the arguments and the config file.
@@ -39,7 +41,9 @@ struct GenerationOptions: ParsableArguments {
       fileConfig = loaded
     }
     let inputs = self.inputs.isEmpty ? fileConfig.schemas : self.inputs
-    guard !inputs.isEmpty else { throw ValidationError("Give schema files or folders, or a --config that lists `schemas`.") }
+    guard !inputs.isEmpty else {
+      throw ValidationError("Give schema files or folders, or a --config that lists `schemas`.")
+    }
     guard let output = output ?? fileConfig.output else {
       throw ValidationError("Give --output, or a --config that sets `output`.")
     }
@@ -112,7 +116,8 @@ struct Check: ParsableCommand {
     guard problems.isEmpty else {
       print(problems.joined(separator: "\n"), terminator: "")
       let arguments = options.config.map { ["--config", $0] } ?? []
-      let command = (["eventgen", "generate"] + options.inputs + (options.output.map { ["--output", $0] } ?? []) + arguments
+      let command =
+        (["eventgen", "generate"] + options.inputs + (options.output.map { ["--output", $0] } ?? []) + arguments
         + (options.access.map { ["--access", $0.rawValue] } ?? [])
         + (options.notificationMessage.map { ["--notification-message", $0.rawValue] } ?? [])).joined(separator: " ")
       Output.error("\(problems.count) generated file\(problems.count == 1 ? " is" : "s are") stale; run: \(command)")

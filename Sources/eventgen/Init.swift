@@ -22,9 +22,11 @@ struct Init: ParsableCommand {
     try Starter.write(files)
     let lines = Starter.packageLines(forFolder: folder, version: EventGen.configuration.version)
     let indented = { (text: String, depth: Int) in
-      text.split(separator: "\n", omittingEmptySubsequences: false).map { String(repeating: " ", count: depth) + $0 }.joined(separator: "\n")
+      text.split(separator: "\n", omittingEmptySubsequences: false).map { String(repeating: " ", count: depth) + $0 }
+        .joined(separator: "\n")
     }
-    print("""
+    print(
+      """
       eventgen: created \(files.map(\.path).map(TargetFolders.displayPath).joined(separator: ", "))
 
       Add to Package.swift, in `dependencies:`

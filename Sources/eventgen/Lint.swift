@@ -16,9 +16,13 @@ struct Lint: ParsableCommand {
     Output.print(report.diagnostics + TargetFolders.warnings(forSchemas: report.schemaFiles))
     guard !report.hasErrors else {
       let errors = report.diagnostics.filter { $0.severity == .error }.count
-      Output.error("\(errors) error\(errors == 1 ? "" : "s") in \(report.fileCount) schema file\(report.fileCount == 1 ? "" : "s")")
+      Output.error(
+        "\(errors) error\(errors == 1 ? "" : "s") in \(report.fileCount) schema file\(report.fileCount == 1 ? "" : "s")"
+      )
       throw ExitCode(1)
     }
-    print("eventgen: \(report.fileCount) schema file\(report.fileCount == 1 ? "" : "s") OK, \(report.eventCount) event\(report.eventCount == 1 ? "" : "s")")
+    print(
+      "eventgen: \(report.fileCount) schema file\(report.fileCount == 1 ? "" : "s") OK, \(report.eventCount) event\(report.eventCount == 1 ? "" : "s")"
+    )
   }
 }

@@ -11,7 +11,8 @@ struct FileSafetyTests {
   static func eventgen() throws -> URL {
     let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let binary = folder.appendingPathComponent("eventgen")
-    try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no eventgen beside \(CommandLine.arguments[0])")
+    try #require(
+      FileManager.default.isExecutableFile(atPath: binary.path), "no eventgen beside \(CommandLine.arguments[0])")
     return binary
   }
 
@@ -20,7 +21,8 @@ struct FileSafetyTests {
     for file in 0..<files {
       var text = "namespace: N\(file)\nevents:\n"
       for event in 0..<events {
-        text += "  S\(file)E\(event):\n    fields:\n      id: UUID\n      count: Int\n      tags: [String]\n      at: Date\n"
+        text +=
+          "  S\(file)E\(event):\n    fields:\n      id: UUID\n      count: Int\n      tags: [String]\n      at: Date\n"
         if extra { text += "      note: String?\n" }
       }
       try folder.write("in/S\(file).events.yaml", text)
@@ -90,7 +92,9 @@ struct FileSafetyTests {
       if replaced > 0 && replaced < new.count { midWrite += 1 }
       if replaced == 0 { untouched += 1 }
     }
-    print("killed \(attempts) runs of \(String(format: "%.2f", duration)) s: \(midWrite) while writing, \(untouched) before writing")
+    print(
+      "killed \(attempts) runs of \(String(format: "%.2f", duration)) s: \(midWrite) while writing, \(untouched) before writing"
+    )
     #expect(midWrite > 0, "no kill landed while files were being written, in \(attempts) attempts")
 
     // The next run finishes the job and removes the temporary files of the killed ones.
@@ -139,7 +143,8 @@ struct FileSafetyTests {
     for force in [false, true] {
       #expect(throws: InputError.self) { try Generator.write(files, to: folder.path + "/out", force: force) }
       #expect(try folder.read("out/S0.events.swift") == "// My own code, by chance named like a generated file.\n")
-      #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/S0.events+Extensions.swift"), "nothing is written")
+      #expect(
+        !FileManager.default.fileExists(atPath: folder.path + "/out/S0.events+Extensions.swift"), "nothing is written")
     }
   }
 
@@ -169,9 +174,10 @@ struct FileSafetyTests {
     try FileManager.default.removeItem(atPath: output + "/S0.events.swift")
     try FileManager.default.createDirectory(atPath: output + "/S0.events.swift", withIntermediateDirectories: true)
     #expect(throws: InputError.self) { try Generator.write(files, to: output, force: true) }
-    #expect(try Generator.check(files, against: output) == [
-      "\(output)/S0.events.swift: exists but eventgen did not generate it; move it away, generate never overwrites it\n"
-    ])
+    #expect(
+      try Generator.check(files, against: output) == [
+        "\(output)/S0.events.swift: exists but eventgen did not generate it; move it away, generate never overwrites it\n"
+      ])
   }
 
   @Test func temporaryFilesOfDeadRunsAreRemovedAndThoseOfLiveRunsKept() throws {

@@ -107,7 +107,10 @@ struct GeneratedNamesTests {
   }
 
   @Test func outputDoesNotDependOnTheOrderOfTheArguments() throws {
-    let schemas = ["Schemas/Listings.events.yaml", "Schemas/Analytics.events.yaml", "Schemas/Chat.events.yaml", "Schemas/Inventory.events.yaml"]
+    let schemas = [
+      "Schemas/Listings.events.yaml", "Schemas/Analytics.events.yaml", "Schemas/Chat.events.yaml",
+      "Schemas/Inventory.events.yaml",
+    ]
     let forward = try Generator.plan(schemas.map(path), options: GeneratorOptions()).files
     let backward = try Generator.plan(schemas.reversed().map(path), options: GeneratorOptions()).files
     #expect(forward != nil)

@@ -39,7 +39,9 @@ struct GeneratorDriverTests {
     let summary = try Generator.write(try #require(plan.files), to: folder.path + "/out")
     #expect(summary.written == ["A.events.swift", "A.events+Extensions.swift"])
     #expect(try folder.read("out/A.events.swift").contains("public struct Ping: TypedEvents.Event"))
-    #expect(try folder.read("out/A.events+Extensions.swift").contains("init<Reader: TypedEvents.FieldReader>(fields reader: Reader)"))
+    #expect(
+      try folder.read("out/A.events+Extensions.swift").contains(
+        "init<Reader: TypedEvents.FieldReader>(fields reader: Reader)"))
   }
 
   @Test func unchangedFilesAreNotRewritten() throws {
@@ -66,7 +68,8 @@ struct GeneratorDriverTests {
       (.public, "nonisolated public struct Ping: TypedEvents.Event", "\n@_spi(Generated) public import TypedEvents\n"),
     ]
     for (level, declaration, runtimeImport) in levels {
-      let files = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions(accessLevel: level)).files)
+      let files = try #require(
+        try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions(accessLevel: level)).files)
       #expect(files[0].contents.contains(declaration))
       #expect(files[0].contents.contains(runtimeImport))
       if level != .public { #expect(!files.contains { $0.contents.contains("public ") }) }
@@ -84,7 +87,10 @@ struct GeneratorDriverTests {
     try folder.write("bad/eventgen-config.yaml", "notification-message: sideways\n")
     let (bad, errors) = try GeneratorConfig.load(folder.path + "/bad/eventgen-config.yaml")
     #expect(bad == nil)
-    #expect(errors.map(\.description) == ["\(folder.path)/bad/eventgen-config.yaml:1:23: error: `notification-message` is one of main-actor, async"])
+    #expect(
+      errors.map(\.description) == [
+        "\(folder.path)/bad/eventgen-config.yaml:1:23: error: `notification-message` is one of main-actor, async"
+      ])
   }
 
   @Test func theNotificationMessageOptionMakesEventsTypedMessages() throws {
@@ -94,9 +100,11 @@ struct GeneratorDriverTests {
       let options = GeneratorOptions(notificationMessage: kind)
       let files = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: options).files)
       let extensions = files[1].contents
-      #expect(extensions.contains("#if compiler(>=6.2)\n@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)\n"))
+      #expect(
+        extensions.contains("#if compiler(>=6.2)\n@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)\n"))
       #expect(extensions.contains("nonisolated extension Ping: Foundation.NotificationCenter.\(conformance) {"))
-      #expect(extensions.contains("public import Foundation\n"), "makeMessage(_:) names Notification in a public signature")
+      #expect(
+        extensions.contains("public import Foundation\n"), "makeMessage(_:) names Notification in a public signature")
     }
     let plain = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
     #expect(!plain[1].contents.contains("NotificationCenter"))
@@ -142,7 +150,10 @@ struct GeneratorDriverTests {
     try folder.write("A.events.yaml", "events:\n  Ping:\n    fields:\n      count: Itn\n")
     let plan = try Generator.plan([folder.path], options: GeneratorOptions())
     #expect(plan.files == nil)
-    #expect(plan.diagnostics.map(\.description) == ["\(folder.path)/A.events.yaml:4:14: error: unknown type `Itn`; did you mean `Int`?"])
+    #expect(
+      plan.diagnostics.map(\.description) == [
+        "\(folder.path)/A.events.yaml:4:14: error: unknown type `Itn`; did you mean `Int`?"
+      ])
   }
 
   @Test func inputProblemsAreInputErrors() throws {

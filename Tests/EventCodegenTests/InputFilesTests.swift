@@ -20,7 +20,8 @@ struct InputFilesTests {
 
   @Test func aFolderNamedLikeASchemaIsRefused() throws {
     let folder = try TemporaryFolder()
-    try FileManager.default.createDirectory(atPath: folder.path + "/in/Odd.events.yaml", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/in/Odd.events.yaml", withIntermediateDirectories: true)
     #expect(readError([folder.path + "/in"]) == "\(folder.path)/in/Odd.events.yaml: is a folder, not a schema file")
   }
 
@@ -31,7 +32,8 @@ struct InputFilesTests {
     // Opening a FIFO that has no writer blocks, unless opened non-blocking: this would hang.
     #expect(readError([fifo]) == "\(fifo): is not a regular file (a pipe, socket or device); give a schema file")
     // /dev/zero never ends; read whole it would take all memory.
-    #expect(readError(["/dev/zero"]) == "/dev/zero: is not a regular file (a pipe, socket or device); give a schema file")
+    #expect(
+      readError(["/dev/zero"]) == "/dev/zero: is not a regular file (a pipe, socket or device); give a schema file")
   }
 
   @Test func symbolicLinkLoopsAndDanglingLinksAreNamed() throws {
@@ -82,13 +84,17 @@ struct InputFilesTests {
     let folder = try TemporaryFolder()
     try folder.write("Secret.events.yaml", schema)
     try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: folder.path + "/Secret.events.yaml")
-    #expect(readError([folder.path + "/Secret.events.yaml"]) == "\(folder.path)/Secret.events.yaml: permission denied; the file must be readable")
+    #expect(
+      readError([folder.path + "/Secret.events.yaml"])
+        == "\(folder.path)/Secret.events.yaml: permission denied; the file must be readable")
   }
 
   @Test func tenThousandFilesLoadTogether() throws {
     let folder = try TemporaryFolder()
     for index in 0..<10_000 {
-      try folder.write("in/\(index % 100)/S\(index).events.yaml", "namespace: N\(index)\nevents:\n  E\(index):\n    fields:\n      count: Int\n")
+      try folder.write(
+        "in/\(index % 100)/S\(index).events.yaml",
+        "namespace: N\(index)\nevents:\n  E\(index):\n    fields:\n      count: Int\n")
     }
     let paths = try InputFiles.discover([folder.path + "/in"])
     #expect(paths.count == 10_000)

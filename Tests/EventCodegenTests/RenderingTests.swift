@@ -1,6 +1,7 @@
-@testable import EventCodegen
 import EventSchema
 import Testing
+
+@testable import EventCodegen
 
 @Suite("Rendering")
 struct RenderingTests {
@@ -25,11 +26,14 @@ struct RenderingTests {
   }
 
   @Test func defaultValuesAreSpelledAsSwift() {
-    #expect(ValueSpelling.expression(.decimal(significand: -1250, exponent: -2), of: .builtin(.decimal)) == "Foundation.Decimal(sign: .minus, exponent: -2, significand: 1250)")
+    #expect(
+      ValueSpelling.expression(.decimal(significand: -1250, exponent: -2), of: .builtin(.decimal))
+        == "Foundation.Decimal(sign: .minus, exponent: -2, significand: 1250)")
     #expect(ValueSpelling.expression(.floatingPoint("80"), of: .builtin(.double)) == "80.0")
     #expect(ValueSpelling.expression(.none, of: .optional(.builtin(.int))) == "nil")
     #expect(ValueSpelling.expression(.dictionary([]), of: .dictionary(.builtin(.int))) == "[:]")
-    #expect(ValueSpelling.expression(.wrapped(.string("x")), of: .named("ID", .wrapper(.string))) == "ID(rawValue: \"x\")")
+    #expect(
+      ValueSpelling.expression(.wrapped(.string("x")), of: .named("ID", .wrapper(.string))) == "ID(rawValue: \"x\")")
   }
 
   @Test func filterHelperLabelsComeFromTheSubjectType() {
@@ -62,7 +66,8 @@ struct RenderingTests {
       NominalDecl(
         modifiers: "public ", kind: .struct, name: "A", conformances: ["TypedEvents.Event"],
         members: [.property(PropertyDecl(modifiers: "public ", name: "at", type: "Foundation.Date"))]))
-    #expect(imports.lines(for: [publicDate]) == ["public import Foundation", "@_spi(Generated) public import TypedEvents"])
+    #expect(
+      imports.lines(for: [publicDate]) == ["public import Foundation", "@_spi(Generated) public import TypedEvents"])
     let bodyOnly = Declaration.extension(
       ExtensionDecl(
         type: "A", conformances: ["TypedEvents.FieldCodable"],
@@ -73,10 +78,14 @@ struct RenderingTests {
         modifiers: "public ", kind: .struct, name: "B",
         members: [.property(PropertyDecl(modifiers: "", name: "at", type: "Foundation.Date"))]))
     #expect(imports.lines(for: [internalDate]) == ["import Foundation"])
-    #expect(Imports(accessModifier: "").lines(for: [publicDate]) == ["import Foundation", "@_spi(Generated) import TypedEvents"])
+    #expect(
+      Imports(accessModifier: "").lines(for: [publicDate]) == [
+        "import Foundation", "@_spi(Generated) import TypedEvents",
+      ])
     #expect(imports.lines(for: [.line("// nothing")]).isEmpty)
     // A package type's conformance neither needs nor counts as a use of a `package import`.
-    let packageEvent = Declaration.type(NominalDecl(modifiers: "package ", kind: .struct, name: "C", conformances: ["TypedEvents.Event"]))
+    let packageEvent = Declaration.type(
+      NominalDecl(modifiers: "package ", kind: .struct, name: "C", conformances: ["TypedEvents.Event"]))
     #expect(Imports(accessModifier: "package ").lines(for: [packageEvent]) == ["@_spi(Generated) import TypedEvents"])
   }
 
@@ -90,33 +99,39 @@ struct RenderingTests {
             members: [
               .property(PropertyDecl(modifiers: "public ", name: "a", type: "Int")),
               .property(PropertyDecl(modifiers: "public ", name: "b", type: "Int")),
-              .property(PropertyDecl(doc: ["Computed."], modifiers: "public ", name: "c", type: "Int", getter: [.line("a + b")])),
-              .function(FunctionDecl(signature: "func f()", body: [.switch("a", [("case 1:", [.line("break")]), ("default:", [.line("break")])])])),
+              .property(
+                PropertyDecl(doc: ["Computed."], modifiers: "public ", name: "c", type: "Int", getter: [.line("a + b")])
+              ),
+              .function(
+                FunctionDecl(
+                  signature: "func f()",
+                  body: [.switch("a", [("case 1:", [.line("break")]), ("default:", [.line("break")])])])),
             ]))
       ])
-    #expect(SwiftPrinter.print(file) == """
-      // Header.
+    #expect(
+      SwiftPrinter.print(file) == """
+        // Header.
 
-      import Foundation
+        import Foundation
 
-      /// A thing.
-      public struct Thing: Hashable {
-        public var a: Int
-        public var b: Int
+        /// A thing.
+        public struct Thing: Hashable {
+          public var a: Int
+          public var b: Int
 
-        /// Computed.
-        public var c: Int { a + b }
+          /// Computed.
+          public var c: Int { a + b }
 
-        func f() {
-          switch a {
-          case 1:
-            break
-          default:
-            break
+          func f() {
+            switch a {
+            case 1:
+              break
+            default:
+              break
+            }
           }
         }
-      }
 
-      """)
+        """)
   }
 }

@@ -1,9 +1,9 @@
 import EventCodegen
-@testable import EventGenDriver
-
 import EventSchema
 import Foundation
 import Testing
+
+@testable import EventGenDriver
 
 @Suite("eventgen init and target folders without Swift files")
 struct StarterTests {
@@ -12,9 +12,13 @@ struct StarterTests {
     let target = folder.path + "/Sources/ShopEvents"
     let files = Starter.files(inFolder: target)
     try Starter.write(files)
-    #expect(files.map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["ShopEvents.events.yaml", "ShopEvents.swift", "eventgen-config.yaml"])
+    #expect(
+      files.map { URL(fileURLWithPath: $0.path).lastPathComponent } == [
+        "ShopEvents.events.yaml", "ShopEvents.swift", "eventgen-config.yaml",
+      ])
     for file in files {
-      #expect(try folder.read("Sources/ShopEvents/" + URL(fileURLWithPath: file.path).lastPathComponent) == file.contents)
+      #expect(
+        try folder.read("Sources/ShopEvents/" + URL(fileURLWithPath: file.path).lastPathComponent) == file.contents)
     }
     let report = try Linter.lint([target])
     #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
@@ -60,26 +64,37 @@ struct StarterTests {
     try folder.write("Sources/Gen/B.events.yaml", "events:\n")
     try folder.write("Sources/Gen/Nested/A.events.yaml", "events:\n")
     try folder.write("Tests/Fixtures/C.events.yaml", "events:\n")
-    let schemas = ["Sources/Gen/B.events.yaml", "Sources/Gen/Nested/A.events.yaml", "Tests/Fixtures/C.events.yaml"].map { folder.path + "/" + $0 }
+    let schemas = ["Sources/Gen/B.events.yaml", "Sources/Gen/Nested/A.events.yaml", "Tests/Fixtures/C.events.yaml"].map
+    { folder.path + "/" + $0 }
     let warnings = TargetFolders.warnings(forSchemas: schemas)
     // One per target folder, at its first schema.
-    #expect(warnings.map(\.location.file) == [folder.path + "/Sources/Gen/B.events.yaml", folder.path + "/Tests/Fixtures/C.events.yaml"])
+    #expect(
+      warnings.map(\.location.file) == [
+        folder.path + "/Sources/Gen/B.events.yaml", folder.path + "/Tests/Fixtures/C.events.yaml",
+      ])
     #expect(warnings.allSatisfy { $0.severity == .warning && $0.location.line == 1 && $0.location.column == 1 })
-    #expect(warnings.first?.message.contains("holds event schemas but no Swift file, so SwiftPM skips the target") == true)
+    #expect(
+      warnings.first?.message.contains("holds event schemas but no Swift file, so SwiftPM skips the target") == true)
     #expect(warnings.first?.message.contains("Gen/Gen.swift` holding `import TypedEvents`") == true)
 
     // A Swift file anywhere in the target folder is enough; a hidden one is not (SwiftPM skips it).
     try folder.write("Sources/Gen/.hidden/X.swift", "")
     #expect(TargetFolders.warnings(forSchemas: schemas).count == 2)
     try folder.write("Sources/Gen/Nested/Gen.swift", "import TypedEvents\n")
-    #expect(TargetFolders.warnings(forSchemas: schemas).map(\.location.file) == [folder.path + "/Tests/Fixtures/C.events.yaml"])
+    #expect(
+      TargetFolders.warnings(forSchemas: schemas).map(\.location.file) == [
+        folder.path + "/Tests/Fixtures/C.events.yaml"
+      ])
   }
 
   @Test func schemasOutsideATargetFolderAreNotWarnedAbout() throws {
     let folder = try TemporaryFolder()
     try folder.write("Schemas/A.events.yaml", "events:\n")
     try folder.write("Sources/Gen/B.events.yaml", "events:\n")  // no Package.swift: not a package
-    #expect(TargetFolders.warnings(forSchemas: [folder.path + "/Schemas/A.events.yaml", folder.path + "/Sources/Gen/B.events.yaml"]).isEmpty)
+    #expect(
+      TargetFolders.warnings(forSchemas: [
+        folder.path + "/Schemas/A.events.yaml", folder.path + "/Sources/Gen/B.events.yaml",
+      ]).isEmpty)
     try folder.write("Package.swift", "")
     try folder.write("Schemas/B.events.yaml", "events:\n")
     #expect(TargetFolders.warnings(forSchemas: [folder.path + "/Schemas/B.events.yaml"]).isEmpty)
@@ -104,8 +119,12 @@ struct StarterTests {
     let folder = try TemporaryFolder()
     try folder.write("Package.swift", "// swift-tools-version: 6.1\n")
     try folder.write("Sources/Gen/A.events.yaml", "events:\n  Ping:\n    fields:\n      count: Int\n")
-    let warning = "Sources/Gen/A.events.yaml:1:1: warning: target folder `Sources/Gen` holds event schemas but no Swift file"
-    for arguments in [["lint", "Sources/Gen"], ["generate", "Sources/Gen", "--output", "Out"], ["check", "Sources/Gen", "--output", "Out"]] {
+    let warning =
+      "Sources/Gen/A.events.yaml:1:1: warning: target folder `Sources/Gen` holds event schemas but no Swift file"
+    for arguments in [
+      ["lint", "Sources/Gen"], ["generate", "Sources/Gen", "--output", "Out"],
+      ["check", "Sources/Gen", "--output", "Out"],
+    ] {
       let run = try eventgen(arguments, in: folder.path)
       #expect(run.status == 0, "\(arguments): \(run.errors)")
       #expect(run.errors.contains(warning), "eventgen \(arguments.joined(separator: " ")) did not warn: \(run.errors)")

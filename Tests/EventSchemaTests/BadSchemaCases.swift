@@ -16,7 +16,9 @@ let badSchemas: [BadSchema] = [
   BadSchema(
     name: "unclosed flow sequence",
     yaml: "events:\n  A:\n    fields:\n      x: [Int\n",
-    expected: ["5:1: error: YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence started at 4:10"]),
+    expected: [
+      "5:1: error: YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence started at 4:10"
+    ]),
   BadSchema(
     name: "tab indentation",
     yaml: "events:\n\tA: {}\n",
@@ -140,11 +142,15 @@ let badSchemas: [BadSchema] = [
   BadSchema(
     name: "non-String dictionary key",
     yaml: "events:\n  A:\n    fields:\n      x: \"[Int: String]\"\n",
-    expected: ["4:12: error: dictionary keys must be `String` (userInfo and JSON objects have string keys); found `Int`"]),
+    expected: [
+      "4:12: error: dictionary keys must be `String` (userInfo and JSON objects have string keys); found `Int`"
+    ]),
   BadSchema(
     name: "non-String dictionary key, bare",
     yaml: "events:\n  A:\n    fields:\n      x: [UUID: String]\n",
-    expected: ["4:11: error: dictionary keys must be `String` (userInfo and JSON objects have string keys); found `UUID`"]),
+    expected: [
+      "4:11: error: dictionary keys must be `String` (userInfo and JSON objects have string keys); found `UUID`"
+    ]),
   BadSchema(
     name: "double optional",
     yaml: "events:\n  A:\n    fields:\n      x: String??\n",
@@ -168,25 +174,35 @@ let badSchemas: [BadSchema] = [
   BadSchema(
     name: "wrapper of a non-scalar",
     yaml: "types:\n  W:\n    wraps: Date\n",
-    expected: ["3:12: error: `wraps` takes one of String, Int, Int8, Int16, Int32, Int64, UInt, UInt8, UInt16, UInt32, UInt64, Double, Float, UUID"]),
+    expected: [
+      "3:12: error: `wraps` takes one of String, Int, Int8, Int16, Int32, Int64, UInt, UInt8, UInt16, UInt32, UInt64, Double, Float, UUID"
+    ]),
   BadSchema(
     name: "direct recursion",
     yaml: "types:\n  Node:\n    fields:\n      next: Node?\n      children: [Node]\n",
-    expected: ["4:7: error: recursive value type: `Node.next` contains `Node` by value (Node → Node); make the field an array, such as `[Node]`, to break the cycle"]),
+    expected: [
+      "4:7: error: recursive value type: `Node.next` contains `Node` by value (Node → Node); make the field an array, such as `[Node]`, to break the cycle"
+    ]),
   BadSchema(
     name: "recursion through two types",
     yaml: "types:\n  A:\n    fields:\n      b: B\n  B:\n    fields:\n      a: A\n",
-    expected: ["7:7: error: recursive value type: `B.a` contains `A` by value (A → B → A); make the field an array, such as `[A]`, to break the cycle"]),
+    expected: [
+      "7:7: error: recursive value type: `B.a` contains `A` by value (A → B → A); make the field an array, such as `[A]`, to break the cycle"
+    ]),
 
   // MARK: Names
   BadSchema(
     name: "type name that is not an identifier",
     yaml: "types:\n  Listing-ID:\n    wraps: String\n",
-    expected: ["2:3: error: `Listing-ID` is not a valid Swift identifier; use letters, digits and `_`, not starting with a digit"]),
+    expected: [
+      "2:3: error: `Listing-ID` is not a valid Swift identifier; use letters, digits and `_`, not starting with a digit"
+    ]),
   BadSchema(
     name: "field name starting with a digit",
     yaml: "events:\n  A:\n    fields:\n      2fa: Bool\n",
-    expected: ["4:7: error: field `2fa` is not a valid Swift identifier; use letters, digits and `_`, not starting with a digit"]),
+    expected: [
+      "4:7: error: field `2fa` is not a valid Swift identifier; use letters, digits and `_`, not starting with a digit"
+    ]),
   BadSchema(
     name: "keyword as type name",
     yaml: "types:\n  class:\n    wraps: String\n",
@@ -206,11 +222,15 @@ let badSchemas: [BadSchema] = [
   BadSchema(
     name: "type named like a module that generated code qualifies with",
     yaml: "types:\n  Foundation:\n    wraps: String\n",
-    expected: ["2:3: error: `Foundation` is the module generated code qualifies Foundation names with; choose another name"]),
+    expected: [
+      "2:3: error: `Foundation` is the module generated code qualifies Foundation names with; choose another name"
+    ]),
   BadSchema(
     name: "field clashing with a generated member",
     yaml: "events:\n  A:\n    fields:\n      userInfo: String\n",
-    expected: ["4:7: error: field `userInfo` clashes with a member that generated code declares; rename it and keep the wire name with `key: userInfo`"]),
+    expected: [
+      "4:7: error: field `userInfo` clashes with a member that generated code declares; rename it and keep the wire name with `key: userInfo`"
+    ]),
   BadSchema(
     name: "duplicate name: event and type",
     yaml: "types:\n  A:\n    wraps: String\nevents:\n  A: {}\n",
@@ -222,7 +242,9 @@ let badSchemas: [BadSchema] = [
   BadSchema(
     name: "open enum with an unknown case",
     yaml: "types:\n  S:\n    enum: [known, unknown]\n",
-    expected: ["3:19: error: `unknown` is the case an open enum keeps unknown values in; rename the case or add `frozen: true`"]),
+    expected: [
+      "3:19: error: `unknown` is the case an open enum keeps unknown values in; rename the case or add `frozen: true`"
+    ]),
   BadSchema(
     name: "duplicate enum case is one error",
     yaml: "types:\n  S:\n    enum: [a, a]\n",
@@ -273,7 +295,8 @@ let badSchemas: [BadSchema] = [
     expected: ["6:18: error: default value null does not fit type `String`"]),
   BadSchema(
     name: "default that is no case, with hint",
-    yaml: "types:\n  S:\n    enum: [active, sold]\nevents:\n  A:\n    fields:\n      x:\n        type: S\n        default: actve\n",
+    yaml:
+      "types:\n  S:\n    enum: [active, sold]\nevents:\n  A:\n    fields:\n      x:\n        type: S\n        default: actve\n",
     expected: ["9:18: error: `actve` is not a case of `S`; did you mean `active`?"]),
   BadSchema(
     name: "default for a Date",
@@ -303,7 +326,8 @@ let badSchemas: [BadSchema] = [
     expected: ["3:14: error: subject `idd` names no field: event `A` has no field `idd`; did you mean `id`?"]),
   BadSchema(
     name: "subject path into a record",
-    yaml: "types:\n  L:\n    fields:\n      id: String\nevents:\n  A:\n    subject: listing.identifier\n    fields:\n      listing: L\n",
+    yaml:
+      "types:\n  L:\n    fields:\n      id: String\nevents:\n  A:\n    subject: listing.identifier\n    fields:\n      listing: L\n",
     expected: ["7:22: error: subject `listing.identifier` names no field: type `L` has no field `identifier`"]),
   BadSchema(
     name: "subject through an optional",
@@ -312,7 +336,9 @@ let badSchemas: [BadSchema] = [
   BadSchema(
     name: "subject past a scalar",
     yaml: "events:\n  A:\n    subject: id.value\n    fields:\n      id: String\n",
-    expected: ["3:17: error: subject path `id.value` continues past `id`, which is of type `String`, not a value type with fields"]),
+    expected: [
+      "3:17: error: subject path `id.value` continues past `id`, which is of type `String`, not a value type with fields"
+    ]),
   BadSchema(
     name: "group names no event, with hint",
     yaml: "events:\n  ListingSold: {}\ngroups:\n  G:\n    events: [ListingSld]\n",
@@ -329,7 +355,8 @@ let badSchemas: [BadSchema] = [
   // MARK: Limits
   BadSchema(
     name: "20,000-deep nesting",
-    yaml: "events:\n  A:\n    fields:\n      x: " + String(repeating: "[", count: 20_000) + "Int" + String(repeating: "]", count: 20_000) + "\n",
+    yaml: "events:\n  A:\n    fields:\n      x: " + String(repeating: "[", count: 20_000) + "Int"
+      + String(repeating: "]", count: 20_000) + "\n",
     expected: ["4:70: error: nesting is deeper than 64 levels; a schema never needs that much"]),
 
   // MARK: Found by fuzzing (Scripts/fuzz); the inputs are in FuzzRegressions/

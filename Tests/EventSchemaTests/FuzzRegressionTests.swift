@@ -9,7 +9,8 @@ import Testing
 /// of each finding are in BadSchemaCases.swift, under "Found by fuzzing".
 @Suite("Fuzz regressions")
 struct FuzzRegressionTests {
-  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("FuzzRegressions")
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+    "FuzzRegressions")
 
   static let inputs: [String] = {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []

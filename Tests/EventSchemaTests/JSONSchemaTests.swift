@@ -8,7 +8,8 @@ import Testing
 /// samples against it.)
 @Suite("JSON Schema of the format")
 struct JSONSchemaTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
   func keys(at path: [String]) throws -> Set<String> {
     let data = try Data(contentsOf: Self.root.appendingPathComponent("JSONSchema/events.schema.json"))

@@ -31,9 +31,10 @@ struct SchemaDiagnosticsTests {
   @Test func nonUTF8BytesAreALocatedError() {
     let bytes = Array("events:\n  A:\n    doc: café ".utf8) + [0xFF] + Array(" here\n".utf8)
     let result = SchemaLoader.load([SchemaSource(path: "s.events.yaml", bytes: bytes)])
-    #expect(result.diagnostics.map(\.description) == [
-      "s.events.yaml:3:15: error: the file is not valid UTF-8 text (invalid leading UTF-8 octet)"
-    ])
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "s.events.yaml:3:15: error: the file is not valid UTF-8 text (invalid leading UTF-8 octet)"
+      ])
   }
 
   @Test func allErrorsOfARunAreReportedSortedByFileAndPosition() {
@@ -41,11 +42,12 @@ struct SchemaDiagnosticsTests {
       ("b.events.yaml", "events:\n  B:\n    fields:\n      x: Nope\n      y: Nah\n"),
       ("a.events.yaml", "evnts: {}\n"),
     ])
-    #expect(found == [
-      "a.events.yaml:1:1: error: unknown key `evnts` in the schema file; did you mean `events`?",
-      "4:10: error: unknown type `Nope`",
-      "5:10: error: unknown type `Nah`",
-    ])
+    #expect(
+      found == [
+        "a.events.yaml:1:1: error: unknown key `evnts` in the schema file; did you mean `events`?",
+        "4:10: error: unknown type `Nope`",
+        "5:10: error: unknown type `Nah`",
+      ])
   }
 
   @Test func duplicateNamesAcrossFilesPointAtTheFirstDeclaration() {
@@ -53,7 +55,8 @@ struct SchemaDiagnosticsTests {
       ("a.events.yaml", "types:\n  Money:\n    wraps: Int\n"),
       ("b.events.yaml", "types:\n  Money:\n    wraps: Int\n"),
     ])
-    #expect(found == ["b.events.yaml:2:3: error: duplicate name `Money`: already declared as a type at a.events.yaml:2:3"])
+    #expect(
+      found == ["b.events.yaml:2:3: error: duplicate name `Money`: already declared as a type at a.events.yaml:2:3"])
   }
 
   @Test func aYAMLErrorInOneFileDoesNotHideErrorsInAnother() {
@@ -81,9 +84,12 @@ struct SchemaDiagnosticsTests {
 
   @Test func aGroupTooLargeForSwiftToSwitchOverIsRefused() {
     let names = (0..<501).map { "E\($0)" }
-    let yaml = "events:\n" + names.map { "  \($0):\n" }.joined() + "groups:\n  Huge:\n    events: [\(names.joined(separator: ", "))]\n"
-    #expect(diagnostics(yaml) == [
-      "504:3: error: group `Huge` has 501 events; the limit is 500, because Swift cannot check a `switch` over 630 or more cases in reasonable time; split it into several groups"
-    ])
+    let yaml =
+      "events:\n" + names.map { "  \($0):\n" }.joined()
+      + "groups:\n  Huge:\n    events: [\(names.joined(separator: ", "))]\n"
+    #expect(
+      diagnostics(yaml) == [
+        "504:3: error: group `Huge` has 501 events; the limit is 500, because Swift cannot check a `switch` over 630 or more cases in reasonable time; split it into several groups"
+      ])
   }
 }

@@ -15,7 +15,8 @@ func load(_ yaml: String) throws -> SchemaFile {
 @Suite("Schema model")
 struct SchemaModelTests {
   @Test func bareAndQuotedTypeExpressionsMeanTheSameType() throws {
-    let file = try load("""
+    let file = try load(
+      """
       types:
         Money:
           fields:
@@ -50,7 +51,8 @@ struct SchemaModelTests {
   }
 
   @Test func theLongFormKeepsKeyDocDefaultAndDeprecation() throws {
-    let file = try load("""
+    let file = try load(
+      """
       events:
         A:
           deprecated: Use B.
@@ -64,14 +66,17 @@ struct SchemaModelTests {
       """)
     let event = file.events[0]
     #expect(event.deprecated == "Use B.")
-    #expect(event.fields[0] == Field(
-      name: "channel", wireKey: "sales_channel", type: .builtin(.string), doc: "Where it happened.",
-      defaultValue: .string("app"), deprecated: "", location: event.fields[0].location))
+    #expect(
+      event.fields[0]
+        == Field(
+          name: "channel", wireKey: "sales_channel", type: .builtin(.string), doc: "Where it happened.",
+          defaultValue: .string("app"), deprecated: "", location: event.fields[0].location))
     #expect(event.fields[0].location == SourceLocation(file: "s.events.yaml", line: 5, column: 7))
   }
 
   @Test func defaultsAreConvertedByType() throws {
-    let file = try load("""
+    let file = try load(
+      """
       types:
         Currency:
           enum: { euro: EUR, dollar: USD }
@@ -91,16 +96,18 @@ struct SchemaModelTests {
             i: { type: String, default: "quote \\" and \\\\(x)" }
       """)
     let defaults = file.events[0].fields.map(\.defaultValue)
-    #expect(defaults == [
-      .integer("-9223372036854775808"), .integer("18446744073709551615"),
-      .decimal(significand: -1250, exponent: -2), .enumCase("euro"), .wrapped(.integer("7")),
-      .dictionary([.init(key: "x", value: .floatingPoint("1.5"))]), DefaultValue.none,
-      .uuid("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), .string("quote \" and \\(x)"),
-    ])
+    #expect(
+      defaults == [
+        .integer("-9223372036854775808"), .integer("18446744073709551615"),
+        .decimal(significand: -1250, exponent: -2), .enumCase("euro"), .wrapped(.integer("7")),
+        .dictionary([.init(key: "x", value: .floatingPoint("1.5"))]), DefaultValue.none,
+        .uuid("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), .string("quote \" and \\(x)"),
+      ])
   }
 
   @Test func enumsAreOpenUnlessFrozen() throws {
-    let file = try load("""
+    let file = try load(
+      """
       types:
         Status:
           enum: [active, sold]
@@ -108,7 +115,10 @@ struct SchemaModelTests {
           enum: { euro: EUR }
           frozen: true
       """)
-    #expect(file.types[0].kind == .enumeration(cases: [.init(name: "active", rawValue: "active"), .init(name: "sold", rawValue: "sold")], frozen: false))
+    #expect(
+      file.types[0].kind
+        == .enumeration(
+          cases: [.init(name: "active", rawValue: "active"), .init(name: "sold", rawValue: "sold")], frozen: false))
     #expect(file.types[1].kind == .enumeration(cases: [.init(name: "euro", rawValue: "EUR")], frozen: true))
   }
 
@@ -122,7 +132,8 @@ struct SchemaModelTests {
   }
 
   @Test func subjectsFollowDottedPathsAndGroupsShareThem() throws {
-    let file = try load("""
+    let file = try load(
+      """
       types:
         ListingID:
           wraps: String
@@ -145,7 +156,9 @@ struct SchemaModelTests {
         Everything:
           cases: { created: ListingCreated, ping: Ping }
       """)
-    #expect(file.events[0].subject == SubjectPath(properties: ["listing", "id"], type: .named("ListingID", .wrapper(.string))))
+    #expect(
+      file.events[0].subject
+        == SubjectPath(properties: ["listing", "id"], type: .named("ListingID", .wrapper(.string))))
     #expect(file.groups[0].cases.map(\.name) == ["listingCreated", "listingSold"])
     #expect(file.groups[0].subjectType == .named("ListingID", .wrapper(.string)))
     #expect(file.groups[1].cases.map(\.name) == ["created", "ping"])
@@ -155,7 +168,10 @@ struct SchemaModelTests {
   @Test func filesOfARunUseEachOthersTypes() throws {
     let set = try load([
       ("a.events.yaml", "types:\n  Money:\n    fields:\n      cents: Int\n"),
-      ("b.events.yaml", "external: [GeoPoint]\nevents:\n  Paid:\n    fields:\n      amount: Money\n      at: GeoPoint\n"),
+      (
+        "b.events.yaml",
+        "external: [GeoPoint]\nevents:\n  Paid:\n    fields:\n      amount: Money\n      at: GeoPoint\n"
+      ),
     ])
     #expect(set.files[1].events[0].fields.map(\.type) == [.named("Money", .record), .named("GeoPoint", .external)])
   }
@@ -171,17 +187,22 @@ struct SchemaModelTests {
   }
 
   @Test func everySampleSchemaLintsClean() throws {
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Schemas").standardized
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".events.yaml") }.sorted()
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Schemas")
+      .standardized
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".events.yaml") }
+      .sorted()
     #expect(files.count >= 4)
-    let sources = try files.map { SchemaSource(path: $0, bytes: Array(try Data(contentsOf: folder.appendingPathComponent($0)))) }
+    let sources = try files.map {
+      SchemaSource(path: $0, bytes: Array(try Data(contentsOf: folder.appendingPathComponent($0))))
+    }
     let result = SchemaLoader.load(sources)
     #expect(result.diagnostics.map(\.description) == [])
     #expect((result.schema?.allEvents.count ?? 0) >= 10)
   }
 
   @Test func lowerCamelCaseHandlesAcronyms() throws {
-    let file = try load("events:\n  URLOpened:\n  ListingSold:\n  X:\ngroups:\n  G:\n    events: [URLOpened, ListingSold, X]\n")
+    let file = try load(
+      "events:\n  URLOpened:\n  ListingSold:\n  X:\ngroups:\n  G:\n    events: [URLOpened, ListingSold, X]\n")
     #expect(file.groups[0].cases.map(\.name) == ["urlOpened", "listingSold", "x"])
   }
 }

@@ -22,7 +22,9 @@ private func keep<T>(_ value: T) {
 /// lookup and `#expect(a == b)`; they must not allocate.
 @Suite(
   "Equality and hashing allocate nothing",
-  .enabled(if: allocation_counting_available(), "allocation counting is off in sanitizer builds, which bring their own malloc"))
+  .enabled(
+    if: allocation_counting_available(), "allocation counting is off in sanitizer builds, which bring their own malloc")
+)
 struct EqualityAllocationTests {
   /// The counter itself works: otherwise the zero below would prove nothing.
   @Test func theCounterSeesAnAllocation() {
@@ -66,7 +68,8 @@ struct EqualityAllocationTests {
     let copy = try MessagesLoaded(userInfo: page.userInfo)
     #expect(copy == page)
     let different = MessagesLoaded(
-      conversation: page.conversation, messages: page.messages, hasMore: !page.hasMore, loadedIn: page.loadedIn, score: page.score)
+      conversation: page.conversation, messages: page.messages, hasMore: !page.hasMore, loadedIn: page.loadedIn,
+      score: page.score)
     keep(copy == page)
     keep(page.hashValue)
     let count = allocations {

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-
 @_spi(Generated) import TypedEvents
 
 /// A conformance whose fields depend on its values: the stack comparison sees fields of other

@@ -35,13 +35,15 @@ struct PropertyRoundTripTests {
   static func canonicalEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
     return encoder
   }
 
   static func canonicalDecoder() -> JSONDecoder {
     let decoder = JSONDecoder()
-    decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
     return decoder
   }
 
@@ -91,12 +93,15 @@ struct PropertyRoundTripTests {
 
       let viaPropertyList = try throughPropertyList(event)
       guard viaPropertyList == event, try canonical.encode(viaPropertyList) == expected else {
-        return fail("changed by userInfo → binary plist → userInfo:\n  became \(String(decoding: try canonical.encode(viaPropertyList), as: UTF8.self).prefix(2_000))")
+        return fail(
+          "changed by userInfo → binary plist → userInfo:\n  became \(String(decoding: try canonical.encode(viaPropertyList), as: UTF8.self).prefix(2_000))"
+        )
       }
 
       let viaJSON = try decoder.decode(E.self, from: expected)
       guard viaJSON == event, try canonical.encode(viaJSON) == expected else {
-        return fail("changed by JSON:\n  became \(String(decoding: try canonical.encode(viaJSON), as: UTF8.self).prefix(2_000))")
+        return fail(
+          "changed by JSON:\n  became \(String(decoding: try canonical.encode(viaJSON), as: UTF8.self).prefix(2_000))")
       }
 
       // JSON proper has no infinity: the default encoder must refuse it rather than write a

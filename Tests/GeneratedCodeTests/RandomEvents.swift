@@ -145,7 +145,9 @@ final class Sampler {
   }
 
   private func cast<Value>(_ value: Any) throws(SamplingError) -> Value {
-    guard let typed = value as? Value else { throw SamplingError(description: "made \(type(of: value)), not \(Value.self)") }
+    guard let typed = value as? Value else {
+      throw SamplingError(description: "made \(type(of: value)), not \(Value.self)")
+    }
     return typed
   }
 
@@ -220,8 +222,10 @@ final class Sampler {
   func double() -> Double {
     switch random.next() % 6 {
     case 0:
-      let edge = pick([0, -0.0, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
-        .leastNonzeroMagnitude, .leastNormalMagnitude, 0.1, 1e-300, 9_007_199_254_740_991])
+      let edge = pick([
+        0, -0.0, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+        .leastNonzeroMagnitude, .leastNormalMagnitude, 0.1, 1e-300, 9_007_199_254_740_991,
+      ])
       madeNonFinite = madeNonFinite || !edge.isFinite
       return edge
     case 1: return Double(Int64(truncatingIfNeeded: random.next()) % 1_000_000) / 100
@@ -234,7 +238,9 @@ final class Sampler {
   func float() -> Float {
     switch random.next() % 6 {
     case 0:
-      let edge = pick([Float(0), -0.0, .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude, 0.1, 16_777_215])
+      let edge = pick([
+        Float(0), -0.0, .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude, 0.1, 16_777_215,
+      ])
       madeNonFinite = madeNonFinite || !edge.isFinite
       return edge
     default:
@@ -246,8 +252,10 @@ final class Sampler {
   func decimal() -> Decimal {
     switch random.next() % 4 {
     case 0:
-      return pick([Decimal(0), Decimal(1), Decimal(-1), Decimal.greatestFiniteMagnitude, Decimal.leastFiniteMagnitude,
-        Decimal.leastNonzeroMagnitude, Decimal(string: "0.1") ?? 0])
+      return pick([
+        Decimal(0), Decimal(1), Decimal(-1), Decimal.greatestFiniteMagnitude, Decimal.leastFiniteMagnitude,
+        Decimal.leastNonzeroMagnitude, Decimal(string: "0.1") ?? 0,
+      ])
     default:
       // Up to 38 significant digits (Decimal's precision), at a random scale.
       let digits = String((0..<(1 + Int(random.next() % 38))).map { _ in pick(Array("0123456789")) })
@@ -259,8 +267,14 @@ final class Sampler {
 
   func date() -> Date {
     switch random.next() % 4 {
-    case 0: return pick([Date.distantPast, .distantFuture, Date(timeIntervalSince1970: 0), Date(timeIntervalSinceReferenceDate: -1e12), Date(timeIntervalSinceReferenceDate: 1e12)])
-    case 1: return Date(timeIntervalSinceReferenceDate: Double(Int64(truncatingIfNeeded: random.next()) % 100_000_000_000) / 1_000)
+    case 0:
+      return pick([
+        Date.distantPast, .distantFuture, Date(timeIntervalSince1970: 0), Date(timeIntervalSinceReferenceDate: -1e12),
+        Date(timeIntervalSinceReferenceDate: 1e12),
+      ])
+    case 1:
+      return Date(
+        timeIntervalSinceReferenceDate: Double(Int64(truncatingIfNeeded: random.next()) % 100_000_000_000) / 1_000)
     default:
       let seconds = Double(bitPattern: random.next())
       return Date(timeIntervalSinceReferenceDate: seconds.isFinite ? seconds : 0)
@@ -271,13 +285,17 @@ final class Sampler {
     let a = random.next()
     let b = random.next()
     return withUnsafeBytes(of: (a, b)) { bytes in
-      UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+      UUID(
+        uuid: (
+          bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+          bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        ))
     }
   }
 
   static let urls = [
-    "https://example.com", "https://example.com/a/b?q=1&r=%20#frag", "file:///tmp/a%20b.txt", "mailto:someone@example.com",
+    "https://example.com", "https://example.com/a/b?q=1&r=%20#frag", "file:///tmp/a%20b.txt",
+    "mailto:someone@example.com",
     "https://user:pass@example.com:8443/", "https://xn--wgv71a119e.jp/%E3%83%91%E3%82%B9", "urn:isbn:0451450523",
     "https://example.com/?q=%F0%9F%87%AB%F0%9F%87%B7", "data:text/plain;base64,SGVsbG8=",
   ]

@@ -20,7 +20,8 @@ func throughJSON<E: Event>(_ event: E) throws -> E {
 @Suite("Generated events: userInfo and JSON round trips")
 struct UserInfoRoundTripTests {
   @Test func samplesSurviveAPropertyListRoundTrip() throws {
-    #expect(try throughPropertyList(ListingCreated(listing: Fixtures.listing)) == ListingCreated(listing: Fixtures.listing))
+    #expect(
+      try throughPropertyList(ListingCreated(listing: Fixtures.listing)) == ListingCreated(listing: Fixtures.listing))
     #expect(try throughPropertyList(Fixtures.sold) == Fixtures.sold)
     #expect(try throughPropertyList(Fixtures.item) == Fixtures.item)
     #expect(try throughPropertyList(Fixtures.page) == Fixtures.page)
@@ -61,7 +62,8 @@ struct UserInfoRoundTripTests {
   @Test func aFieldThatCannotBeEncodedFailsTheWholeEncoding() throws {
     let event = Everything(
       string: "s", bool: true, int: 0, int8: 0, int16: 0, int32: 0, int64: 0, uint: 0, uint8: 0, uint16: 0, uint32: 0,
-      uint64: 0, double: .nan, float: 0, decimal: 0, date: Date(), uuid: UUID(), url: URL(fileURLWithPath: "/"), data: Data())
+      uint64: 0, double: .nan, float: 0, decimal: 0, date: Date(), uuid: UUID(), url: URL(fileURLWithPath: "/"),
+      data: Data())
     // JSON has no NaN: JSONEncoder refuses it by default, and the error reaches the caller.
     #expect(throws: EncodingError.self) { try JSONEncoder().encode(event) }
     // A property list has one: the userInfo round trip keeps it.
@@ -153,7 +155,9 @@ struct UserInfoErrorTests {
   @Test func anUnknownCaseOfAFrozenEnumIsAnError() {
     var info = Fixtures.sold.userInfo
     info["price"] = ["amount": "1", "currency": "JPY"] as [String: Any]
-    #expect(error(ListingSold.self, info)?.description == "userInfo key `price.currency`: expected a case of Currency, found \"JPY\"")
+    #expect(
+      error(ListingSold.self, info)?.description
+        == "userInfo key `price.currency`: expected a case of Currency, found \"JPY\"")
   }
 
   @Test func errorsInsideArraysNameTheIndex() {
@@ -163,13 +167,15 @@ struct UserInfoErrorTests {
     first["sentAt"] = "yesterday"
     messages[0] = first
     info["messages"] = messages
-    #expect(error(MessagesLoaded.self, info)?.description == "userInfo key `messages[0].sentAt`: expected Date, found String")
+    #expect(
+      error(MessagesLoaded.self, info)?.description == "userInfo key `messages[0].sentAt`: expected Date, found String")
   }
 
   @Test func inexactNumbersAreRefused() {
     var info = Fixtures.everything.userInfo
     info["int8"] = 300
-    #expect(error(Everything.self, info)?.description == "userInfo key `int8`: expected a number that fits Int8, found 300")
+    #expect(
+      error(Everything.self, info)?.description == "userInfo key `int8`: expected a number that fits Int8, found 300")
     info = Fixtures.everything.userInfo
     info["int"] = 1.5
     #expect(error(Everything.self, info)?.keyPath == "int")
@@ -184,7 +190,8 @@ struct UserInfoErrorTests {
   @Test func aMalformedDecimalOrUUIDIsAnError() {
     var info = Fixtures.everything.userInfo
     info["decimal"] = "12abc"
-    #expect(error(Everything.self, info)?.description == "userInfo key `decimal`: expected a decimal number, found \"12abc\"")
+    #expect(
+      error(Everything.self, info)?.description == "userInfo key `decimal`: expected a decimal number, found \"12abc\"")
     info = Fixtures.everything.userInfo
     info["uuid"] = "not-a-uuid"
     #expect(error(Everything.self, info)?.description == "userInfo key `uuid`: expected a UUID, found \"not-a-uuid\"")

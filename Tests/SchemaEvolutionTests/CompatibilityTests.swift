@@ -78,12 +78,16 @@ let evolutions: [Evolution] = [
     name: "field made required with a default",
     old: "events:\n  A:\n    fields:\n      n: Int?\n",
     new: "events:\n  A:\n    fields:\n      n:\n        type: Int\n        default: 1\n",
-    expected: ["new/s.events.yaml:4:7: note: field `n` of event `A` became required, with a default for what was written without it"]),
+    expected: [
+      "new/s.events.yaml:4:7: note: field `n` of event `A` became required, with a default for what was written without it"
+    ]),
   Evolution(
     name: "field made optional breaks forward",
     old: "version: 1\nevents:\n  A:\n    fields:\n      n: Int\n",
     new: "version: 2\nevents:\n  A:\n    fields:\n      n: Int?\n", mode: .forward,
-    expected: ["new/s.events.yaml:5:7: error: field `n` of event `A` became optional: apps on the old schema require it"]),
+    expected: [
+      "new/s.events.yaml:5:7: error: field `n` of event `A` became optional: apps on the old schema require it"
+    ]),
   Evolution(
     name: "wire key changed",
     old: "version: 1\nevents:\n  A:\n    fields:\n      n: Int\n",
@@ -94,7 +98,8 @@ let evolutions: [Evolution] = [
   Evolution(
     name: "wire keys swapped between fields",
     old: "version: 1\nevents:\n  A:\n    fields:\n      a: Int\n      b: Int\n",
-    new: "version: 2\nevents:\n  A:\n    fields:\n      a:\n        type: Int\n        key: b\n      b:\n        type: Int\n        key: a\n",
+    new:
+      "version: 2\nevents:\n  A:\n    fields:\n      a:\n        type: Int\n        key: b\n      b:\n        type: Int\n        key: a\n",
     expected: [
       "new/s.events.yaml:5:7: error: wire key \"b\" of event `A` now belongs to field `a` instead of `b`: readers take one field's values for the other's",
       "new/s.events.yaml:8:7: error: wire key \"a\" of event `A` now belongs to field `b` instead of `a`: readers take one field's values for the other's",
@@ -103,12 +108,16 @@ let evolutions: [Evolution] = [
     name: "property renamed, wire key kept",
     old: "events:\n  A:\n    fields:\n      count: Int\n",
     new: "events:\n  A:\n    fields:\n      total:\n        type: Int\n        key: count\n", mode: .full,
-    expected: ["new/s.events.yaml:4:7: note: field `count` of event `A` was renamed to `total`, keeping its wire key \"count\""]),
+    expected: [
+      "new/s.events.yaml:4:7: note: field `count` of event `A` was renamed to `total`, keeping its wire key \"count\""
+    ]),
   Evolution(
     name: "default removed from a required field",
     old: "version: 1\nevents:\n  A:\n    fields:\n      n:\n        type: Int\n        default: 0\n",
     new: "version: 2\nevents:\n  A:\n    fields:\n      n: Int\n",
-    expected: ["new/s.events.yaml:5:7: error: field `n` of event `A` lost its default: what was written without it cannot be read"]),
+    expected: [
+      "new/s.events.yaml:5:7: error: field `n` of event `A` lost its default: what was written without it cannot be read"
+    ]),
   Evolution(
     name: "field of a value type removed",
     old: "version: 1\ntypes:\n  M:\n    fields:\n      a: Decimal\n      c: String\n",
@@ -140,10 +149,13 @@ let evolutions: [Evolution] = [
   Evolution(
     name: "case added to an open enum",
     old: "types:\n  S:\n    enum: [active]\n", new: "types:\n  S:\n    enum: [active, sold]\n", mode: .full,
-    expected: ["new/s.events.yaml:2:3: note: case `sold` (\"sold\") was added to enum `S`; older apps read it as `unknown`"]),
+    expected: [
+      "new/s.events.yaml:2:3: note: case `sold` (\"sold\") was added to enum `S`; older apps read it as `unknown`"
+    ]),
   Evolution(
     name: "enum made frozen",
-    old: "version: 1\ntypes:\n  S:\n    enum: [a]\n", new: "version: 2\ntypes:\n  S:\n    enum: [a]\n    frozen: true\n",
+    old: "version: 1\ntypes:\n  S:\n    enum: [a]\n",
+    new: "version: 2\ntypes:\n  S:\n    enum: [a]\n    frozen: true\n",
     expected: [
       "new/s.events.yaml:3:3: error: enum `S` became frozen: values that older apps kept as `unknown` can no longer be read"
     ]),
@@ -182,7 +194,8 @@ let evolutions: [Evolution] = [
     ]),
   Evolution(
     name: "the version rule holds even in mode none",
-    old: "events:\n  A:\n    fields:\n      n: Int\n", new: "events:\n  A:\n    fields:\n      n: String\n", mode: .none,
+    old: "events:\n  A:\n    fields:\n      n: Int\n", new: "events:\n  A:\n    fields:\n      n: String\n",
+    mode: .none,
     expected: [
       "new/s.events.yaml:1:1: error: 1 breaking change but `version` stays 1: raise it to 2",
       "new/s.events.yaml:4:7: note: field `n` of event `A` changed type from `Int` to `String`",
@@ -208,11 +221,14 @@ struct CompatibilityTests {
   }
 
   @Test func theSamplesAreCompatibleWithThemselves() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
     let folder = root.appendingPathComponent("Schemas")
     let sources = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
       .filter { $0.hasSuffix(".events.yaml") }
-      .map { SchemaSource(path: "Schemas/\($0)", bytes: Array(try Data(contentsOf: folder.appendingPathComponent($0)))) }
+      .map {
+        SchemaSource(path: "Schemas/\($0)", bytes: Array(try Data(contentsOf: folder.appendingPathComponent($0))))
+      }
     let schema = try #require(SchemaLoader.load(sources).schema)
     for mode in CompatibilityMode.allCases {
       #expect(CompatibilityChecker.check(old: schema, new: schema, mode: mode).isEmpty)

@@ -42,9 +42,13 @@ struct DecimalTextTests {
     let digits = Array("0123456789")
     for _ in 0..<10_000 {
       var text = ["", "-", "+"][Int.random(in: 0..<3, using: &random)]
-      text += String((0..<Int.random(in: 0...12, using: &random)).map { _ in digits[Int.random(in: 0..<10, using: &random)] })
+      text += String(
+        (0..<Int.random(in: 0...12, using: &random)).map { _ in digits[Int.random(in: 0..<10, using: &random)] })
       if Bool.random(using: &random) {
-        text += "." + String((0..<Int.random(in: 0...10, using: &random)).map { _ in digits[Int.random(in: 0..<10, using: &random)] })
+        text +=
+          "."
+          + String(
+            (0..<Int.random(in: 0...10, using: &random)).map { _ in digits[Int.random(in: 0..<10, using: &random)] })
       }
       expectSameAsFoundation(text)
     }

@@ -8,7 +8,8 @@ struct NotificationCenterBridgeTests {
     let center = NotificationCenter()
     let received = Collected<String>()
     let token = center.addObserver(forName: Notification.Name("Test.Tick"), object: nil, queue: nil) { notification in
-      received.append("\(notification.userInfo?["source"] as? String ?? "?") \(notification.userInfo?["count"] as? Int ?? -1)")
+      received.append(
+        "\(notification.userInfo?["source"] as? String ?? "?") \(notification.userInfo?["count"] as? Int ?? -1)")
     }
     center.post(Tick(source: "x", count: 3))
     #expect(received.all == ["x 3"])
@@ -21,7 +22,8 @@ struct NotificationCenterBridgeTests {
     let failures = Collected<String>()
     let observation = center.observe(Tick.self, onFailure: { failures.append($0.description) }) { ticks.append($0) }
     center.post(Tick(count: 1))
-    center.post(name: Notification.Name("Test.Tick"), object: nil, userInfo: ["source": "objc", "count": NSNumber(value: 2)])
+    center.post(
+      name: Notification.Name("Test.Tick"), object: nil, userInfo: ["source": "objc", "count": NSNumber(value: 2)])
     #expect(ticks.all == [Tick(count: 1), Tick(source: "objc", count: 2)])
     #expect(failures.all.isEmpty)
     withExtendedLifetime(observation) {}
@@ -35,10 +37,11 @@ struct NotificationCenterBridgeTests {
     center.post(name: Notification.Name("Test.Tick"), object: nil, userInfo: ["source": "x", "count": "three"])
     center.post(name: Notification.Name("Test.Tick"), object: nil, userInfo: nil)
     #expect(ticks.all.isEmpty)
-    #expect(failures.all == [
-      "notification Test.Tick: userInfo key `count`: expected Int, found String",
-      "notification Test.Tick: userInfo key `source`: missing",
-    ])
+    #expect(
+      failures.all == [
+        "notification Test.Tick: userInfo key `count`: expected Int, found String",
+        "notification Test.Tick: userInfo key `source`: missing",
+      ])
     withExtendedLifetime(observation) {}
   }
 

@@ -24,7 +24,8 @@ struct PropertyListContainerTests {
     #expect(type(of: counts.propertyListValue) == [String: [Int]].self)
     #expect(try [String: [Int]](propertyListValue: counts.propertyListValue) == counts)
     // A property list, as an Objective-C observer or a file would take it.
-    let data = try PropertyListSerialization.data(fromPropertyList: ["s": strings.propertyListValue, "c": counts.propertyListValue], format: .binary, options: 0)
+    let data = try PropertyListSerialization.data(
+      fromPropertyList: ["s": strings.propertyListValue, "c": counts.propertyListValue], format: .binary, options: 0)
     let back = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
     #expect(try [[String]](propertyListValue: try #require(back["s"])) == strings)
     #expect(try [String: [Int]](propertyListValue: try #require(back["c"])) == counts)
@@ -49,7 +50,9 @@ struct PropertyListContainerTests {
 
   @Test func aBooleanNeverPassesAsAnInteger() {
     #expect(throws: UserInfoDecodingError.self) { try [Int](propertyListValue: [true] as [Any]) }
-    #expect(throws: UserInfoDecodingError.self) { try [String: Int](propertyListValue: ["k": NSNumber(value: true)] as [String: Any]) }
+    #expect(throws: UserInfoDecodingError.self) {
+      try [String: Int](propertyListValue: ["k": NSNumber(value: true)] as [String: Any])
+    }
   }
 
   @Test func aLargeUserInfoIsReadToo() throws {

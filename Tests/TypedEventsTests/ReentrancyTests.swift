@@ -59,10 +59,11 @@ struct ReentrancyTests {
     let bus = EventBus()
     let log = Collected<Int>()
     let own = Collected<EventSubscription>()
-    own.append(bus.subscribe(Tick.self) { tick in
-      log.append(tick.count)
-      own.all.first?.cancel()
-    })
+    own.append(
+      bus.subscribe(Tick.self) { tick in
+        log.append(tick.count)
+        own.all.first?.cancel()
+      })
     bus.publish(Tick(count: 1))
     bus.publish(Tick(count: 2))
     #expect(log.all == [1])

@@ -34,7 +34,9 @@ struct StressTests {
           let subscription = bus.subscribe(Tick.self, replay: round % 2 == 0) { tick in
             if cancelled.value { lateDeliveries.append(tick.count) } else { liveDeliveries.append(tick.count) }
           }
-          let filtered = bus.subscribe(Clock.self, about: "p0", delivery: round % 3 == 0 ? .queue(.global()) : .immediate) { _ in }
+          let filtered = bus.subscribe(
+            Clock.self, about: "p0", delivery: round % 3 == 0 ? .queue(.global()) : .immediate
+          ) { _ in }
           subscription.cancel()
           cancelled.value = true
           filtered.cancel()
@@ -80,7 +82,9 @@ struct StressTests {
       let groups = Collected<Int>()
       let queue = DispatchQueue(label: "steady subscriber")
       let steady = [
-        bus.subscribe(Tick.self) { [probe] in probe.touch(); immediate.append($0.count) },
+        bus.subscribe(Tick.self) { [probe] in
+          probe.touch(); immediate.append($0.count)
+        },
         bus.subscribe(Tick.self, delivery: .queue(queue)) { queued.append($0.count) },
         bus.subscribe(Tick.self, about: "p1") { aboutP1.append($0.count) },
         bus.subscribe(Clock.self) { if case .tick(let tick) = $0 { groups.append(tick.count) } },

@@ -113,7 +113,9 @@ enum Fastest {
   }
 
   static func money(_ info: [String: Any]) -> Money? {
-    guard let amount = (info["amount"] as? String).flatMap(decimal), let currency = info["currency"] as? String else { return nil }
+    guard let amount = (info["amount"] as? String).flatMap(decimal), let currency = info["currency"] as? String else {
+      return nil
+    }
     return Money(amount: amount, currency: currency)
   }
 
@@ -136,6 +138,7 @@ enum Fastest {
       }
     }
     guard digits > 0 else { return nil }
-    return Decimal(sign: negative && significand != 0 ? .minus : .plus, exponent: -scale, significand: Decimal(significand))
+    return Decimal(
+      sign: negative && significand != 0 ? .minus : .plus, exponent: -scale, significand: Decimal(significand))
   }
 }

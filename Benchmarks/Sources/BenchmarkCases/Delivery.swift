@@ -10,7 +10,8 @@ import TypedEvents
 func deliveryCases(subscribers: Int) -> [BenchmarkCase] {
   let section = "Immediate delivery, \(subscribers) subscriber\(subscribers == 1 ? "" : "s") (ns per delivery)"
   let publishes = 200_000 / subscribers
-  func delivery(_ id: String, _ name: String, _ make: @escaping @MainActor (Int) -> BenchmarkCase.Body) -> BenchmarkCase {
+  func delivery(_ id: String, _ name: String, _ make: @escaping @MainActor (Int) -> BenchmarkCase.Body) -> BenchmarkCase
+  {
     BenchmarkCase(
       id: "delivery\(subscribers).\(id)", section: section, name: name, iterations: publishes,
       operationsPerIteration: subscribers, make: make)
@@ -118,7 +119,9 @@ struct TickMessage: NotificationCenter.MainActorMessage {
 func asyncCases() -> [BenchmarkCase] {
   let section = "Asynchronous delivery to one consumer (ns per event)"
   return [
-    BenchmarkCase(id: "async.events", section: section, name: "TypedEvents events(_:)", iterations: 100_000, isSingleThreaded: false) { count in
+    BenchmarkCase(
+      id: "async.events", section: section, name: "TypedEvents events(_:)", iterations: 100_000, isSingleThreaded: false
+    ) { count in
       .async {
         let bus = EventBus()
         let consumer = consume(bus.events(Tick.self), count: count)
@@ -126,7 +129,10 @@ func asyncCases() -> [BenchmarkCase] {
         blackHole(await consumer.value)
       }
     },
-    BenchmarkCase(id: "async.asyncStream", section: section, name: "AsyncStream per subscriber", iterations: 100_000, isSingleThreaded: false) { count in
+    BenchmarkCase(
+      id: "async.asyncStream", section: section, name: "AsyncStream per subscriber", iterations: 100_000,
+      isSingleThreaded: false
+    ) { count in
       .async {
         let (stream, continuation) = AsyncStream.makeStream(of: Tick.self)
         let consumer = consume(stream, count: count)
@@ -139,7 +145,8 @@ func asyncCases() -> [BenchmarkCase] {
 }
 
 /// A task that reads `count` elements of `stream`, then stops.
-private func consume<S: AsyncSequence & Sendable>(_ stream: S, count: Int) -> Task<Int, Never> where S.Failure == Never {
+private func consume<S: AsyncSequence & Sendable>(_ stream: S, count: Int) -> Task<Int, Never>
+where S.Failure == Never {
   Task {
     var received = 0
     for await _ in stream {

@@ -28,19 +28,24 @@ func fieldCodecCases() -> [BenchmarkCase] {
       .sync { for _ in 0..<n { blackHole(FourFields<String>.decodeNone(FourFields<String>.encode(nil))) } }
     },
   ]
-    + fieldCases("String", StringFields(a: "gift-wrap", b: "gift-wrap", c: "gift-wrap", d: "gift-wrap"), StringFields.init)
+    + fieldCases(
+      "String", StringFields(a: "gift-wrap", b: "gift-wrap", c: "gift-wrap", d: "gift-wrap"), StringFields.init)
     + fieldCases("Int", IntFields(a: 42, b: 42, c: 42, d: 42), IntFields.init)
     + fieldCases("Double", DoubleFields(a: 12.5, b: 12.5, c: 12.5, d: 12.5), DoubleFields.init)
     + fieldCases("Bool", BoolFields(a: true, b: true, c: true, d: true), BoolFields.init)
     + fieldCases("Date", DateFields(a: date, b: date, c: date, d: date), DateFields.init)
-    + fieldCases("Decimal", DecimalFields(a: money.amount, b: money.amount, c: money.amount, d: money.amount), DecimalFields.init)
+    + fieldCases(
+      "Decimal", DecimalFields(a: money.amount, b: money.amount, c: money.amount, d: money.amount), DecimalFields.init)
     + fieldCases("UUID", UUIDFields(a: uuid, b: uuid, c: uuid, d: uuid), UUIDFields.init)
     + fieldCases("URL", URLFields(a: url, b: url, c: url, d: url), URLFields.init)
     + fieldCases("enum", EnumFields(a: .paused, b: .paused, c: .paused, d: .paused), EnumFields.init)
-    + fieldCases("strong ID", IDFields(a: OrderID("o-1"), b: OrderID("o-1"), c: OrderID("o-1"), d: OrderID("o-1")), IDFields.init)
+    + fieldCases(
+      "strong ID", IDFields(a: OrderID("o-1"), b: OrderID("o-1"), c: OrderID("o-1"), d: OrderID("o-1")), IDFields.init)
     + fieldCases("nested struct", NestedFields(a: money, b: money, c: money, d: money), NestedFields.init)
-    + fieldCases("[String]", ArrayFields(a: ["a", "b"], b: ["a", "b"], c: ["a", "b"], d: ["a", "b"]), ArrayFields.init)
-    + fieldCases("[String: Int]", DictionaryFields(a: ["a": 1], b: ["a": 1], c: ["a": 1], d: ["a": 1]), DictionaryFields.init)
+    + fieldCases(
+      "[String]", ArrayFields(a: ["a", "b"], b: ["a", "b"], c: ["a", "b"], d: ["a", "b"]), ArrayFields.init)
+    + fieldCases(
+      "[String: Int]", DictionaryFields(a: ["a": 1], b: ["a": 1], c: ["a": 1], d: ["a": 1]), DictionaryFields.init)
     + fieldCases("String?", OptionalFields(a: "gift", b: "gift", c: "gift", d: "gift"), OptionalFields.init)
 }
 
@@ -55,12 +60,15 @@ private func fieldCases<E: Event, T: HandWrittenField>(
   let fields = (mirror[0], mirror[1], mirror[2], mirror[3])
   // Both codecs must give the event back, or the rows would time a failure.
   precondition((try? E(userInfo: event.userInfo)) == event, "generated round trip of \(E.self)")
-  precondition(FourFields<T>.decode(FourFields<T>.encode(fields)).map(make) == event, "hand-written round trip of \(E.self)")
+  precondition(
+    FourFields<T>.decode(FourFields<T>.encode(fields)).map(make) == event, "hand-written round trip of \(E.self)")
   return [
-    BenchmarkCase(id: "field.\(type).generated", section: fieldSection, name: "\(type) generated", iterations: 50_000) { n in
+    BenchmarkCase(id: "field.\(type).generated", section: fieldSection, name: "\(type) generated", iterations: 50_000) {
+      n in
       .sync { for _ in 0..<n { blackHole(try? E(userInfo: event.userInfo)) } }
     },
-    BenchmarkCase(id: "field.\(type).fastest", section: fieldSection, name: "\(type) fastest", iterations: 50_000) { n in
+    BenchmarkCase(id: "field.\(type).fastest", section: fieldSection, name: "\(type) fastest", iterations: 50_000) {
+      n in
       .sync { for _ in 0..<n { blackHole(FourFields<T>.decode(FourFields<T>.encode(fields)).map(make)) } }
     },
   ]
@@ -106,7 +114,9 @@ enum FourFields<T: HandWrittenField> {
       default: break
       }
     }
-    guard let a = T.handWritten(a), let b = T.handWritten(b), let c = T.handWritten(c), let d = T.handWritten(d) else { return nil }
+    guard let a = T.handWritten(a), let b = T.handWritten(b), let c = T.handWritten(c), let d = T.handWritten(d) else {
+      return nil
+    }
     return (a, b, c, d)
   }
 

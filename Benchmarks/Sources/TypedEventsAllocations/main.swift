@@ -6,8 +6,10 @@ import MallocInterposerSwift
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
-let ids = arguments.firstIndex(of: "--ids").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
-  .map { Set($0.split(separator: ",").map(String.init)) }
+let ids = arguments.firstIndex(of: "--ids").flatMap {
+  arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
+}
+.map { Set($0.split(separator: ",").map(String.init)) }
 
 MallocInterposerSwift.initialize()
 for benchmark in allBenchmarkCases() where ids?.contains(benchmark.id) ?? true {
@@ -25,6 +27,7 @@ for benchmark in allBenchmarkCases() where ids?.contains(benchmark.id) ?? true {
   case .async(let run): await run()
   }
   MallocInterposerSwift.unhook()
-  let count = Double(MallocInterposerSwift.getStatistics().mallocCount) / Double(iterations * benchmark.operationsPerIteration)
+  let count =
+    Double(MallocInterposerSwift.getStatistics().mallocCount) / Double(iterations * benchmark.operationsPerIteration)
   print("\(benchmark.id)\t\(count)")
 }

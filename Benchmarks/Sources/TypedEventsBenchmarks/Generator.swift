@@ -1,7 +1,9 @@
 import Foundation
 
 /// Runs a command; its standard output and error, or nil when it could not start or failed.
-func runCapturing(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) -> (output: String, error: String)? {
+func runCapturing(
+  _ executable: String, _ arguments: [String], environment: [String: String]? = nil
+) -> (output: String, error: String)? {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
@@ -15,7 +17,9 @@ func runCapturing(_ executable: String, _ arguments: [String], environment: [Str
     try? FileManager.default.removeItem(atPath: output.path + ".err")
   }
   // Files, not pipes: a long run fills a pipe's buffer and would block.
-  guard let out = FileHandle(forWritingAtPath: output.path + ".out"), let err = FileHandle(forWritingAtPath: output.path + ".err") else {
+  guard let out = FileHandle(forWritingAtPath: output.path + ".out"),
+    let err = FileHandle(forWritingAtPath: output.path + ".err")
+  else {
     return nil
   }
   process.standardOutput = out
@@ -31,7 +35,9 @@ func runCapturing(_ executable: String, _ arguments: [String], environment: [Str
   let stdout = (try? String(contentsOfFile: output.path + ".out", encoding: .utf8)) ?? ""
   let stderr = (try? String(contentsOfFile: output.path + ".err", encoding: .utf8)) ?? ""
   guard process.terminationStatus == 0 else {
-    print("failed (\(process.terminationStatus)): \(executable) \(arguments.joined(separator: " "))\n\(stderr.suffix(2_000))")
+    print(
+      "failed (\(process.terminationStatus)): \(executable) \(arguments.joined(separator: " "))\n\(stderr.suffix(2_000))"
+    )
     return nil
   }
   return (stdout, stderr)
@@ -55,7 +61,8 @@ func generatorBenchmarks(sizes: [Int], repetitions: Int, eventgen: String, bench
   var rows: [GeneratorRow] = []
   for size in sizes {
     let schemas = "\(work)/schemas-\(size)"
-    guard runCapturing("/usr/bin/env", ["python3", "\(benchmarksFolder)/make-schemas.py", "\(size)", schemas]) != nil else { return rows }
+    guard runCapturing("/usr/bin/env", ["python3", "\(benchmarksFolder)/make-schemas.py", "\(size)", schemas]) != nil
+    else { return rows }
     var samples: [Double] = []
     for repetition in 0..<repetitions {
       let output = "\(work)/out-\(size)-\(repetition)"
@@ -66,7 +73,10 @@ func generatorBenchmarks(sizes: [Int], repetitions: Int, eventgen: String, bench
     let output = "\(work)/out-\(size)-0"
     let files = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
     let lines = files.reduce(0) { total, name in
-      total + ((try? String(contentsOfFile: "\(output)/\(name)", encoding: .utf8))?.split(separator: "\n", omittingEmptySubsequences: false).count ?? 0)
+      total
+        + ((try? String(contentsOfFile: "\(output)/\(name)", encoding: .utf8))?.split(
+          separator: "\n", omittingEmptySubsequences: false
+        ).count ?? 0)
     }
     rows.append(GeneratorRow(events: size, samples: samples.sorted(), lines: lines))
   }
@@ -94,7 +104,8 @@ struct BuildRow {
         let swiftFiles = Int(c[5]), let lines = Int(c[6]), let wall = Double(c[8]), let cpu = Double(c[9])
       else { return nil }
       return BuildRow(
-        kind: c[0], shape: c[1], mode: c[2], events: events, schemaFiles: schemaFiles, swiftFiles: swiftFiles, lines: lines,
+        kind: c[0], shape: c[1], mode: c[2], events: events, schemaFiles: schemaFiles, swiftFiles: swiftFiles,
+        lines: lines,
         wall: wall, cpu: cpu, slowBodies: Int(c[10]))
     }
   }

@@ -23,7 +23,9 @@ enum Harness {
   /// minutes on shared hosts) falls on all rows alike instead of on whichever ran then. This
   /// process does not load the malloc interposer: allocations are counted in another process.
   @MainActor
-  static func measure(_ cases: [BenchmarkCase], iterations: (BenchmarkCase) -> Int, repetitions: Int) async -> [Measurement] {
+  static func measure(
+    _ cases: [BenchmarkCase], iterations: (BenchmarkCase) -> Int, repetitions: Int
+  ) async -> [Measurement] {
     let bodies = cases.map { $0.make(iterations($0)) }
     for body in bodies { await run(body) }
     var samples = [[Double]](repeating: [], count: cases.count)
@@ -65,11 +67,15 @@ enum Instructions {
   }
 
   /// Counts for `cases`, two callgrind processes at a time (counts do not depend on load).
-  static func count(_ cases: [BenchmarkCase], iterations: (BenchmarkCase) -> Int, executable original: String) async -> [String: Double] {
+  static func count(
+    _ cases: [BenchmarkCase], iterations: (BenchmarkCase) -> Int, executable original: String
+  ) async -> [String: Double] {
     guard let valgrind else { return [:] }
     // Valgrind 3.19 cannot read the DWARF this toolchain writes ("possibly corrupted debuginfo")
     // and gives up; totals need no debug information, so it counts a stripped copy.
-    let executable = FileManager.default.temporaryDirectory.appendingPathComponent("typed-events-benchmarks-\(UUID().uuidString)").path
+    let executable = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "typed-events-benchmarks-\(UUID().uuidString)"
+    ).path
     defer { try? FileManager.default.removeItem(atPath: executable) }
     guard runCapturing("/usr/bin/env", ["objcopy", "--strip-debug", original, executable]) != nil else { return [:] }
     return await withTaskGroup(of: (String, Double?).self) { group in
@@ -77,7 +83,9 @@ enum Instructions {
       var pending = cases[...]
       func start(_ group: inout TaskGroup<(String, Double?)>) {
         guard let benchmark = pending.popFirst() else { return }
-        let (id, n, operations) = (benchmark.id, iterations(benchmark), iterations(benchmark) * benchmark.operationsPerIteration)
+        let (id, n, operations) = (
+          benchmark.id, iterations(benchmark), iterations(benchmark) * benchmark.operationsPerIteration
+        )
         group.addTask {
           let once = collected(valgrind, executable, id, n, times: 1)
           let twice = collected(valgrind, executable, id, n, times: 2)
@@ -96,12 +104,19 @@ enum Instructions {
   }
 
   /// The "Collected" total that callgrind prints for one run of the case.
-  private static func collected(_ valgrind: String, _ executable: String, _ id: String, _ iterations: Int, times: Int) -> Int? {
+  private static func collected(
+    _ valgrind: String, _ executable: String, _ id: String, _ iterations: Int, times: Int
+  ) -> Int? {
     let result = runCapturing(
       valgrind,
-      ["--tool=callgrind", "--callgrind-out-file=/dev/null", executable, "--run-case", id, "--iterations", "\(iterations)", "--times", "\(times)"],
+      [
+        "--tool=callgrind", "--callgrind-out-file=/dev/null", executable, "--run-case", id, "--iterations",
+        "\(iterations)", "--times", "\(times)",
+      ],
       environment: ["SWIFT_DETERMINISTIC_HASHING": "1"])
-    guard let line = result?.error.split(separator: "\n").first(where: { $0.contains("Collected :") }) else { return nil }
+    guard let line = result?.error.split(separator: "\n").first(where: { $0.contains("Collected :") }) else {
+      return nil
+    }
     return line.split(separator: " ").last.flatMap { Int($0) }
   }
 }
@@ -114,7 +129,10 @@ enum Allocations {
     guard FileManager.default.fileExists(atPath: library) else { return [:] }
     var arguments = quick ? ["--quick"] : []
     arguments += ["--ids", ids.joined(separator: ",")]
-    guard let output = runCapturing("\(binaries)/typed-events-allocations", arguments, environment: ["LD_PRELOAD": library])?.output else {
+    guard
+      let output = runCapturing(
+        "\(binaries)/typed-events-allocations", arguments, environment: ["LD_PRELOAD": library])?.output
+    else {
       return [:]
     }
     var counts: [String: Double] = [:]

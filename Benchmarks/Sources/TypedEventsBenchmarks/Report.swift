@@ -19,7 +19,8 @@ struct Report {
 
   /// Per field of type `type`: (four fields − no fields) / 4, from `value` of the two rows.
   func perField(_ type: String, _ codec: String, _ value: (Measurement) -> Double?) -> Double? {
-    guard let four = row("field.\(type).\(codec)").flatMap(value), let none = row("field.none.\(codec)").flatMap(value) else { return nil }
+    guard let four = row("field.\(type).\(codec)").flatMap(value), let none = row("field.none.\(codec)").flatMap(value)
+    else { return nil }
     return (four - none) / 4
   }
 
@@ -40,34 +41,61 @@ struct Report {
     func ratio(_ a: Double?, _ b: Double?) -> Double? { a.flatMap { a in b.map { a / $0 } } }
     for n in [1, 10] {
       let bus = median("delivery\(n).bus")
-      target("immediate delivery to \(n) within 1.5× the locked closure array", ratio(bus, median("delivery\(n).lockedArray")), "×") { $0 <= 1.5 }
-      target("immediate delivery to \(n) at least 25× faster than NotificationCenter", ratio(median("delivery\(n).notificationCenter"), bus), "× faster") { $0 >= 25 }
+      target(
+        "immediate delivery to \(n) within 1.5× the locked closure array",
+        ratio(bus, median("delivery\(n).lockedArray")), "×"
+      ) { $0 <= 1.5 }
+      target(
+        "immediate delivery to \(n) at least 25× faster than NotificationCenter",
+        ratio(median("delivery\(n).notificationCenter"), bus), "× faster"
+      ) { $0 >= 25 }
       target("allocations per delivery to \(n) (goal 0)", row("delivery\(n).bus")?.allocations, "") { $0 < 0.01 }
     }
-    target("events(_:) at least 3× faster than AsyncStream per subscriber", ratio(median("async.asyncStream"), median("async.events")), "× faster") { $0 >= 3 }
+    target(
+      "events(_:) at least 3× faster than AsyncStream per subscriber",
+      ratio(median("async.asyncStream"), median("async.events")), "× faster"
+    ) { $0 >= 3 }
     let generated = median("codec.generated")
-    target("userInfo round trip within 1.0× idiomatic hand-written code", ratio(generated, median("codec.idiomatic")), "×") { $0 <= 1.0 }
-    target("userInfo round trip within 1.2× the fastest hand-written code", ratio(generated, median("codec.fastest")), "×") { $0 <= 1.2 }
+    target(
+      "userInfo round trip within 1.0× idiomatic hand-written code", ratio(generated, median("codec.idiomatic")), "×"
+    ) { $0 <= 1.0 }
+    target(
+      "userInfo round trip within 1.2× the fastest hand-written code", ratio(generated, median("codec.fastest")), "×"
+    ) { $0 <= 1.2 }
     for mode in ["debug", "release"] {
       let report = self
       let cpu = { (shape: String) in medianOf(report.builds("clean", shape, mode, events: 300).map(\.cpu)) }
-      target("generated code at 300 events at most 0.4× the naive shape's CPU time, \(mode)", ratio(cpu("generated"), cpu("naive")), "×") { $0 <= 0.4 }
+      target(
+        "generated code at 300 events at most 0.4× the naive shape's CPU time, \(mode)",
+        ratio(cpu("generated"), cpu("naive")), "×"
+      ) { $0 <= 0.4 }
     }
     for shape in ["plugin", "checked-in"] {
-      target("rebuild after editing one event of 500 (\(shape)) at most 5 s, debug", medianOf(builds("rebuild", shape, "debug").map(\.wall)), " s") { $0 <= 5 }
+      target(
+        "rebuild after editing one event of 500 (\(shape)) at most 5 s, debug",
+        medianOf(builds("rebuild", shape, "debug").map(\.wall)), " s"
+      ) { $0 <= 5 }
     }
     let largest = generator.max { $0.events < $1.events }
-    target("generator at least 200,000 output lines per second (largest run, median)", largest?.linesPerSecond, " lines/s") { $0 >= 200_000 }
-    target("1,000 events generated in under 0.3 s (median)", generator.first { $0.events == 1_000 }?.median, " s") { $0 < 0.3 }
+    target(
+      "generator at least 200,000 output lines per second (largest run, median)", largest?.linesPerSecond, " lines/s"
+    ) { $0 >= 200_000 }
+    target("1,000 events generated in under 0.3 s (median)", generator.first { $0.events == 1_000 }?.median, " s") {
+      $0 < 0.3
+    }
     let slow = builds("clean", "generated", "debug", events: 2_000).first?.slowBodies
-    target("function bodies over 100 ms to type-check in generated code at 2,000 events", slow.map(Double.init), "") { $0 == 0 }
+    target("function bodies over 100 ms to type-check in generated code at 2,000 events", slow.map(Double.init), "") {
+      $0 == 0
+    }
   }
 
   /// The parts that were asked for but measured nothing.
   func missingParts(selected: (String) -> Bool, expectsInstructions: Bool) -> [String] {
     var missing: [String] = []
     if !measurements.isEmpty && !countsAllocations { missing.append("allocations") }
-    if selected("instructions") && expectsInstructions && !measurements.isEmpty && !countsInstructions { missing.append("instructions") }
+    if selected("instructions") && expectsInstructions && !measurements.isEmpty && !countsInstructions {
+      missing.append("instructions")
+    }
     if selected("generator") && generator.isEmpty { missing.append("generator") }
     if selected("compile") && !builds.contains(where: { $0.kind == "clean" }) { missing.append("compile") }
     if selected("rebuild") && !builds.contains(where: { $0.kind == "rebuild" }) { missing.append("rebuild") }
@@ -78,11 +106,21 @@ struct Report {
     var lines = ["# TypedEvents benchmarks", ""]
     lines.append("Measured \(ISO8601DateFormatter().string(from: Date())) on \(machine()), \(toolchain()).")
     lines.append("")
-    lines.append("- In-process rows: release build; each body timed \(repetitions) times after a warm-up; **min / median / max** ns per operation; ratios are of medians in the same run.")
-    lines.append("- Allocations per operation: counted in a separate process with the malloc interposer preloaded; timed runs do not load it.")
-    lines.append("- Instructions per operation: `valgrind --tool=callgrind`, (count of 2 bodies − count of 1 body) / operations, with `SWIFT_DETERMINISTIC_HASHING=1`: the same binary gives the same count however busy the machine is. Single-threaded rows only.")
-    lines.append("- Builds: wall and CPU (user + system of the build and its compiler jobs) seconds, min / median / max over the runs shown.")
-    lines.append("- Regenerate with `Benchmarks/run.sh` (about 40 minutes on 2 cores, most of it builds); `--only PART,…` runs a part.")
+    lines.append(
+      "- In-process rows: release build; each body timed \(repetitions) times after a warm-up; **min / median / max** ns per operation; ratios are of medians in the same run."
+    )
+    lines.append(
+      "- Allocations per operation: counted in a separate process with the malloc interposer preloaded; timed runs do not load it."
+    )
+    lines.append(
+      "- Instructions per operation: `valgrind --tool=callgrind`, (count of 2 bodies − count of 1 body) / operations, with `SWIFT_DETERMINISTIC_HASHING=1`: the same binary gives the same count however busy the machine is. Single-threaded rows only."
+    )
+    lines.append(
+      "- Builds: wall and CPU (user + system of the build and its compiler jobs) seconds, min / median / max over the runs shown."
+    )
+    lines.append(
+      "- Regenerate with `Benchmarks/run.sh` (about 40 minutes on 2 cores, most of it builds); `--only PART,…` runs a part."
+    )
     if quick { lines += ["", "**Quick run: tiny sizes, the numbers mean nothing.**"] }
     if !targets.isEmpty { lines += ["", "## Targets", ""] + targets }
 
@@ -98,21 +136,28 @@ struct Report {
       lines.append("|---|---:|---:|---:|---:|---:|---:|")
       for r in rows {
         lines.append(
-          "| \(r.name) | \(format(r.min, 1)) | \(format(r.median, 1)) | \(format(r.max, 1)) | \(format(r.median / base, 2))× | \(count(r.instructions, countsInstructions, r.benchmark.isSingleThreaded)) | \(count(r.allocations, countsAllocations, true)) |")
+          "| \(r.name) | \(format(r.min, 1)) | \(format(r.median, 1)) | \(format(r.max, 1)) | \(format(r.median / base, 2))× | \(count(r.instructions, countsInstructions, r.benchmark.isSingleThreaded)) | \(count(r.allocations, countsAllocations, true)) |"
+        )
       }
     }
     if measurements.contains(where: { $0.benchmark.section == fieldSection }) {
       lines += ["", "## \(fieldSection) (ns and instructions per field)", ""]
-      lines.append("An event of four fields of the type, encoded to `userInfo` and decoded, less the same round trip of an event with no fields, divided by four; from the medians. \"Fastest\" is the hand-written code of the round-trip table above, for the same dictionary.")
+      lines.append(
+        "An event of four fields of the type, encoded to `userInfo` and decoded, less the same round trip of an event with no fields, divided by four; from the medians. \"Fastest\" is the hand-written code of the round-trip table above, for the same dictionary."
+      )
       lines.append("")
-      lines.append("| field type | generated ns | fastest hand-written ns | generated ÷ fastest | generated instructions | fastest instructions |")
+      lines.append(
+        "| field type | generated ns | fastest hand-written ns | generated ÷ fastest | generated instructions | fastest instructions |"
+      )
       lines.append("|---|---:|---:|---:|---:|---:|")
       for type in fieldTypes {
         let g = perField(type, "generated") { $0.median }
         let f = perField(type, "fastest") { $0.median }
         let gi = perField(type, "generated") { $0.instructions }
         let fi = perField(type, "fastest") { $0.instructions }
-        lines.append("| \(type) | \(opt(g, 1)) | \(opt(f, 1)) | \(g.flatMap { g in f.map { format(g / $0, 2) + "×" } } ?? "–") | \(opt(gi, 0)) | \(opt(fi, 0)) |")
+        lines.append(
+          "| \(type) | \(opt(g, 1)) | \(opt(f, 1)) | \(g.flatMap { g in f.map { format(g / $0, 2) + "×" } } ?? "–") | \(opt(gi, 0)) | \(opt(fi, 0)) |"
+        )
       }
     }
     if !generator.isEmpty {
@@ -121,27 +166,34 @@ struct Report {
       lines.append("|---:|---:|---:|---:|---:|---:|---:|")
       for row in generator {
         lines.append(
-          "| \(row.events) | \(row.samples.count) | \(format(row.samples.first ?? .nan, 3)) | \(format(row.median, 3)) | \(format(row.samples.last ?? .nan, 3)) | \(row.lines) | \(format(row.linesPerSecond, 0)) |")
+          "| \(row.events) | \(row.samples.count) | \(format(row.samples.first ?? .nan, 3)) | \(format(row.median, 3)) | \(format(row.samples.last ?? .nan, 3)) | \(row.lines) | \(format(row.linesPerSecond, 0)) |"
+        )
       }
     }
     let clean = builds.filter { $0.kind == "clean" }
     if !clean.isEmpty {
       lines += ["", "## Compile cost: a clean build of the target holding the events", ""]
-      lines.append("`Benchmarks/compile-cost.sh`. \"naive\" is the shape people write by hand (synthesized Codable, a `userInfo` encoder and an `as?` decoder, one `switch` over every event), split into as many Swift files as `eventgen` writes for the same events; both shapes are built with the same `-j 2`, their dependencies built beforehand, taking turns within each repetition. Debug and release (`-c release`, whole-module optimization). \"no-op build\" is SwiftPM's own share of every build: the same command with nothing to compile.")
+      lines.append(
+        "`Benchmarks/compile-cost.sh`. \"naive\" is the shape people write by hand (synthesized Codable, a `userInfo` encoder and an `as?` decoder, one `switch` over every event), split into as many Swift files as `eventgen` writes for the same events; both shapes are built with the same `-j 2`, their dependencies built beforehand, taking turns within each repetition. Debug and release (`-c release`, whole-module optimization). \"no-op build\" is SwiftPM's own share of every build: the same command with nothing to compile."
+      )
       lines.append("")
       lines += buildTable(clean, slowBodies: true)
       for mode in ["debug", "release"] {
         for events in Set(clean.map(\.events)).sorted() {
           let g = medianOf(builds("clean", "generated", mode, events: events).map(\.cpu))
           let n = medianOf(builds("clean", "naive", mode, events: events).map(\.cpu))
-          if let g, let n { lines.append("- \(mode), \(events) events: generated ÷ naive CPU time \(format(g / n, 2))× (medians)") }
+          if let g, let n {
+            lines.append("- \(mode), \(events) events: generated ÷ naive CPU time \(format(g / n, 2))× (medians)")
+          }
         }
       }
     }
     let rebuilds = builds.filter { $0.kind == "rebuild" }
     if !rebuilds.isEmpty {
       lines += ["", "## Rebuild after editing one event (debug)", ""]
-      lines.append("`Benchmarks/rebuild-cost.sh`: an optional field added to the middle event of a built project, then a build; the shapes take turns within each repetition. \"plugin\": the schemas in the target, generated by the build-tool plugin (`swift build` alone, as Xcode does; the plugin runs a debug `eventgen` over all ten schemas, which may use each other's types); \"checked-in\": a release `eventgen generate` then `swift build`, timed together; \"naive\": the same field added to the hand-written shape.")
+      lines.append(
+        "`Benchmarks/rebuild-cost.sh`: an optional field added to the middle event of a built project, then a build; the shapes take turns within each repetition. \"plugin\": the schemas in the target, generated by the build-tool plugin (`swift build` alone, as Xcode does; the plugin runs a debug `eventgen` over all ten schemas, which may use each other's types); \"checked-in\": a release `eventgen generate` then `swift build`, timed together; \"naive\": the same field added to the hand-written shape."
+      )
       lines.append("")
       lines += buildTable(rebuilds, slowBodies: false)
     }
@@ -159,9 +211,12 @@ struct Report {
       let group = rows.filter { $0.shape == row.shape && $0.mode == row.mode && $0.events == row.events }
       let walls = group.map(\.wall).sorted()
       let cpus = group.map(\.cpu).sorted()
-      let spread = { (values: [Double]) in "\(format(values[0], 1)) / \(format(values[values.count / 2], 1)) / \(format(values[values.count - 1], 1))" }
+      let spread = { (values: [Double]) in
+        "\(format(values[0], 1)) / \(format(values[values.count / 2], 1)) / \(format(values[values.count - 1], 1))"
+      }
       lines.append(
-        "| \(row.shape) | \(row.mode) | \(row.events) | \(row.schemaFiles) | \(row.swiftFiles) | \(row.lines) | \(group.count) | \(spread(walls)) | \(spread(cpus)) |\(slowBodies ? " \(group.compactMap(\.slowBodies).max() ?? 0) |" : "")")
+        "| \(row.shape) | \(row.mode) | \(row.events) | \(row.schemaFiles) | \(row.swiftFiles) | \(row.lines) | \(group.count) | \(spread(walls)) | \(spread(cpus)) |\(slowBodies ? " \(group.compactMap(\.slowBodies).max() ?? 0) |" : "")"
+      )
     }
     return lines
   }
@@ -183,7 +238,8 @@ struct Report {
   }
 
   private func toolchain() -> String {
-    runCapturing("/usr/bin/env", ["swift", "--version"])?.output.split(separator: "\n").first.map(String.init) ?? "unknown toolchain"
+    runCapturing("/usr/bin/env", ["swift", "--version"])?.output.split(separator: "\n").first.map(String.init)
+      ?? "unknown toolchain"
   }
 }
 

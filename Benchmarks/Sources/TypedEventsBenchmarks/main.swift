@@ -11,12 +11,16 @@ import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
-  arguments.firstIndex(of: name).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+  arguments.firstIndex(of: name).flatMap {
+    arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
+  }
 }
 let cases = allBenchmarkCases()
 
 if let id = option("--run-case") {
-  guard let benchmark = cases.first(where: { $0.id == id }), let iterations = option("--iterations").flatMap({ Int($0) }) else {
+  guard let benchmark = cases.first(where: { $0.id == id }),
+    let iterations = option("--iterations").flatMap({ Int($0) })
+  else {
     print("unknown case or iterations: \(id)")
     exit(2)
   }
@@ -28,7 +32,8 @@ let quick = arguments.contains("--quick")
 let only = option("--only").map { Set($0.split(separator: ",").map(String.init)) }
 func runs(_ part: String) -> Bool { only?.contains(part) ?? true }
 let repetitions = quick ? 3 : 9
-let benchmarksFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+let benchmarksFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().path
 let executable = URL(fileURLWithPath: CommandLine.arguments[0]).path
 let binaries = URL(fileURLWithPath: executable).deletingLastPathComponent().path
 
@@ -63,9 +68,12 @@ if !selected.isEmpty {
 }
 if runs("instructions"), Instructions.valgrind != nil {
   // In a quick run, two cases only: enough to keep the path working.
-  let counted = selected.filter(\.isSingleThreaded).filter { !quick || $0.id == "delivery1.bus" || $0.id == "codec.generated" }
+  let counted = selected.filter(\.isSingleThreaded).filter {
+    !quick || $0.id == "delivery1.bus" || $0.id == "codec.generated"
+  }
   print("counting instructions with callgrind (\(counted.count) cases, two processes at a time)…")
-  let instructions = await Instructions.count(counted, iterations: { quick ? 100 : max(1, $0.iterations / 10) }, executable: executable)
+  let instructions = await Instructions.count(
+    counted, iterations: { quick ? 100 : max(1, $0.iterations / 10) }, executable: executable)
   report.countsInstructions = !instructions.isEmpty
   for index in report.measurements.indices {
     report.measurements[index].instructions = instructions[report.measurements[index].benchmark.id]
@@ -85,13 +93,17 @@ if runs("compile") {
     report.builds += BuildRow.parse(rows)
   }
   // The largest size, for the rule that no function body takes over 100 ms to type-check.
-  if !quick, let rows = runCapturing("/bin/bash", [script, "2000"], environment: ["SHAPES": "generated", "MODES": "debug", "REPS": "1"])?.output {
+  if !quick,
+    let rows = runCapturing(
+      "/bin/bash", [script, "2000"], environment: ["SHAPES": "generated", "MODES": "debug", "REPS": "1"])?.output
+  {
     report.builds += BuildRow.parse(rows)
   }
 }
 if runs("rebuild") {
   print("rebuild after editing one event (minutes)…")
-  let environment = quick ? ["EVENTS": "20", "FILES": "2", "REPS": "1"] : ["EVENTS": "500", "FILES": "10", "REPS": "3"]
+  let environment =
+    quick ? ["EVENTS": "20", "FILES": "2", "REPS": "1"] : ["EVENTS": "500", "FILES": "10", "REPS": "3"]
   if let rows = runCapturing("/bin/bash", ["\(benchmarksFolder)/rebuild-cost.sh"], environment: environment)?.output {
     report.builds += BuildRow.parse(rows)
   }

@@ -16,7 +16,8 @@ struct EventRenderer {
     var declarations: [Declaration] = [
       .type(
         NominalDecl(
-          doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: event.name, conformances: [Swift.runtime("Event")],
+          doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: event.name,
+          conformances: [Swift.runtime("Event")],
           members: [
             .property(
               PropertyDecl(

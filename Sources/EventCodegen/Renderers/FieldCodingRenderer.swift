@@ -23,14 +23,19 @@ struct FieldCodingRenderer {
       }
       let name = Swift.identifier(field.name)
       guard let message = field.deprecated else {
-        return [.property(PropertyDecl(doc: doc, modifiers: access, keyword: keyword, name: name, type: Swift.type(field.type)))]
+        return [
+          .property(
+            PropertyDecl(doc: doc, modifiers: access, keyword: keyword, name: name, type: Swift.type(field.type)))
+        ]
       }
       return [
         // Internal, not private: the coding extensions live in the other generated file.
-        .property(PropertyDecl(modifiers: "", keyword: keyword, name: Self.storage(field), type: Swift.type(field.type))),
+        .property(
+          PropertyDecl(modifiers: "", keyword: keyword, name: Self.storage(field), type: Swift.type(field.type))),
         .property(
           PropertyDecl(
-            doc: doc, attributes: [Availability.deprecated(message)], modifiers: access, name: name, type: Swift.type(field.type),
+            doc: doc, attributes: [Availability.deprecated(message)], modifiers: access, name: name,
+            type: Swift.type(field.type),
             getter: isMutable
               ? [.line("get { \(Self.storage(field)) }"), .line("set { \(Self.storage(field)) = newValue }")]
               : [.line(Self.storage(field))])),
@@ -74,11 +79,15 @@ struct FieldCodingRenderer {
         modifiers: "@_spi(Generated) nonisolated ", type: type, conformances: [Swift.runtime("FieldCodable")],
         members: [
           decoder(
-            doc: "Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.",
-            signature: "\(access)init<Reader: \(Swift.runtime("FieldReader"))>(fields reader: Reader) throws(Reader.Failure)", reader: "reader"),
+            doc:
+              "Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.",
+            signature:
+              "\(access)init<Reader: \(Swift.runtime("FieldReader"))>(fields reader: Reader) throws(Reader.Failure)",
+            reader: "reader"),
           encoder(
             doc: "Writes the fields, by wire key, to JSON, `userInfo` or a hasher.",
-            signature: "\(access)func write<Writer: \(Swift.runtime("FieldWriter"))>(fields writer: inout Writer)", call: "writer"),
+            signature: "\(access)func write<Writer: \(Swift.runtime("FieldWriter"))>(fields writer: inout Writer)",
+            call: "writer"),
         ]))
   }
 
@@ -91,9 +100,11 @@ struct FieldCodingRenderer {
       case (.optional(let wrapped), nil), (.optional(let wrapped), .some(DefaultValue.none)):
         expression = "try \(reader).decodeIfPresent(\(Swift.type(wrapped)).self, forKey: \(key))"
       case (.optional(let wrapped), let value?):
-        expression = "try \(reader).decodeIfPresent(\(Swift.type(wrapped)).self, forKey: \(key)) ?? \(ValueSpelling.expression(value, of: field.type))"
+        expression =
+          "try \(reader).decodeIfPresent(\(Swift.type(wrapped)).self, forKey: \(key)) ?? \(ValueSpelling.expression(value, of: field.type))"
       case (let type, let value?):
-        expression = "try \(reader).decode(\(Swift.type(type)).self, forKey: \(key), default: \(ValueSpelling.expression(value, of: type)))"
+        expression =
+          "try \(reader).decode(\(Swift.type(type)).self, forKey: \(key), default: \(ValueSpelling.expression(value, of: type)))"
       case (let type, nil):
         expression = "try \(reader).decode(\(Swift.type(type)).self, forKey: \(key))"
       }
@@ -115,6 +126,7 @@ struct FieldCodingRenderer {
 /// `@available` attributes.
 enum Availability {
   static func deprecated(_ message: String) -> String {
-    message.isEmpty ? "@available(*, deprecated)" : "@available(*, deprecated, message: \(Swift.stringLiteral(message)))"
+    message.isEmpty
+      ? "@available(*, deprecated)" : "@available(*, deprecated, message: \(Swift.stringLiteral(message)))"
   }
 }

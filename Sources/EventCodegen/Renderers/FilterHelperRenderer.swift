@@ -45,13 +45,17 @@ struct FilterHelperRenderer {
                 _ handler: @escaping @Sendable (\(item.typeName)) -> Swift.Void
               ) -> \(Swift.runtime("EventSubscription"))
               """,
-            body: [.line("self.subscribe(\(item.typeName).self, about: subject, delivery: delivery, replay: replay, handler)")])),
+            body: [
+              .line(
+                "self.subscribe(\(item.typeName).self, about: subject, delivery: delivery, replay: replay, handler)")
+            ])),
       ]
     }
     return [
       .extension(
         ExtensionDecl(
-          doc: ["Filter helpers: each receives only the events about one entity."], type: Swift.runtime("EventObserving"),
+          doc: ["Filter helpers: each receives only the events about one entity."],
+          type: Swift.runtime("EventObserving"),
           members: members))
     ]
   }

@@ -16,7 +16,8 @@ struct GroupRenderer {
           doc: ["Each member event type and the case that wraps it."], modifiers: "\(access)static ", keyword: "let",
           name: "members", type: "[\(Swift.runtime("EventGroupMember"))<\(group.name)>]",
           initializer: "[\n"
-            + cases.map { "  \(Swift.runtime("EventGroupMember"))(\($0.0.event).self) { .\($0.2)($0) }," }.joined(separator: "\n")
+            + cases.map { "  \(Swift.runtime("EventGroupMember"))(\($0.0.event).self) { .\($0.2)($0) }," }.joined(
+              separator: "\n")
             + "\n]")))
     members.append(
       .property(
@@ -26,7 +27,8 @@ struct GroupRenderer {
     var declarations: [Declaration] = [
       .type(
         NominalDecl(
-          doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: group.name, conformances: [Swift.runtime("EventGroup")],
+          doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: group.name,
+          conformances: [Swift.runtime("EventGroup")],
           members: members))
     ]
     if let subject = group.subjectType {
@@ -39,7 +41,9 @@ struct GroupRenderer {
                 PropertyDecl(
                   doc: ["What the event is about; all events of the group share it."], modifiers: access,
                   name: "eventSubject", type: Swift.type(subject),
-                  getter: [.switch("self", cases.map { ("case .\($0.2)(let event):", [.line("return event.eventSubject")]) })]))
+                  getter: [
+                    .switch("self", cases.map { ("case .\($0.2)(let event):", [.line("return event.eventSubject")]) })
+                  ]))
             ])))
     }
     return declarations

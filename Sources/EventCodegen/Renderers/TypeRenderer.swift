@@ -23,9 +23,11 @@ struct TypeRenderer {
   private func wrapper(_ type: EventSchema.TypeDeclaration, raw: BuiltinType, doc: [String]) -> Declaration {
     .type(
       NominalDecl(
-        doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name, conformances: [Swift.runtime("StrongIdentifier")],
+        doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name,
+        conformances: [Swift.runtime("StrongIdentifier")],
         members: [
-          .property(PropertyDecl(doc: ["The wrapped value."], modifiers: access, name: "rawValue", type: Swift.builtin(raw))),
+          .property(
+            PropertyDecl(doc: ["The wrapped value."], modifiers: access, name: "rawValue", type: Swift.builtin(raw))),
           .function(
             FunctionDecl(
               doc: ["Creates the identifier."],
@@ -44,7 +46,10 @@ struct TypeRenderer {
         conformances: ["Swift.String", Swift.runtime("StringEnumeration"), "Swift.CaseIterable"],
         members: cases.map { enumCase in
           let name = Swift.identifier(enumCase.name)
-          return .enumCase(doc: [], text: enumCase.rawValue == enumCase.name ? "case \(name)" : "case \(name) = \(Swift.stringLiteral(enumCase.rawValue))")
+          return .enumCase(
+            doc: [],
+            text: enumCase.rawValue == enumCase.name
+              ? "case \(name)" : "case \(name) = \(Swift.stringLiteral(enumCase.rawValue))")
         }))
   }
 
@@ -53,7 +58,9 @@ struct TypeRenderer {
     if !doc.isEmpty { doc.append("") }
     doc.append("Open: a raw value this version does not know decodes as `unknown` and is written back unchanged.")
     var members: [Declaration] = cases.map { .enumCase(doc: [], text: "case \(Swift.identifier($0.name))") }
-    members.append(.enumCase(doc: ["A raw value this version of the schema does not know, kept as is."], text: "case unknown(Swift.String)"))
+    members.append(
+      .enumCase(
+        doc: ["A raw value this version of the schema does not know, kept as is."], text: "case unknown(Swift.String)"))
     members.append(
       .function(
         FunctionDecl(
@@ -83,7 +90,8 @@ struct TypeRenderer {
           initializer: "[" + cases.map { ".\(Swift.member($0.name))" }.joined(separator: ", ") + "]")))
     return .type(
       NominalDecl(
-        doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: type.name, conformances: [Swift.runtime("StringEnumeration")],
+        doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: type.name,
+        conformances: [Swift.runtime("StringEnumeration")],
         members: members))
   }
 
@@ -94,7 +102,9 @@ struct TypeRenderer {
         NominalDecl(
           doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name,
           conformances: ["Swift.Hashable", "Swift.Codable", Swift.runtime("UserInfoCodable")],
-          members: coding.properties + [coding.memberwiseInitializer(doc: "Creates a value.", deprecated: type.deprecated)])),
+          members: coding.properties + [
+            coding.memberwiseInitializer(doc: "Creates a value.", deprecated: type.deprecated)
+          ])),
       coding.codingExtension(for: type.name),
     ]
   }

@@ -32,7 +32,9 @@ enum ValueSpelling {
       return "[" + items.map { expression($0, of: element) }.joined(separator: ", ") + "]"
     case (.dictionary(let entries), .dictionary(let valueType)):
       guard !entries.isEmpty else { return "[:]" }
-      return "[" + entries.map { "\(Swift.stringLiteral($0.key)): \(expression($0.value, of: valueType))" }.joined(separator: ", ") + "]"
+      return "["
+        + entries.map { "\(Swift.stringLiteral($0.key)): \(expression($0.value, of: valueType))" }.joined(
+          separator: ", ") + "]"
     default:
       // The validator pairs values with their types; other pairs do not reach the generator.
       return "nil"

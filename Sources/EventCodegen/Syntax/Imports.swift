@@ -79,7 +79,9 @@ struct Imports {
     case .line(let text):
       all += text
     case .conditional(_, let declarations):
-      for declaration in declarations { collect(declaration, exposed: &exposed, all: &all, inExposedType: inExposedType) }
+      for declaration in declarations {
+        collect(declaration, exposed: &exposed, all: &all, inExposedType: inExposedType)
+      }
     }
   }
 

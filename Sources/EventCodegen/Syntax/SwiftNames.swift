@@ -56,7 +56,8 @@ enum Swift {
       case "\0": result += "\\0"
       default:
         if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-          || scalar.properties.generalCategory == .lineSeparator || scalar.properties.generalCategory == .paragraphSeparator
+          || scalar.properties.generalCategory == .lineSeparator
+          || scalar.properties.generalCategory == .paragraphSeparator
         {
           result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
         } else {

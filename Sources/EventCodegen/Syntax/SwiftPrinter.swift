@@ -65,7 +65,8 @@ struct SwiftPrinter {
       declaration.attributes.forEach { emit($0) }
       let conformances = declaration.conformances.isEmpty ? "" : ": " + declaration.conformances.joined(separator: ", ")
       let whereClause = declaration.whereClause.map { " where \($0)" } ?? ""
-      members("\(declaration.modifiers)extension \(declaration.type)\(conformances)\(whereClause) {", declaration.members)
+      members(
+        "\(declaration.modifiers)extension \(declaration.type)\(conformances)\(whereClause) {", declaration.members)
     case .property(let property):
       doc(property.doc)
       property.attributes.forEach { emit($0) }

@@ -27,12 +27,15 @@ struct NodeReader {
   }
 
   /// The pairs of a mapping whose keys must come from `allowed`; unknown keys are reported with a hint.
-  mutating func fields(of node: YAMLNode, what: String, allowed: [String]) -> [String: (key: Located<String>, value: YAMLNode)]? {
+  mutating func fields(
+    of node: YAMLNode, what: String, allowed: [String]
+  ) -> [String: (key: Located<String>, value: YAMLNode)]? {
     guard let entries = entries(of: node, what: what) else { return nil }
     var result: [String: (key: Located<String>, value: YAMLNode)] = [:]
     for entry in entries {
       guard allowed.contains(entry.key.value) else {
-        let hint = Suggestions.closest(to: entry.key.value, among: allowed)
+        let hint =
+          Suggestions.closest(to: entry.key.value, among: allowed)
           .map { "; did you mean `\($0)`?" } ?? "; expected one of: \(allowed.joined(separator: ", "))"
         log.error("unknown key `\(entry.key.value)` in \(what)\(hint)", at: entry.key.location)
         continue

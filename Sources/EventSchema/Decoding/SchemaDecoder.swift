@@ -24,10 +24,14 @@ struct SchemaDecoder {
   private mutating func document(_ root: YAMLNode) -> SchemaDocument {
     var document = SchemaDocument(path: path)
     guard case .mapping = root.content else {
-      reader.log.error("a schema file is a mapping with keys such as `events:` and `types:`; found \(root.kindDescription)", at: root.location)
+      reader.log.error(
+        "a schema file is a mapping with keys such as `events:` and `types:`; found \(root.kindDescription)",
+        at: root.location)
       return document
     }
-    guard let keys = reader.fields(of: root, what: "the schema file", allowed: Self.topLevelKeys) else { return document }
+    guard let keys = reader.fields(of: root, what: "the schema file", allowed: Self.topLevelKeys) else {
+      return document
+    }
     if let node = keys["namespace"]?.value {
       document.namespace = reader.located(node, what: "`namespace`")
     }
@@ -44,7 +48,8 @@ struct SchemaDecoder {
     if let node = keys["events"]?.value, let entries = reader.entries(of: node, what: "`events`") {
       document.events = entries.compactMap { event(named: $0.key, $0.value) }
     }
-    if let node = keys["external"]?.value, let items = reader.items(of: node, what: "`external` (a list of type names)") {
+    if let node = keys["external"]?.value, let items = reader.items(of: node, what: "`external` (a list of type names)")
+    {
       document.externals = items.compactMap { reader.located($0, what: "an external type name") }
     }
     if let node = keys["groups"]?.value, let entries = reader.entries(of: node, what: "`groups`") {
@@ -58,7 +63,8 @@ struct SchemaDecoder {
     guard let keys = reader.fields(of: node, what: what, allowed: Self.typeKeys) else { return nil }
     let bodies = ["wraps", "enum", "fields"].filter { keys[$0] != nil }
     guard bodies.count == 1 else {
-      let message = bodies.isEmpty
+      let message =
+        bodies.isEmpty
         ? "\(what) needs one of `wraps:`, `enum:` or `fields:`"
         : "\(what) has both `\(bodies[0])` and `\(bodies[1])`; a type is one of `wraps:`, `enum:` or `fields:`"
       reader.log.error(message, at: bodies.count > 1 ? (keys[bodies[1]]?.key.location ?? name.location) : name.location)
@@ -82,7 +88,9 @@ struct SchemaDecoder {
       deprecated: reader.deprecation(keys["deprecated"]?.value))
   }
 
-  private mutating func enumCases(_ node: YAMLNode, what: String) -> [(name: Located<String>, rawValue: Located<String>)] {
+  private mutating func enumCases(
+    _ node: YAMLNode, what: String
+  ) -> [(name: Located<String>, rawValue: Located<String>)] {
     // An empty list is reported here; a malformed one already was, by the reader.
     if case .mapping = node.content {
       guard let entries = reader.entries(of: node, what: "the cases of \(what)") else { return [] }
@@ -91,7 +99,8 @@ struct SchemaDecoder {
         reader.located(entry.value, what: "the raw value of case `\(entry.key.value)`").map { (entry.key, $0) }
       }
     }
-    guard let items = reader.items(of: node, what: "the cases of \(what) (a list, or a mapping of case to raw value)") else {
+    guard let items = reader.items(of: node, what: "the cases of \(what) (a list, or a mapping of case to raw value)")
+    else {
       return []
     }
     if items.isEmpty { reader.log.error("\(what) has no cases", at: node.location) }
@@ -155,7 +164,8 @@ struct SchemaDecoder {
       reader.log.error("\(what) has both `events:` and `cases:`; use one", at: explicit.key.location)
       return nil
     case (nil, nil):
-      reader.log.error("\(what) needs `events:` (a list) or `cases:` (a mapping of case name to event)", at: name.location)
+      reader.log.error(
+        "\(what) needs `events:` (a list) or `cases:` (a mapping of case name to event)", at: name.location)
       return nil
     }
     if cases.isEmpty {

@@ -15,7 +15,8 @@ enum TypeExpressionParser {
       return parse(text: scalar.value, at: node.location.advanced(by: scalar.contentOffset), log: &log)
     case .sequence(let items, _):
       guard items.count == 1, let item = items.first else {
-        log.error("an array type holds exactly one element type, as in `[String]`; found \(items.count)", at: node.location)
+        log.error(
+          "an array type holds exactly one element type, as in `[String]`; found \(items.count)", at: node.location)
         return nil
       }
       if case .mapping(let pairs) = item.content {
@@ -95,7 +96,8 @@ enum TypeExpressionParser {
         }
         skipSpaces()
         guard peek == "]" else {
-          throw ScanError(message: peek.map { "expected `]`, found `\($0)`" } ?? "expected `]` to close the type", offset: index)
+          throw ScanError(
+            message: peek.map { "expected `]`, found `\($0)`" } ?? "expected `]` to close the type", offset: index)
         }
         index += 1
       } else {

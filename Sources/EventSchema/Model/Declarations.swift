@@ -154,7 +154,8 @@ public struct GroupDeclaration: Hashable, Sendable {
   public var location: SourceLocation
 
   /// Creates a group declaration.
-  public init(name: String, cases: [Case], subjectType: FieldType? = nil, doc: String? = nil, location: SourceLocation) {
+  public init(name: String, cases: [Case], subjectType: FieldType? = nil, doc: String? = nil, location: SourceLocation)
+  {
     self.name = name
     self.cases = cases
     self.subjectType = subjectType

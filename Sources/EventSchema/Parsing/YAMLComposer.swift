@@ -76,7 +76,9 @@ public struct YAMLComposer {
           return .failure([Diagnostic(.error, at: start, "a schema file holds one YAML document; found a second one")])
         }
       case YAML_ALIAS_EVENT:
-        return .failure([Diagnostic(.error, at: start, "aliases (`*name`) are not supported in event schemas; write the value out")])
+        return .failure([
+          Diagnostic(.error, at: start, "aliases (`*name`) are not supported in event schemas; write the value out")
+        ])
       case YAML_SCALAR_EVENT:
         let data = event.data.scalar
         if data.anchor != nil { return .failure([anchorError(at: start)]) }
@@ -93,7 +95,8 @@ public struct YAMLComposer {
         stack.append(Frame(start: start, isMapping: true))
       case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
         if let frame = stack.popLast() {
-          completed = YAMLNode(frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items, flow: frame.flow), at: frame.start)
+          completed = YAMLNode(
+            frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items, flow: frame.flow), at: frame.start)
         }
       default:
         break  // Stream start, document end and no-op events carry nothing for the tree.
@@ -123,7 +126,8 @@ public struct YAMLComposer {
   private func depthCheck(_ depth: Int, at location: SourceLocation) -> Result? {
     guard depth >= Self.maximumDepth else { return nil }
     return .failure([
-      Diagnostic(.error, at: location, "nesting is deeper than \(Self.maximumDepth) levels; a schema never needs that much")
+      Diagnostic(
+        .error, at: location, "nesting is deeper than \(Self.maximumDepth) levels; a schema never needs that much")
     ])
   }
 

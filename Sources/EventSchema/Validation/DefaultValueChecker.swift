@@ -53,7 +53,9 @@ struct DefaultValueChecker {
     }
   }
 
-  private func check(_ literal: Located<Literal>, against builtin: BuiltinType, log: inout DiagnosticLog) -> DefaultValue? {
+  private func check(
+    _ literal: Located<Literal>, against builtin: BuiltinType, log: inout DiagnosticLog
+  ) -> DefaultValue? {
     let type = FieldType.builtin(builtin)
     guard case .scalar(let text, let plain) = literal.value else {
       return mismatch(literal, type, log: &log)
@@ -80,13 +82,15 @@ struct DefaultValueChecker {
       guard Self.isUUID(text) else { return mismatch(literal, type, log: &log) }
       return .uuid(text.uppercased())
     case .date, .url, .data:
-      log.error("`\(builtin.swiftName)` fields cannot have a default; make the field optional instead", at: literal.location)
+      log.error(
+        "`\(builtin.swiftName)` fields cannot have a default; make the field optional instead", at: literal.location)
       return nil
     default:
       guard plain, let bounds = builtin.integerBounds, Self.isInteger(text) else {
         return mismatch(literal, type, log: &log)
       }
-      let fits = text.hasPrefix("-")
+      let fits =
+        text.hasPrefix("-")
         ? Int64(text).map { $0 >= bounds.min } ?? false
         : UInt64(text).map { $0 <= bounds.max } ?? false
       guard fits else {
@@ -119,7 +123,9 @@ struct DefaultValueChecker {
     let negative = text.hasPrefix("-")
     let unsigned = negative ? String(text.dropFirst()) : text
     let parts = unsigned.split(separator: ".", omittingEmptySubsequences: false)
-    guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
+    guard (1...2).contains(parts.count),
+      parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } })
+    else {
       return nil
     }
     let fraction = parts.count == 2 ? String(parts[1]) : ""

@@ -34,7 +34,8 @@ struct SchemaValidator {
           doc: document.doc, types: types,
           events: events, groups: [], externals: document.externals.map(\.value)))
     }
-    let eventsByName = Dictionary(files.flatMap(\.events).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    let eventsByName = Dictionary(
+      files.flatMap(\.events).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     for (index, document) in documents.enumerated() {
       files[index].groups = document.groups.compactMap { group($0, events: eventsByName) }
     }
@@ -69,7 +70,9 @@ struct SchemaValidator {
   /// none may redeclare a member that generated code gives the same type (`clashes`).
   private mutating func checkMemberName(_ name: Located<String>, what: String, clashes: Set<String> = []) -> Bool {
     guard SwiftNames.isIdentifier(name.value) else {
-      log.error("\(what) `\(name.value)` is not a valid Swift identifier; use letters, digits and `_`, not starting with a digit", at: name.location)
+      log.error(
+        "\(what) `\(name.value)` is not a valid Swift identifier; use letters, digits and `_`, not starting with a digit",
+        at: name.location)
       return false
     }
     guard !SwiftNames.unusableMemberNames.contains(name.value) else {
@@ -77,7 +80,9 @@ struct SchemaValidator {
       return false
     }
     guard !clashes.contains(name.value) else {
-      log.error("\(what) `\(name.value)` clashes with the member `\(name.value)` that generated code declares; choose another name", at: name.location)
+      log.error(
+        "\(what) `\(name.value)` clashes with the member `\(name.value)` that generated code declares; choose another name",
+        at: name.location)
       return false
     }
     return true
@@ -89,7 +94,8 @@ struct SchemaValidator {
     let kind: TypeDeclaration.Kind
     switch syntax.body {
     case .wraps(let expression):
-      guard case .named(let name) = expression, let builtin = BuiltinType(rawValue: name.value), builtin.isWrappable else {
+      guard case .named(let name) = expression, let builtin = BuiltinType(rawValue: name.value), builtin.isWrappable
+      else {
         let wrappable = BuiltinType.allCases.filter(\.isWrappable).map(\.swiftName).joined(separator: ", ")
         log.error("`wraps` takes one of \(wrappable)", at: expression.location)
         return nil
@@ -104,7 +110,8 @@ struct SchemaValidator {
       kind = .record(checked)
     }
     return TypeDeclaration(
-      name: syntax.name.value, kind: kind, doc: syntax.doc, deprecated: syntax.deprecated, location: syntax.name.location)
+      name: syntax.name.value, kind: kind, doc: syntax.doc, deprecated: syntax.deprecated,
+      location: syntax.name.location)
   }
 
   private mutating func enumeration(
@@ -121,7 +128,9 @@ struct SchemaValidator {
         continue
       }
       if !frozen && entry.name.value == "unknown" {
-        log.error("`unknown` is the case an open enum keeps unknown values in; rename the case or add `frozen: true`", at: entry.name.location)
+        log.error(
+          "`unknown` is the case an open enum keeps unknown values in; rename the case or add `frozen: true`",
+          at: entry.name.location)
         valid = false
       }
       if result.contains(where: { $0.name == entry.name.value }) {
@@ -130,7 +139,9 @@ struct SchemaValidator {
         continue  // its raw value is a duplicate too when it is the name: one error says it
       }
       if let first = rawValues[entry.rawValue.value] {
-        log.error("duplicate raw value \"\(entry.rawValue.value)\" in enum `\(name)` (first at line \(first.line), column \(first.column))", at: entry.rawValue.location)
+        log.error(
+          "duplicate raw value \"\(entry.rawValue.value)\" in enum `\(name)` (first at line \(first.line), column \(first.column))",
+          at: entry.rawValue.location)
         valid = false
       }
       rawValues[entry.rawValue.value] = entry.rawValue.location
@@ -152,7 +163,9 @@ struct SchemaValidator {
         continue
       }
       if let first = wireKeys[field.wireKey] {
-        log.error("wire key \"\(field.wireKey)\" is used twice (first at line \(first.line), column \(first.column))", at: syntax.key?.location ?? syntax.name.location)
+        log.error(
+          "wire key \"\(field.wireKey)\" is used twice (first at line \(first.line), column \(first.column))",
+          at: syntax.key?.location ?? syntax.name.location)
         valid = false
       }
       wireKeys[field.wireKey] = syntax.key?.location ?? syntax.name.location
@@ -164,7 +177,9 @@ struct SchemaValidator {
   private mutating func field(_ syntax: FieldSyntax) -> Field? {
     var valid = checkMemberName(syntax.name, what: "field")
     if valid && SwiftNames.generatedMembers.contains(syntax.name.value) {
-      log.error("field `\(syntax.name.value)` clashes with a member that generated code declares; rename it and keep the wire name with `key: \(syntax.name.value)`", at: syntax.name.location)
+      log.error(
+        "field `\(syntax.name.value)` clashes with a member that generated code declares; rename it and keep the wire name with `key: \(syntax.name.value)`",
+        at: syntax.name.location)
       valid = false
     }
     let type = TypeResolver(symbols: symbols).resolve(syntax.type, log: &log)
@@ -205,7 +220,9 @@ struct SchemaValidator {
       let at = path.location.advanced(by: properties.joined(separator: ".").count + (index > 0 ? 1 : 0))
       if let previous = type {
         guard case .named(let record, .record) = previous, let recordFields = recordFields[record] else {
-          log.error("subject path `\(path.value)` continues past `\(properties.joined(separator: "."))`, which is of type `\(previous)`, not a value type with fields", at: at)
+          log.error(
+            "subject path `\(path.value)` continues past `\(properties.joined(separator: "."))`, which is of type `\(previous)`, not a value type with fields",
+            at: at)
           return nil
         }
         available = recordFields
@@ -217,7 +234,8 @@ struct SchemaValidator {
         return nil
       }
       guard !field.type.isOptional else {
-        log.error("subject `\(path.value)` goes through the optional field `\(name)`; a subject must always be present", at: at)
+        log.error(
+          "subject `\(path.value)` goes through the optional field `\(name)`; a subject must always be present", at: at)
         return nil
       }
       properties.append(name)
@@ -226,7 +244,8 @@ struct SchemaValidator {
     guard let type else { return nil }
     switch type {
     case .array, .dictionary:
-      log.error("subject `\(path.value)` is of type `\(type)`; a subject is one identity, such as an ID", at: path.location)
+      log.error(
+        "subject `\(path.value)` is of type `\(type)`; a subject is one identity, such as an ID", at: path.location)
       return nil
     default:
       return SubjectPath(properties: properties, type: type)
@@ -249,7 +268,9 @@ struct SchemaValidator {
         } else if case .event = symbols[eventName]?.kind {
           // The event exists but is invalid; its own error says why.
         } else {
-          log.error("`\(eventName)` is a \(symbols[eventName]?.kind.noun ?? "name"), not an event; groups hold events", at: entry.event.location)
+          log.error(
+            "`\(eventName)` is a \(symbols[eventName]?.kind.noun ?? "name"), not an event; groups hold events",
+            at: entry.event.location)
         }
         valid = false
         continue
@@ -279,7 +300,9 @@ struct SchemaValidator {
       return nil
     }
     let subjects = cases.map { events[$0.event]?.subject?.type }
-    let shared: FieldType? = subjects.allSatisfy({ $0 != nil && $0 == subjects.first ?? nil }) ? subjects.first ?? nil : nil
-    return GroupDeclaration(name: syntax.name.value, cases: cases, subjectType: shared, doc: syntax.doc, location: syntax.name.location)
+    let shared: FieldType? =
+      subjects.allSatisfy({ $0 != nil && $0 == subjects.first ?? nil }) ? subjects.first ?? nil : nil
+    return GroupDeclaration(
+      name: syntax.name.value, cases: cases, subjectType: shared, doc: syntax.doc, location: syntax.name.location)
   }
 }

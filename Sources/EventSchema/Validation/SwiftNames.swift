@@ -16,7 +16,9 @@ public enum SwiftNames {
 
   /// Keywords that cannot name a property or case even in backticks, or would break the members
   /// generated code refers to through `self`.
-  static let unusableMemberNames: Set<String> = ["self", "Self", "super", "init", "deinit", "subscript", "Type", "Protocol", "_"]
+  static let unusableMemberNames: Set<String> = [
+    "self", "Self", "super", "init", "deinit", "subscript", "Type", "Protocol", "_",
+  ]
 
   /// Members every generated type or event has; a field of that name would clash.
   static let generatedMembers: Set<String> = [

@@ -30,11 +30,15 @@ struct SymbolTable {
   mutating func declare(_ name: Located<String>, as kind: Kind, log: inout DiagnosticLog) {
     let value = name.value
     guard SwiftNames.isIdentifier(value) else {
-      log.error("`\(value)` is not a valid Swift identifier; use letters, digits and `_`, not starting with a digit", at: name.location)
+      log.error(
+        "`\(value)` is not a valid Swift identifier; use letters, digits and `_`, not starting with a digit",
+        at: name.location)
       return
     }
     if SwiftNames.keywords.contains(value) {
-      log.error("`\(value)` is a Swift keyword and cannot name \(kind.noun == "event" || kind.noun == "external type" ? "an" : "a") \(kind.noun)", at: name.location)
+      log.error(
+        "`\(value)` is a Swift keyword and cannot name \(kind.noun == "event" || kind.noun == "external type" ? "an" : "a") \(kind.noun)",
+        at: name.location)
       return
     }
     if let reason = SwiftNames.reservedTypeNames[value] {
@@ -42,7 +46,8 @@ struct SymbolTable {
       return
     }
     if let first = symbols[value] {
-      log.error("duplicate name `\(value)`: already declared as a \(first.kind.noun) at \(first.location)", at: name.location)
+      log.error(
+        "duplicate name `\(value)`: already declared as a \(first.kind.noun) at \(first.location)", at: name.location)
       return
     }
     symbols[value] = Symbol(kind: kind, location: name.location)

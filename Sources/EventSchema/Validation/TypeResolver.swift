@@ -21,7 +21,9 @@ struct TypeResolver {
       let resolvedValue = resolve(value, log: &log)
       guard let resolvedKey, let resolvedValue else { return nil }
       guard resolvedKey == .builtin(.string) else {
-        log.error("dictionary keys must be `String` (userInfo and JSON objects have string keys); found `\(resolvedKey)`", at: key.location)
+        log.error(
+          "dictionary keys must be `String` (userInfo and JSON objects have string keys); found `\(resolvedKey)`",
+          at: key.location)
         return nil
       }
       return .dictionary(resolvedValue)
@@ -50,7 +52,9 @@ struct TypeResolver {
     case .external:
       return .named(name.value, .external)
     case .event, .group:
-      log.error("`\(name.value)` is \(symbol.kind.noun == "event" ? "an event" : "a group"), not a type; events cannot be fields of other events", at: name.location)
+      log.error(
+        "`\(name.value)` is \(symbol.kind.noun == "event" ? "an event" : "a group"), not a type; events cannot be fields of other events",
+        at: name.location)
       return nil
     }
   }

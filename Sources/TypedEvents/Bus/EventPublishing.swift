@@ -54,7 +54,8 @@ extension EventObserving {
     _ type: E.Type, about subject: E.EventSubject, delivery: EventDelivery = .immediate, replay: Bool = false,
     _ handler: @escaping @Sendable (E) -> Void
   ) -> EventSubscription {
-    subscribe(EventSelector.event(type).filter { $0.eventSubject == subject }, delivery: delivery, replay: replay, handler)
+    subscribe(
+      EventSelector.event(type).filter { $0.eventSubject == subject }, delivery: delivery, replay: replay, handler)
   }
 
   /// Calls `handler` with the events of group `type` about `subject` only.
@@ -62,7 +63,8 @@ extension EventObserving {
     _ type: G.Type, about subject: G.EventSubject, delivery: EventDelivery = .immediate, replay: Bool = false,
     _ handler: @escaping @Sendable (G) -> Void
   ) -> EventSubscription {
-    subscribe(EventSelector.group(type).filter { $0.eventSubject == subject }, delivery: delivery, replay: replay, handler)
+    subscribe(
+      EventSelector.group(type).filter { $0.eventSubject == subject }, delivery: delivery, replay: replay, handler)
   }
 
   /// Calls `handler` on the main actor with every event of type `type`.

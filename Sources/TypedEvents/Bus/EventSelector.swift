@@ -32,7 +32,8 @@ struct SelectorMember<Value: Sendable>: Sendable {
   let eventType: ObjectIdentifier
   /// Adds an entry to the event type's channel; returns the replay delivery, if asked for and
   /// the channel has a latest event.
-  let attach: @Sendable (_ channels: inout ChannelTable, _ entry: EntryIdentity, _ sink: Sink<Value>, _ replay: Bool) -> Replay?
+  let attach:
+    @Sendable (_ channels: inout ChannelTable, _ entry: EntryIdentity, _ sink: Sink<Value>, _ replay: Bool) -> Replay?
 
   init<E: Event>(_ type: E.Type, _ convert: @escaping @Sendable (E) -> Value) {
     eventType = ObjectIdentifier(type)
@@ -49,7 +50,10 @@ struct SelectorMember<Value: Sendable>: Sendable {
     }
   }
 
-  private init(eventType: ObjectIdentifier, attach: @escaping @Sendable (inout ChannelTable, EntryIdentity, Sink<Value>, Bool) -> Replay?) {
+  private init(
+    eventType: ObjectIdentifier,
+    attach: @escaping @Sendable (inout ChannelTable, EntryIdentity, Sink<Value>, Bool) -> Replay?
+  ) {
     self.eventType = eventType
     self.attach = attach
   }

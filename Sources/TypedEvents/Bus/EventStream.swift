@@ -1,4 +1,4 @@
-/// An `AsyncSequence` of the events of one type or group, from ``EventObserving/events(_:replay:bufferingPolicy:)``.
+/// An `AsyncSequence` of the events of one type or group, from `events(_:replay:bufferingPolicy:)` of ``EventObserving``.
 ///
 /// Events published while nobody awaits the next one wait in a buffer whose policy the caller
 /// chooses (``EventBufferingPolicy``; unbounded by default, so nothing is lost). The sequence
@@ -63,16 +63,20 @@ extension EventObserving {
 
   /// The events of type `type` about `subject`, as an asynchronous sequence.
   public func events<E: Event & SubjectIdentifiable>(
-    _ type: E.Type, about subject: E.EventSubject, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
+    _ type: E.Type, about subject: E.EventSubject, replay: Bool = false,
+    bufferingPolicy: EventBufferingPolicy = .unbounded
   ) -> EventStream<E> {
-    events(EventSelector.event(type).filter { $0.eventSubject == subject }, replay: replay, bufferingPolicy: bufferingPolicy)
+    events(
+      EventSelector.event(type).filter { $0.eventSubject == subject }, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// The events of group `type` about `subject`, as an asynchronous sequence.
   public func events<G: EventGroup & SubjectIdentifiable>(
-    _ type: G.Type, about subject: G.EventSubject, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
+    _ type: G.Type, about subject: G.EventSubject, replay: Bool = false,
+    bufferingPolicy: EventBufferingPolicy = .unbounded
   ) -> EventStream<G> {
-    events(EventSelector.group(type).filter { $0.eventSubject == subject }, replay: replay, bufferingPolicy: bufferingPolicy)
+    events(
+      EventSelector.group(type).filter { $0.eventSubject == subject }, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// The values `selector` selects, as an asynchronous sequence.

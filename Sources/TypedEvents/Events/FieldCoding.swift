@@ -95,15 +95,12 @@ extension FieldCodable {
   /// Whether two values have equal fields. Allocates nothing: the right-hand side's fields are
   /// copied into a buffer on the stack, then compared one by one with the left-hand side's.
   ///
-  /// The runtime's, written once, rather than the compiler's synthesized `==` per type, which
-  /// made a clean debug build of 300 generated events a fifth slower (Benchmarks/compile-cost.sh).
-  @inlinable
+  /// Written once in the runtime and not inlinable: the compiler's synthesized `==` per type
+  /// made a clean debug build of 300 generated events a fifth slower, and specialising this one
+  /// per type a release build about a tenth slower (Benchmarks/compile-cost.sh). Comparing
+  /// events is not on the bus's path.
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    let alignment = Swift.max(MemoryLayout<Self>.alignment, MemoryLayout<ObjectIdentifier>.alignment)
-    let equal = withUnsafeTemporaryAllocation(byteCount: FieldComparison.capacity(for: Self.self), alignment: alignment) {
-      FieldComparison.compare(lhs, rhs, in: $0)
-    }
-    return equal ?? FieldComparison.compareOnTheHeap(lhs, rhs)
+    FieldComparison.equal(lhs, rhs)
   }
 
   /// Hashes every field.
@@ -142,37 +139,53 @@ public struct FieldHasher: FieldWriter {
 
 /// `==` without allocating: one value's fields are stashed in a buffer on the stack, each behind
 /// the identity of its type, and the other value's fields are compared with them in write order.
-@_spi(Generated)
-public enum FieldComparison {
+enum FieldComparison {
+  /// Whether `lhs` and `rhs` have equal fields.
+  static func equal<Value: FieldCodable>(_ lhs: Value, _ rhs: Value) -> Bool {
+    let alignment = Swift.max(MemoryLayout<Value>.alignment, MemoryLayout<ObjectIdentifier>.alignment)
+    let equal = withUnsafeTemporaryAllocation(byteCount: capacity(for: Value.self), alignment: alignment) {
+      compare(lhs, rhs, in: $0)
+    }
+    return equal ?? compareOnTheHeap(lhs, rhs)
+  }
+
   /// Enough for the fields of any generated type (they are its stored properties) and a type
   /// identity before each.
-  @inlinable
-  public static func capacity<Value>(for type: Value.Type) -> Int {
+  static func capacity<Value>(for type: Value.Type) -> Int {
     4 * MemoryLayout<Value>.size + 128
   }
 
   /// Whether `lhs` and `rhs` have equal fields, or nil when `rhs`'s fields do not fit in
   /// `buffer` or the two values wrote different kinds of fields (a hand-written conformance
   /// whose fields depend on their values).
-  @inlinable
-  public static func compare<Value: FieldCodable>(_ lhs: Value, _ rhs: Value, in buffer: UnsafeMutableRawBufferPointer) -> Bool? {
+  static func compare<Value: FieldCodable>(
+    _ lhs: Value, _ rhs: Value, in buffer: UnsafeMutableRawBufferPointer
+  ) -> Bool? {
     var stash = FieldStash(buffer)
     rhs.write(fields: &stash)
-    var result: Bool?
-    if !stash.overflowed {
-      var comparer = FieldComparer(buffer, count: stash.count)
-      lhs.write(fields: &comparer)
-      result = comparer.consistent && comparer.index == stash.count ? comparer.equal : nil
+    guard !stash.overflowed else {
+      release(rhs, in: buffer, from: 0, count: stash.count)
+      return nil
     }
-    // The same writes again, to release what was stashed with the types it was stashed as.
-    var releaser = FieldReleaser(buffer, count: stash.count)
-    rhs.write(fields: &releaser)
-    return result
+    // The comparer takes each stashed field out as it compares it.
+    var comparer = FieldComparer(buffer, count: stash.count)
+    lhs.write(fields: &comparer)
+    if comparer.consistent && comparer.index == stash.count { return comparer.equal }
+    release(rhs, in: buffer, from: comparer.index, count: stash.count)
+    return nil
+  }
+
+  /// Deinitializes the stashed fields `start..<count` of `value`, meeting their types by
+  /// replaying its writes.
+  static func release<Value: FieldCodable>(
+    _ value: Value, in buffer: UnsafeMutableRawBufferPointer, from start: Int, count: Int
+  ) {
+    var releaser = FieldReleaser(buffer, skipping: start, count: count)
+    value.write(fields: &releaser)
   }
 
   /// The comparison when the fields do not fit on the stack: each side's fields boxed in an array.
-  @inlinable
-  public static func compareOnTheHeap<Value: FieldCodable>(_ lhs: Value, _ rhs: Value) -> Bool {
+  static func compareOnTheHeap<Value: FieldCodable>(_ lhs: Value, _ rhs: Value) -> Bool {
     var left = FieldList()
     var right = FieldList()
     lhs.write(fields: &left)
@@ -183,19 +196,16 @@ public enum FieldComparison {
 
 /// Walks a buffer of entries: the `ObjectIdentifier` of a field's type, then the field, each at
 /// its alignment.
-@_spi(Generated)
-public struct FieldCursor {
-  public let buffer: UnsafeMutableRawBufferPointer
-  public var offset = 0
+struct FieldCursor {
+  let buffer: UnsafeMutableRawBufferPointer
+  var offset = 0
 
-  @inlinable
-  public init(_ buffer: UnsafeMutableRawBufferPointer) {
+  init(_ buffer: UnsafeMutableRawBufferPointer) {
     self.buffer = buffer
   }
 
   /// The addresses of the next entry for a field of type `Value`, or nil when it does not fit.
-  @inlinable
-  public mutating func next<Value>(_ type: Value.Type) -> (tag: UnsafeMutableRawPointer, value: UnsafeMutableRawPointer)? {
+  mutating func next<Value>(_ type: Value.Type) -> (tag: UnsafeMutableRawPointer, value: UnsafeMutableRawPointer)? {
     guard let base = buffer.baseAddress else { return nil }
     let tag = Self.aligned(offset, MemoryLayout<ObjectIdentifier>.alignment)
     let value = Self.aligned(tag + MemoryLayout<ObjectIdentifier>.size, MemoryLayout<Value>.alignment)
@@ -204,37 +214,31 @@ public struct FieldCursor {
     return (base + tag, base + value)
   }
 
-  @inlinable
-  public static func aligned(_ offset: Int, _ alignment: Int) -> Int {
+  static func aligned(_ offset: Int, _ alignment: Int) -> Int {
     (offset + alignment - 1) / alignment * alignment
   }
 }
 
 /// Copies each field, behind its type's identity, into the buffer.
-@_spi(Generated)
-public struct FieldStash: FieldWriter {
-  public var cursor: FieldCursor
-  public var overflowed = false
+struct FieldStash: FieldWriter {
+  var cursor: FieldCursor
+  var overflowed = false
   /// How many fields were stashed.
-  public var count = 0
+  var count = 0
 
-  @inlinable
-  public init(_ buffer: UnsafeMutableRawBufferPointer) {
+  init(_ buffer: UnsafeMutableRawBufferPointer) {
     cursor = FieldCursor(buffer)
   }
 
-  @inlinable
-  public mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
+  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
     stash(value)
   }
 
-  @inlinable
-  public mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
+  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
     stash(value)
   }
 
-  @inlinable
-  public mutating func stash<Value>(_ value: Value) {
+  mutating func stash<Value>(_ value: Value) {
     guard !overflowed, let entry = cursor.next(Value.self) else {
       overflowed = true
       return
@@ -246,33 +250,28 @@ public struct FieldStash: FieldWriter {
 }
 
 /// Compares each field with the stashed one at the same position, if it has the same type.
-@_spi(Generated)
-public struct FieldComparer: FieldWriter {
-  public var cursor: FieldCursor
-  public let count: Int
-  public var index = 0
-  public var equal = true
+struct FieldComparer: FieldWriter {
+  var cursor: FieldCursor
+  let count: Int
+  var index = 0
+  var equal = true
   /// False once a field's type differs from the stashed one, or there are more fields.
-  public var consistent = true
+  var consistent = true
 
-  @inlinable
-  public init(_ buffer: UnsafeMutableRawBufferPointer, count: Int) {
+  init(_ buffer: UnsafeMutableRawBufferPointer, count: Int) {
     cursor = FieldCursor(buffer)
     self.count = count
   }
 
-  @inlinable
-  public mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
+  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
     compare(value)
   }
 
-  @inlinable
-  public mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
+  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
     compare(value)
   }
 
-  @inlinable
-  public mutating func compare<Value: Equatable>(_ value: Value) {
+  mutating func compare<Value: Equatable>(_ value: Value) {
     guard consistent, index < count, let entry = cursor.next(Value.self),
       entry.tag.load(as: ObjectIdentifier.self) == ObjectIdentifier(Value.self)
     else {
@@ -280,55 +279,48 @@ public struct FieldComparer: FieldWriter {
       return
     }
     index += 1
-    if equal { equal = entry.value.assumingMemoryBound(to: Value.self).pointee == value }
+    let stashed = entry.value.assumingMemoryBound(to: Value.self).move()
+    if equal { equal = stashed == value }
   }
 }
 
-/// Deinitializes the first `count` stashed fields, as the same writes meet them again.
-@_spi(Generated)
-public struct FieldReleaser: FieldWriter {
-  public var cursor: FieldCursor
-  public var remaining: Int
+/// Deinitializes the stashed fields `start..<count`, as the same writes meet them again.
+struct FieldReleaser: FieldWriter {
+  var cursor: FieldCursor
+  var index = 0
+  let start: Int
+  let count: Int
 
-  @inlinable
-  public init(_ buffer: UnsafeMutableRawBufferPointer, count: Int) {
+  init(_ buffer: UnsafeMutableRawBufferPointer, skipping start: Int, count: Int) {
     cursor = FieldCursor(buffer)
-    remaining = count
+    self.start = start
+    self.count = count
   }
 
-  @inlinable
-  public mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
+  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
     release(Value.self)
   }
 
-  @inlinable
-  public mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
+  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
     release(Value?.self)
   }
 
-  @inlinable
-  public mutating func release<Value>(_ type: Value.Type) {
-    guard remaining > 0, let entry = cursor.next(Value.self) else { return }
-    remaining -= 1
-    entry.value.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+  mutating func release<Value>(_ type: Value.Type) {
+    guard index < count, let entry = cursor.next(Value.self) else { return }
+    if index >= start { entry.value.assumingMemoryBound(to: Value.self).deinitialize(count: 1) }
+    index += 1
   }
 }
 
 /// Each field boxed, for the comparison of fields that do not fit on the stack.
-@_spi(Generated)
-public struct FieldList: FieldWriter {
-  public var values: [AnyHashable] = []
+struct FieldList: FieldWriter {
+  var values: [AnyHashable] = []
 
-  @inlinable
-  public init() {}
-
-  @inlinable
-  public mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
+  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
     values.append(AnyHashable(value))
   }
 
-  @inlinable
-  public mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
+  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
     values.append(AnyHashable(value))
   }
 }

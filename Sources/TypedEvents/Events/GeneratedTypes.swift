@@ -15,10 +15,12 @@ extension StrongIdentifier {
     self.init(rawValue: rawValue)
   }
 
+  /// Decodes the identifier from its bare raw value, not an object.
   public init(from decoder: any Decoder) throws {
     self.init(rawValue: try decoder.singleValueContainer().decode(RawValue.self))
   }
 
+  /// Encodes the identifier as its bare raw value, not an object.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(rawValue)

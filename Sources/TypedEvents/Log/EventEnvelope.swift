@@ -25,7 +25,8 @@ public struct EventEnvelope: Sendable, Hashable {
 
   /// Wraps `event`, encoding it as JSON.
   public init<E: Event>(_ event: E, id: UUID = UUID(), time: Date = Date()) throws {
-    self.init(id: id, time: time, name: E.eventName, version: E.eventVersion, payload: try EventJSON.encoder.encode(event))
+    self.init(
+      id: id, time: time, name: E.eventName, version: E.eventVersion, payload: try EventJSON.encoder.encode(event))
   }
 
   /// Decodes the payload as the type `catalog` has for ``name``.
@@ -58,7 +59,8 @@ enum EventJSON {
     decoder.dateDecodingStrategy = .custom { decoder in
       let text = try decoder.singleValueContainer().decode(String.self)
       guard let date = date(text) else {
-        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
       }
       return date
     }

@@ -161,6 +161,7 @@ public final class EventLog: Sendable {
       throw EventLogError.malformed("not an event envelope (id, time, name, version, payload)")
     }
     return EventEnvelope(
-      id: id, time: time, name: name, version: version, payload: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]))
+      id: id, time: time, name: name, version: version,
+      payload: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]))
   }
 }

@@ -43,7 +43,7 @@ public struct NotificationDecodingFailure: Error, Sendable, CustomStringConverti
 
 extension Event {
   /// The event as a notification named by its wire name, with its ``userInfo``: what
-  /// ``Foundation/NotificationCenter/post(_:object:)`` posts, and what a generated event's
+  /// `NotificationCenter.post(_:object:)` posts, and what a generated event's
   /// `makeNotification(_:)` returns.
   public func notification(object: Any? = nil) -> Notification {
     Notification(name: Notification.Name(Self.self), object: object, userInfo: userInfo)

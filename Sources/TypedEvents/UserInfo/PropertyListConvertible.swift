@@ -75,6 +75,7 @@ extension UInt32: PropertyListConvertible {}
 extension UInt64: PropertyListConvertible {}
 
 extension FixedWidthInteger where Self: PropertyListConvertible {
+  /// The integer itself: `NSNumber` in a property list.
   public var propertyListValue: Any { self }
   /// Accepts any integer type, `NSNumber` or a floating-point number, as long as the value
   /// converts exactly; a fraction or an out-of-range value is an error, never a silent change.

@@ -45,7 +45,8 @@ enum PropertyListNumbers {
   @usableFromInline
   static func mismatch(expected: String, found value: Any) -> UserInfoDecodingError {
     if !isBoolean(value), let number = value as? NSNumber {
-      return UserInfoDecodingError(problem: .invalidValue(expected: "a number that fits \(expected)", found: number.description))
+      return UserInfoDecodingError(
+        problem: .invalidValue(expected: "a number that fits \(expected)", found: number.description))
     }
     return .typeMismatch(expected: expected, found: value)
   }

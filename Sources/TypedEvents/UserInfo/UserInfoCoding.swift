@@ -155,7 +155,9 @@ public struct UserInfoReader {
 
   /// The value under `key`; a missing key is an error.
   @inlinable
-  public func decode<Value: PropertyListConvertible>(_ type: Value.Type = Value.self, forKey key: String) throws(UserInfoDecodingError) -> Value {
+  public func decode<Value: PropertyListConvertible>(
+    _ type: Value.Type = Value.self, forKey key: String
+  ) throws(UserInfoDecodingError) -> Value {
     guard let raw = value(forKey: key) else {
       throw UserInfoDecodingError(path: [.key(key)], problem: .missingKey)
     }
@@ -164,7 +166,9 @@ public struct UserInfoReader {
 
   /// The value under `key`, or nil when the key is missing.
   @inlinable
-  public func decodeIfPresent<Value: PropertyListConvertible>(_ type: Value.Type = Value.self, forKey key: String) throws(UserInfoDecodingError) -> Value? {
+  public func decodeIfPresent<Value: PropertyListConvertible>(
+    _ type: Value.Type = Value.self, forKey key: String
+  ) throws(UserInfoDecodingError) -> Value? {
     guard let raw = value(forKey: key) else { return nil }
     // `as Value`: Value? is itself PropertyListConvertible (optionals inside containers), and
     // inference would otherwise read the value as one — an empty or one-element array.
