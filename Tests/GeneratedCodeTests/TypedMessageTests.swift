@@ -94,6 +94,22 @@ struct TypedMessageTests {
     #expect(failures.first?.description.hasPrefix("notification Listings.ListingSold: ") == true)
   }
 
+  /// Without a handler of one's own, the failure is a line on standard error, not silence.
+  @Test func theDefaultHandlerPrintsToStandardError() throws {
+    let pipe = Pipe()
+    let saved = dup(FileHandle.standardError.fileDescriptor)
+    try #require(saved >= 0)
+    dup2(pipe.fileHandleForWriting.fileDescriptor, FileHandle.standardError.fileDescriptor)
+    let message = ListingSold.makeMessage(Notification(name: ListingSold.name, object: nil, userInfo: ["id": 7]))
+    dup2(saved, FileHandle.standardError.fileDescriptor)
+    close(saved)
+    try pipe.fileHandleForWriting.close()
+    let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(message == nil)
+    #expect(printed.hasPrefix("TypedEvents: notification Listings.ListingSold: "), "printed: \(printed)")
+    #expect(printed.hasSuffix("(NotificationDecodingFailure.handler)\n"))
+  }
+
   /// What this platform's Foundation does with a notification posted the old way under a
   /// message's name. Apple's Foundation converts it through `makeMessage(_:)` (documented, not
   /// run here); swift-foundation on Linux delivers typed messages only to typed observers and
