@@ -56,7 +56,7 @@ let package = Package(
     ),
     // The runtime that app code imports; it depends on nothing but the toolchain.
     .target(name: "TypedEvents", dependencies: ["CTypedEventsRuntime"]),
-    // Word-sized atomics and a thread-local for the bus's hot path (Synchronization.Atomic needs macOS 15).
+    // Word-sized atomics for the bus's hot path (Synchronization.Atomic needs macOS 15).
     .target(name: "CTypedEventsRuntime"),
 
     // The sample schemas' generated Swift, checked in; tests keep it current. Built as an app

@@ -1,4 +1,2 @@
-// The atomic operations are static inline in the header; this file defines the thread-local.
+// The atomic operations are static inline in the header; SwiftPM needs one source file.
 #include "CTypedEventsRuntime.h"
-
-_Thread_local intptr_t typed_events_handler_depth_value = 0;

@@ -120,7 +120,7 @@ struct EventBusTests {
     let bus = EventBus()
     let log = Collected<Int>()
     let finished = AsyncStream.makeStream(of: Void.self)
-    let subscription = bus.subscribeOnMainActor(Tick.self) { tick in
+    let subscription = bus.subscribe(Tick.self, delivery: .mainActor) { tick in
       MainActor.assertIsolated()
       log.append(tick.count)
       if tick.count == 99 { finished.continuation.yield() }

@@ -1,5 +1,5 @@
-// Sequentially consistent atomic operations on a machine word, and a thread-local counter, for
-// the TypedEvents runtime's delivery path.
+// Sequentially consistent atomic operations on a machine word, for the TypedEvents runtime's
+// delivery path.
 //
 // Swift's `Synchronization.Atomic` needs macOS 15 and iOS 18; the runtime supports older
 // systems, so it uses the compiler's builtins (GCC and Clang alike) through these wrappers, as
@@ -25,18 +25,6 @@ static inline intptr_t typed_events_atomic_fetch_or(intptr_t *word, intptr_t val
 /// Stores `desired` if the word holds `*expected`; otherwise loads the word into `*expected`.
 static inline bool typed_events_atomic_compare_exchange(intptr_t *word, intptr_t *expected, intptr_t desired) {
   return __atomic_compare_exchange_n(word, expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-}
-
-/// How many bus handlers the current thread is running (see `HandlerDepth`). A C thread-local
-/// is one instruction to reach; `pthread_getspecific` is a call.
-extern _Thread_local intptr_t typed_events_handler_depth_value;
-
-static inline intptr_t typed_events_handler_depth(void) {
-  return typed_events_handler_depth_value;
-}
-
-static inline void typed_events_set_handler_depth(intptr_t depth) {
-  typed_events_handler_depth_value = depth;
 }
 
 #endif

@@ -13,7 +13,7 @@ struct FilterHelperRenderer {
     var fallbackLabel: String
   }
 
-  /// One extension of `EventObserving` with two helpers per subject-bearing event or group, or
+  /// One extension of `EventObserving` with three helpers per subject-bearing event or group, or
   /// nothing when the file has none.
   func render(_ items: [Subjected]) -> [Declaration] {
     guard !items.isEmpty else { return [] }
@@ -23,17 +23,24 @@ struct FilterHelperRenderer {
       let plural = item.typeName.hasSuffix("Event") ? "\(base)s" : "\(base)Events"
       let capitalized = plural.prefix(1).uppercased() + plural.dropFirst()
       let subject = Swift.type(item.subjectType)
+      let streamCall =
+        "self.events(\(item.typeName).self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)"
+      let call = "self.subscribe(\(item.typeName).self, about: subject, delivery: delivery, replay: replay, handler)"
       return [
         .function(
           FunctionDecl(
-            doc: ["`\(item.typeName)` events about one \(label), as an asynchronous sequence."],
+            doc: [
+              "`\(item.typeName)` events about one \(label), as an asynchronous sequence; with `replay`, the",
+              "latest one first.",
+            ],
             signature: """
               \(access)func \(plural)(
                 \(label) subject: \(subject),
+                replay: Swift.Bool = false,
                 bufferingPolicy: \(Swift.runtime("EventBufferingPolicy")) = .unbounded
               ) -> \(Swift.runtime("EventStream"))<\(item.typeName)>
               """,
-            body: [.line("self.events(\(item.typeName).self, about: subject, bufferingPolicy: bufferingPolicy)")])),
+            body: [.line(streamCall)])),
         .function(
           FunctionDecl(
             doc: ["Calls `handler` with each `\(item.typeName)` event about one \(label)."],
@@ -45,10 +52,19 @@ struct FilterHelperRenderer {
                 _ handler: @escaping @Sendable (\(item.typeName)) -> Swift.Void
               ) -> \(Swift.runtime("EventSubscription"))
               """,
-            body: [
-              .line(
-                "self.subscribe(\(item.typeName).self, about: subject, delivery: delivery, replay: replay, handler)")
-            ])),
+            body: [.line(call)])),
+        .function(
+          FunctionDecl(
+            doc: ["Calls `handler` on the main actor with each `\(item.typeName)` event about one \(label)."],
+            signature: """
+              \(access)func subscribeTo\(capitalized)(
+                \(label) subject: \(subject),
+                delivery: \(Swift.runtime("MainActorDelivery")),
+                replay: Swift.Bool = false,
+                _ handler: @escaping @Swift.MainActor @Sendable (\(item.typeName)) -> Swift.Void
+              ) -> \(Swift.runtime("EventSubscription"))
+              """,
+            body: [.line(call)])),
       ]
     }
     return [

@@ -80,12 +80,14 @@ nonisolated extension UnselectApplication: TypedEvents.SubjectIdentifiable {
 
 /// Filter helpers: each receives only the events about one entity.
 nonisolated extension TypedEvents.EventObserving {
-  /// `SelectApplication` events about one application, as an asynchronous sequence.
+  /// `SelectApplication` events about one application, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func selectApplicationEvents(
     application subject: ApplicationID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<SelectApplication> {
-    self.events(SelectApplication.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(SelectApplication.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `SelectApplication` event about one application.
@@ -98,12 +100,24 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(SelectApplication.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 
-  /// `UnselectApplication` events about one application, as an asynchronous sequence.
+  /// Calls `handler` on the main actor with each `SelectApplication` event about one application.
+  public func subscribeToSelectApplicationEvents(
+    application subject: ApplicationID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (SelectApplication) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(SelectApplication.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `UnselectApplication` events about one application, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func unselectApplicationEvents(
     application subject: ApplicationID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<UnselectApplication> {
-    self.events(UnselectApplication.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(UnselectApplication.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `UnselectApplication` event about one application.
@@ -112,6 +126,16 @@ nonisolated extension TypedEvents.EventObserving {
     delivery: TypedEvents.EventDelivery = .immediate,
     replay: Swift.Bool = false,
     _ handler: @escaping @Sendable (UnselectApplication) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(UnselectApplication.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `UnselectApplication` event about one application.
+  public func subscribeToUnselectApplicationEvents(
+    application subject: ApplicationID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (UnselectApplication) -> Swift.Void
   ) -> TypedEvents.EventSubscription {
     self.subscribe(UnselectApplication.self, about: subject, delivery: delivery, replay: replay, handler)
   }

@@ -113,12 +113,14 @@ nonisolated extension Pagination: TypedEvents.SubjectIdentifiable {
 
 /// Filter helpers: each receives only the events about one entity.
 nonisolated extension TypedEvents.EventObserving {
-  /// `FetchMessagesRequested` events about one conversation, as an asynchronous sequence.
+  /// `FetchMessagesRequested` events about one conversation, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func fetchMessagesRequestedEvents(
     conversation subject: ConversationID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<FetchMessagesRequested> {
-    self.events(FetchMessagesRequested.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(FetchMessagesRequested.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `FetchMessagesRequested` event about one conversation.
@@ -131,12 +133,24 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(FetchMessagesRequested.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 
-  /// `MessagesLoaded` events about one conversation, as an asynchronous sequence.
+  /// Calls `handler` on the main actor with each `FetchMessagesRequested` event about one conversation.
+  public func subscribeToFetchMessagesRequestedEvents(
+    conversation subject: ConversationID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (FetchMessagesRequested) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(FetchMessagesRequested.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `MessagesLoaded` events about one conversation, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func messagesLoadedEvents(
     conversation subject: ConversationID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<MessagesLoaded> {
-    self.events(MessagesLoaded.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(MessagesLoaded.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `MessagesLoaded` event about one conversation.
@@ -149,12 +163,24 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(MessagesLoaded.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 
-  /// `Pagination` events about one conversation, as an asynchronous sequence.
+  /// Calls `handler` on the main actor with each `MessagesLoaded` event about one conversation.
+  public func subscribeToMessagesLoadedEvents(
+    conversation subject: ConversationID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (MessagesLoaded) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(MessagesLoaded.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `Pagination` events about one conversation, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func paginationEvents(
     conversation subject: ConversationID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<Pagination> {
-    self.events(Pagination.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(Pagination.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `Pagination` event about one conversation.
@@ -163,6 +189,16 @@ nonisolated extension TypedEvents.EventObserving {
     delivery: TypedEvents.EventDelivery = .immediate,
     replay: Swift.Bool = false,
     _ handler: @escaping @Sendable (Pagination) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(Pagination.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `Pagination` event about one conversation.
+  public func subscribeToPaginationEvents(
+    conversation subject: ConversationID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (Pagination) -> Swift.Void
   ) -> TypedEvents.EventSubscription {
     self.subscribe(Pagination.self, about: subject, delivery: delivery, replay: replay, handler)
   }

@@ -102,12 +102,14 @@ nonisolated extension BoxEvent: TypedEvents.SubjectIdentifiable {
 
 /// Filter helpers: each receives only the events about one entity.
 nonisolated extension TypedEvents.EventObserving {
-  /// `BoxProvisioned` events about one box, as an asynchronous sequence.
+  /// `BoxProvisioned` events about one box, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func boxProvisionedEvents(
     box subject: BoxID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<BoxProvisioned> {
-    self.events(BoxProvisioned.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(BoxProvisioned.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `BoxProvisioned` event about one box.
@@ -120,12 +122,24 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(BoxProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 
-  /// `ItemProvisioned` events about one box, as an asynchronous sequence.
+  /// Calls `handler` on the main actor with each `BoxProvisioned` event about one box.
+  public func subscribeToBoxProvisionedEvents(
+    box subject: BoxID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (BoxProvisioned) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(BoxProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ItemProvisioned` events about one box, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func itemProvisionedEvents(
     box subject: BoxID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<ItemProvisioned> {
-    self.events(ItemProvisioned.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(ItemProvisioned.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `ItemProvisioned` event about one box.
@@ -138,12 +152,24 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(ItemProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 
-  /// `ItemMoved` events about one item, as an asynchronous sequence.
+  /// Calls `handler` on the main actor with each `ItemProvisioned` event about one box.
+  public func subscribeToItemProvisionedEvents(
+    box subject: BoxID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ItemProvisioned) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ItemProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ItemMoved` events about one item, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func itemMovedEvents(
     item subject: ItemID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<ItemMoved> {
-    self.events(ItemMoved.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(ItemMoved.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `ItemMoved` event about one item.
@@ -156,12 +182,24 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(ItemMoved.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 
-  /// `BoxEvent` events about one box, as an asynchronous sequence.
+  /// Calls `handler` on the main actor with each `ItemMoved` event about one item.
+  public func subscribeToItemMovedEvents(
+    item subject: ItemID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ItemMoved) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ItemMoved.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `BoxEvent` events about one box, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func boxEvents(
     box subject: BoxID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<BoxEvent> {
-    self.events(BoxEvent.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(BoxEvent.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `BoxEvent` event about one box.
@@ -170,6 +208,16 @@ nonisolated extension TypedEvents.EventObserving {
     delivery: TypedEvents.EventDelivery = .immediate,
     replay: Swift.Bool = false,
     _ handler: @escaping @Sendable (BoxEvent) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(BoxEvent.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `BoxEvent` event about one box.
+  public func subscribeToBoxEvents(
+    box subject: BoxID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (BoxEvent) -> Swift.Void
   ) -> TypedEvents.EventSubscription {
     self.subscribe(BoxEvent.self, about: subject, delivery: delivery, replay: replay, handler)
   }

@@ -180,12 +180,14 @@ nonisolated extension ListingChange: TypedEvents.SubjectIdentifiable {
 
 /// Filter helpers: each receives only the events about one entity.
 nonisolated extension TypedEvents.EventObserving {
-  /// `ListingCreated` events about one listing, as an asynchronous sequence.
+  /// `ListingCreated` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func listingCreatedEvents(
     listing subject: ListingID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<ListingCreated> {
-    self.events(ListingCreated.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(ListingCreated.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `ListingCreated` event about one listing.
@@ -198,12 +200,24 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(ListingCreated.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 
-  /// `ListingUpdated` events about one listing, as an asynchronous sequence.
+  /// Calls `handler` on the main actor with each `ListingCreated` event about one listing.
+  public func subscribeToListingCreatedEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingCreated) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingCreated.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ListingUpdated` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func listingUpdatedEvents(
     listing subject: ListingID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<ListingUpdated> {
-    self.events(ListingUpdated.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(ListingUpdated.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `ListingUpdated` event about one listing.
@@ -216,12 +230,24 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(ListingUpdated.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 
-  /// `ListingSold` events about one listing, as an asynchronous sequence.
+  /// Calls `handler` on the main actor with each `ListingUpdated` event about one listing.
+  public func subscribeToListingUpdatedEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingUpdated) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingUpdated.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ListingSold` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func listingSoldEvents(
     listing subject: ListingID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<ListingSold> {
-    self.events(ListingSold.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(ListingSold.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `ListingSold` event about one listing.
@@ -234,12 +260,24 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(ListingSold.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 
-  /// `ListingRemoved` events about one listing, as an asynchronous sequence.
+  /// Calls `handler` on the main actor with each `ListingSold` event about one listing.
+  public func subscribeToListingSoldEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingSold) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingSold.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ListingRemoved` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func listingRemovedEvents(
     listing subject: ListingID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<ListingRemoved> {
-    self.events(ListingRemoved.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(ListingRemoved.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `ListingRemoved` event about one listing.
@@ -252,12 +290,24 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(ListingRemoved.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 
-  /// `ListingArchived` events about one listing, as an asynchronous sequence.
+  /// Calls `handler` on the main actor with each `ListingRemoved` event about one listing.
+  public func subscribeToListingRemovedEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingRemoved) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingRemoved.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ListingArchived` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func listingArchivedEvents(
     listing subject: ListingID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<ListingArchived> {
-    self.events(ListingArchived.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(ListingArchived.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `ListingArchived` event about one listing.
@@ -270,12 +320,24 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(ListingArchived.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 
-  /// `ListingEvent` events about one listing, as an asynchronous sequence.
+  /// Calls `handler` on the main actor with each `ListingArchived` event about one listing.
+  public func subscribeToListingArchivedEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingArchived) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingArchived.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ListingEvent` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func listingEvents(
     listing subject: ListingID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<ListingEvent> {
-    self.events(ListingEvent.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(ListingEvent.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `ListingEvent` event about one listing.
@@ -288,12 +350,24 @@ nonisolated extension TypedEvents.EventObserving {
     self.subscribe(ListingEvent.self, about: subject, delivery: delivery, replay: replay, handler)
   }
 
-  /// `ListingChange` events about one listing, as an asynchronous sequence.
+  /// Calls `handler` on the main actor with each `ListingEvent` event about one listing.
+  public func subscribeToListingEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingEvent) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingEvent.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ListingChange` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func listingChangeEvents(
     listing subject: ListingID,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<ListingChange> {
-    self.events(ListingChange.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(ListingChange.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `ListingChange` event about one listing.
@@ -302,6 +376,16 @@ nonisolated extension TypedEvents.EventObserving {
     delivery: TypedEvents.EventDelivery = .immediate,
     replay: Swift.Bool = false,
     _ handler: @escaping @Sendable (ListingChange) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingChange.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `ListingChange` event about one listing.
+  public func subscribeToListingChangeEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingChange) -> Swift.Void
   ) -> TypedEvents.EventSubscription {
     self.subscribe(ListingChange.self, about: subject, delivery: delivery, replay: replay, handler)
   }

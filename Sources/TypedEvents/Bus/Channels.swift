@@ -1,9 +1,7 @@
-import Foundation
-
 /// Identifies the entries that one subscription added, so that cancelling removes them all.
 typealias EntryIdentity = ObjectIdentifier
 
-/// The subscribers of one event type, in subscription order, and its latest event.
+/// The subscribers of one event type, in subscription order, and what it keeps for replay.
 /// Guarded by the bus's lock.
 @usableFromInline
 class AnyChannel {
@@ -20,18 +18,43 @@ final class Channel<E: Event>: AnyChannel {
   }
 
   // Guarded by the bus's lock, which makes dynamic exclusivity checks redundant on this hot path.
+  /// Called after the lock is released, on the publishing thread: immediate subscribers, and the
+  /// drains of stream subscribers.
   @exclusivity(unchecked) @usableFromInline var entries: ContiguousArray<Entry> = []
-  /// The latest event published and its sequence number (0: none yet).
+  /// Called under the lock: they only append to an ordered subscriber's mailbox.
+  @exclusivity(unchecked) @usableFromInline var orderedEntries: ContiguousArray<Entry> = []
+  /// The latest event published and its sequence number (0: none yet), if the bus keeps it.
   @exclusivity(unchecked) @usableFromInline var latestEvent: E?
   @exclusivity(unchecked) @usableFromInline var latestSequence: UInt64 = 0
+  /// The latest event about each subject, for the types the app asked it for.
+  @exclusivity(unchecked) @usableFromInline var subjects: LatestBySubject<E>?
 
   @usableFromInline override init() {}
 
-  /// The latest event, if any.
-  var latest: (event: E, sequence: UInt64)? { latestEvent.map { ($0, latestSequence) } }
+  @inlinable
+  func record(_ event: E, _ sequence: UInt64, keepsLatest: Bool) {
+    if keepsLatest {
+      latestEvent = event
+      latestSequence = sequence
+    }
+    if let subjects {
+      subjects.record(event, sequence)
+    }
+  }
+
+  /// The event a replay about `subject` (or about anything, if nil) starts from.
+  func replay(about subject: SubjectKey?) -> (event: E, sequence: UInt64)? {
+    if let subject, let subjects, let latest = subjects.latest(about: subject) {
+      return latest
+    }
+    // Without per-subject state, the type's latest event is still right when it is about the
+    // subject: the subscription's filter decides.
+    return latestEvent.map { ($0, latestSequence) }
+  }
 
   override func remove(_ identity: EntryIdentity) {
     entries.removeAll { $0.identity == identity }
+    orderedEntries.removeAll { $0.identity == identity }
   }
 }
 
@@ -39,10 +62,13 @@ final class Channel<E: Event>: AnyChannel {
 @usableFromInline
 struct ChannelTable {
   @usableFromInline var channels: [ObjectIdentifier: AnyChannel] = [:]
-  /// Increases with every publish, so that a replayed event can tell whether it is stale.
+  /// Increases with every publish: the bus's one order, and how a replay tells it is stale.
   @usableFromInline var sequence: UInt64 = 0
+  @usableFromInline let keepsLatest: Bool
 
-  @usableFromInline init() {}
+  @usableFromInline init(keepsLatest: Bool) {
+    self.keepsLatest = keepsLatest
+  }
 
   @inlinable
   mutating func channel<E: Event>(for type: E.Type) -> Channel<E> {

@@ -1,16 +1,29 @@
 import Dispatch
 
-/// Where and when a subscriber's handler runs. Every mode delivers a subscriber's events in
-/// the order they were published (FIFO per subscriber).
+/// Where and when a nonisolated handler runs.
+///
+/// Handlers that touch main-actor state take ``MainActorDelivery`` instead
+/// (`delivery: .mainActor`): their type is `@MainActor`, so the compiler checks them.
 public enum EventDelivery: Sendable {
   /// On the publishing thread, before `publish(_:)` returns, in subscription order — as
-  /// `NotificationCenter.post` does.
+  /// `NotificationCenter.post` does. Events from one publishing thread arrive in that thread's
+  /// order; see ``EventBus`` for several publishing threads.
   case immediate
-  /// Asynchronously on `queue`. A concurrent queue is used through a private serial queue that
-  /// targets it, so a subscriber still sees its events one at a time and in order.
+  /// Asynchronously on `queue`, one event at a time even on a concurrent queue, in the one order
+  /// the bus assigned to its publishes.
   case queue(DispatchQueue)
-  /// Asynchronously on the main actor (the main queue), in order.
-  case mainActor
+}
+
+/// Delivery on the main actor, written `delivery: .mainActor`: the subscription forms that take
+/// it type their handler `@MainActor`, so a handler may touch main-actor state and the compiler
+/// checks that it does so only there.
+///
+/// Always asynchronous: a publish on the main actor enqueues the event behind those already
+/// waiting for the subscriber, so it never overtakes them; the handler runs in a later turn of
+/// the main queue, in the one order the bus assigned to its publishes.
+public struct MainActorDelivery: Sendable, Hashable {
+  /// Delivery on the main actor.
+  public static var mainActor: MainActorDelivery { MainActorDelivery() }
 }
 
 /// How an ``EventStream`` buffers events that arrive faster than they are consumed.

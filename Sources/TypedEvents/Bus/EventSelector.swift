@@ -5,10 +5,30 @@
 /// existential nor casts it.
 public struct EventSelector<Value: Sendable>: Sendable {
   let members: [SelectorMember<Value>]
+  /// Applied when a delivery is admitted, never under the bus's lock.
+  let isIncluded: (@Sendable (Value) -> Bool)?
+  /// The subject an `about(_:)` selector is limited to: replay looks up its latest event.
+  let subject: SubjectKey?
+
+  init(members: [SelectorMember<Value>], isIncluded: (@Sendable (Value) -> Bool)? = nil, subject: SubjectKey? = nil) {
+    self.members = members
+    self.isIncluded = isIncluded
+    self.subject = subject
+  }
 
   /// Only the values for which `isIncluded` returns true.
+  ///
+  /// The filter runs where the handler does, just before it and only for a delivery that was
+  /// admitted (see ``EventSubscription/cancel()``): on the publishing thread for immediate
+  /// delivery, on the queue or the main actor otherwise.
   public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> EventSelector<Value> {
-    EventSelector(members: members.map { $0.filter(isIncluded) })
+    let combined: @Sendable (Value) -> Bool
+    if let first = self.isIncluded {
+      combined = { value in first(value) && isIncluded(value) }
+    } else {
+      combined = isIncluded
+    }
+    return EventSelector(members: members, isIncluded: combined, subject: subject)
   }
 }
 
@@ -26,48 +46,58 @@ extension EventSelector where Value: EventGroup {
   }
 }
 
-/// One event type of a selector, with its typed conversion, able to attach itself to the bus's
-/// channel for that type.
-struct SelectorMember<Value: Sendable>: Sendable {
-  let eventType: ObjectIdentifier
-  /// Adds an entry to the event type's channel; returns the replay delivery, if asked for and
-  /// the channel has a latest event.
-  let attach:
-    @Sendable (_ channels: inout ChannelTable, _ entry: EntryIdentity, _ sink: Sink<Value>, _ replay: Bool) -> Replay?
-
-  init<E: Event>(_ type: E.Type, _ convert: @escaping @Sendable (E) -> Value) {
-    eventType = ObjectIdentifier(type)
-    attach = { channels, identity, sink, replay in
-      let channel = channels.channel(for: E.self)
-      channel.entries.append(
-        Channel<E>.Entry(identity: identity) { event, sequence in
-          sink.receive(convert(event), sequence, false)
-        })
-      guard replay, let latest = channel.latest else { return nil }
-      return Replay(sequence: latest.sequence) {
-        sink.receive(convert(latest.event), latest.sequence, true)
-      }
-    }
-  }
-
-  private init(
-    eventType: ObjectIdentifier,
-    attach: @escaping @Sendable (inout ChannelTable, EntryIdentity, Sink<Value>, Bool) -> Replay?
-  ) {
-    self.eventType = eventType
-    self.attach = attach
-  }
-
-  func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> SelectorMember<Value> {
-    let attach = self.attach
-    return SelectorMember(eventType: eventType) { channels, identity, sink, replay in
-      attach(&channels, identity, sink.filtered(isIncluded), replay)
-    }
+extension EventSelector where Value: SubjectIdentifiable {
+  /// Only the values about `subject`. Replay delivers the latest event about `subject`: kept
+  /// per subject for the types an ``EventBus`` keeps that for
+  /// (``EventBus/keepLatestPerSubject(_:limit:)``), otherwise the type's latest event if it is
+  /// about `subject`.
+  public func about(_ subject: Value.EventSubject) -> EventSelector<Value> {
+    let selector = filter { $0.eventSubject == subject }
+    return EventSelector(members: selector.members, isIncluded: selector.isIncluded, subject: SubjectKey(subject))
   }
 }
 
-/// A latest event to deliver first, and when it was published.
-struct Replay: Sendable {
-  let sequence: UInt64
-  let deliver: @Sendable () -> Void
+/// How far back a new subscription reaches.
+enum ReplayRequest {
+  case none
+  case latest
+  case about(SubjectKey)
+}
+
+/// One event type of a selector, with its typed conversion, able to attach a subscriber to the
+/// bus's channel for that type.
+struct SelectorMember<Value: Sendable>: Sendable {
+  let eventType: ObjectIdentifier
+  /// Adds the subscriber's entries to the event type's channel; returns the channel's replay
+  /// candidate, if asked for and there is one.
+  let attach:
+    @Sendable (_ channels: inout ChannelTable, _ subscriber: Subscriber<Value>, _ replay: ReplayRequest) ->
+      ReplayCandidate<Value>?
+
+  init<E: Event>(_ type: E.Type, _ convert: @escaping @Sendable (E) -> Value) {
+    eventType = ObjectIdentifier(type)
+    attach = { channels, subscriber, replay in
+      let channel = channels.channel(for: E.self)
+      let identity = ObjectIdentifier(subscriber)
+      if subscriber.isOrdered {
+        channel.orderedEntries.append(
+          Channel<E>.Entry(identity: identity) { event, _ in subscriber.enqueue(.live(convert(event))) })
+        if subscriber.drainsOnPublishingThread {
+          channel.entries.append(Channel<E>.Entry(identity: identity) { _, _ in subscriber.drainIfIdle() })
+        }
+      } else {
+        channel.entries.append(
+          Channel<E>.Entry(identity: identity) { event, sequence in
+            subscriber.deliverNow(convert(event), sequence: sequence)
+          })
+      }
+      let latest: (event: E, sequence: UInt64)?
+      switch replay {
+      case .none: latest = nil
+      case .latest: latest = channel.replay(about: nil)
+      case .about(let subject): latest = channel.replay(about: subject)
+      }
+      return latest.map { ReplayCandidate(value: convert($0.event), sequence: $0.sequence) }
+    }
+  }
 }

@@ -2,11 +2,17 @@
 ///
 /// Events published while nobody awaits the next one wait in a buffer whose policy the caller
 /// chooses (``EventBufferingPolicy``; unbounded by default, so nothing is lost). The sequence
-/// ends when the consuming task is cancelled; releasing the sequence and its iterator cancels
-/// the subscription.
+/// subscription starts when the stream is made, so an event published right after
+/// `events(_:)` returns is not missed, and it ends when the stream and all its iterators are
+/// released.
 ///
-/// Several tasks may iterate one stream: each event goes to exactly one of them, and cancelling
-/// any of them ends the sequence for all.
+/// Events arrive in the bus's one order, whichever threads published them (see ``EventBus``).
+/// A filter (``EventSelector/filter(_:)``, `about:`) runs on the publishing thread, outside the
+/// bus's lock, before the event enters the buffer.
+///
+/// Several tasks may iterate one stream: each event goes to exactly one of them. Cancelling a
+/// consuming task ends that task's iteration only (its `next()` returns nil); the other
+/// consumers go on receiving.
 public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
   // The stream's code is inlinable so that it is specialised for `Element` in the caller:
   // unspecialised, looking up the metadata of its generic buffers cost a fifth of each event.
@@ -36,7 +42,9 @@ public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
     /// The next event, or nil once the consuming task is cancelled.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-      await state.next()
+      // Cancellation ends this consumer only, and for good: no event is taken from the others.
+      if Task.isCancelled { return nil }
+      return await state.next()
     }
   }
 
@@ -66,8 +74,7 @@ extension EventObserving {
     _ type: E.Type, about subject: E.EventSubject, replay: Bool = false,
     bufferingPolicy: EventBufferingPolicy = .unbounded
   ) -> EventStream<E> {
-    events(
-      EventSelector.event(type).filter { $0.eventSubject == subject }, replay: replay, bufferingPolicy: bufferingPolicy)
+    events(EventSelector.event(type).about(subject), replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// The events of group `type` about `subject`, as an asynchronous sequence.
@@ -75,8 +82,7 @@ extension EventObserving {
     _ type: G.Type, about subject: G.EventSubject, replay: Bool = false,
     bufferingPolicy: EventBufferingPolicy = .unbounded
   ) -> EventStream<G> {
-    events(
-      EventSelector.group(type).filter { $0.eventSubject == subject }, replay: replay, bufferingPolicy: bufferingPolicy)
+    events(EventSelector.group(type).about(subject), replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// The values `selector` selects, as an asynchronous sequence.
@@ -85,9 +91,8 @@ extension EventObserving {
     _ selector: EventSelector<Value>, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
   ) -> EventStream<Value> {
     let state = StreamState<Value>(policy: bufferingPolicy)
-    let subscription = subscribe(selector, delivery: .immediate, replay: replay) { [weak state] value in
-      state?.push(value)
-    }
+    // Weak: the stream's state holds the subscription, and releasing the stream ends it.
+    let subscription = subscribe(selector, replay: replay, .stream { [weak state] value in state?.push(value) })
     state.attach(subscription)
     return EventStream(state: state)
   }
@@ -100,9 +105,10 @@ final class StreamState<Element: Sendable>: Sendable {
   struct Buffer {
     @usableFromInline var items: [Element] = []
     @usableFromInline var head = 0
-    /// Tasks waiting in `next()`, longest waiting first.
-    @usableFromInline var waiters: [UnsafeContinuation<Element?, Never>] = []
-    @usableFromInline var finished = false
+    /// Tasks waiting in `next()`, longest waiting first, each under its own number so that a
+    /// cancelled one can be found.
+    @usableFromInline var waiters: [(id: UInt64, continuation: UnsafeContinuation<Element?, Never>)] = []
+    @usableFromInline var nextWaiterID: UInt64 = 0
     @usableFromInline var subscription: EventSubscription?
 
     @usableFromInline init() {}
@@ -139,9 +145,8 @@ final class StreamState<Element: Sendable>: Sendable {
   @inlinable
   func push(_ value: Element) {
     let waiter = buffer.withLock { buffer -> UnsafeContinuation<Element?, Never>? in
-      guard !buffer.finished else { return nil }
       if !buffer.waiters.isEmpty {
-        return buffer.waiters.removeFirst()
+        return buffer.waiters.removeFirst().continuation
       }
       switch policy {
       case .unbounded:
@@ -158,43 +163,44 @@ final class StreamState<Element: Sendable>: Sendable {
     waiter?.resume(returning: value)
   }
 
-  /// The next event, waiting for one if the buffer is empty.
+  /// The next event, waiting for one if the buffer is empty; nil if the calling task is
+  /// cancelled while it waits.
   @inlinable
   func next() async -> Element? {
     // Fast path: an event is waiting, so there is no need to suspend.
     if let ready = buffer.withLock({ $0.popFirst() }) { return ready }
+    let id = buffer.withLock { buffer in
+      buffer.nextWaiterID &+= 1
+      return buffer.nextWaiterID
+    }
     return await withTaskCancellationHandler {
       await withUnsafeContinuation { continuation in
         let ready = buffer.withLock { buffer -> Element?? in
           if let item = buffer.popFirst() { return .some(item) }
-          if buffer.finished || Task.isCancelled { return .some(nil) }
-          buffer.waiters.append(continuation)
+          if Task.isCancelled { return .some(nil) }
+          buffer.waiters.append((id, continuation))
           return .none
         }
         if let ready { continuation.resume(returning: ready) }
       }
     } onCancel: {
-      finish()
+      resumeCancelled(id)
     }
   }
 
-  /// Ends the sequence: every waiting `next()` returns nil, and the subscription is cancelled.
+  /// Ends one consumer's wait: only its own `next()` returns nil.
   @usableFromInline
-  func finish() {
-    let (waiters, subscription) = buffer.withLock { buffer in
-      buffer.finished = true
-      defer {
-        buffer.waiters = []
-        buffer.subscription = nil
-      }
-      return (buffer.waiters, buffer.subscription)
+  func resumeCancelled(_ id: UInt64) {
+    let waiter = buffer.withLock { buffer -> UnsafeContinuation<Element?, Never>? in
+      guard let index = buffer.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+      return buffer.waiters.remove(at: index).continuation
     }
-    for waiter in waiters { waiter.resume(returning: nil) }
-    subscription?.cancel()
+    waiter?.resume(returning: nil)
   }
 
   deinit {
     // Releasing the sequence and its iterators ends the subscription.
+    // No task waits here: a waiting `next()` holds the state.
     buffer.withLock { $0.subscription }?.cancel()
   }
 }

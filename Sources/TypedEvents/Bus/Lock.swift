@@ -1,4 +1,3 @@
-import CTypedEventsRuntime
 import Foundation
 
 /// State guarded by an `NSLock`, available on every platform the runtime supports (the
@@ -20,18 +19,5 @@ final class Locked<State>: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return try body(&state)
-  }
-}
-
-/// How many handlers the current thread is running, so that `cancel()` from inside a handler
-/// never waits for another handler (which could wait for this one: a deadlock).
-enum HandlerDepth {
-  static var current: Int {
-    typed_events_handler_depth()
-  }
-
-  @inline(__always)
-  static func set(_ depth: Int) {
-    typed_events_set_handler_depth(depth)
   }
 }

@@ -1,111 +1,141 @@
 import CTypedEventsRuntime
 import Dispatch
 
-/// One subscription's handler and delivery state.
+/// One subscription's handler, filter and delivery state.
 ///
-/// Delivery and cancellation meet in one atomic word: its low bits count the deliveries in
-/// flight, its top bit says "cancelled". A delivery adds one before it looks at the bit;
-/// `deactivate()` sets the bit and, if deliveries were in flight, waits until the last one
-/// leaves. Because both happen on the same word, either the delivery counted itself before the
-/// bit was set (and cancel waits for it) or it sees the bit (and does not start). That is what
-/// makes "once cancel() returns, no delivery starts" hold, without a lock per delivery.
-final class Subscriber<Value: Sendable>: @unchecked Sendable {
-  private let handler: @Sendable (Value) -> Void
-  private let queue: DispatchQueue?
-  /// `words[0]`: cancelled bit and deliveries in flight; `words[1]`: the newest sequence number
-  /// delivered, kept only for a subscription that asked for replay.
-  private let words = UnsafeMutablePointer<Int>.allocate(capacity: 2)
-  private let tracksSequence: Bool
-  /// Signalled by the last delivery to leave after cancellation, if `deactivate()` waits.
-  private let drained = DispatchSemaphore(value: 0)
+/// Immediate subscribers run on the publishing thread. Queued, main-actor and stream
+/// subscribers are *ordered*: the bus appends to their ``Mailbox`` under its lock, so they see
+/// the one order the bus assigned, and a drain runs the filter and the handler outside every
+/// lock. Every handler call, and every call of the filter, passes the ``AdmissionGate`` first,
+/// so a delivery already queued when the subscription is cancelled does not run.
+final class Subscriber<Value: Sendable>: Sendable {
+  private enum Mode: Sendable {
+    case immediate(@Sendable (Value) -> Void, newest: NewestSequence?)
+    case queue(DispatchQueue, @Sendable (Value) -> Void, Mailbox<Value>)
+    case mainActor(@MainActor @Sendable (Value) -> Void, Mailbox<Value>)
+    case stream(@Sendable (Value) -> Void, Mailbox<Value>)
+  }
 
-  private static var cancelledBit: Int { Int.min }
+  let gate = AdmissionGate()
+  private let isIncluded: (@Sendable (Value) -> Bool)?
+  private let mode: Mode
 
-  init(delivery: EventDelivery, replay: Bool, handler: @escaping @Sendable (Value) -> Void) {
-    self.handler = handler
-    self.tracksSequence = replay
-    words.initialize(repeating: 0, count: 2)
-    switch delivery {
-    case .immediate:
-      queue = nil
-    case .queue(let target):
-      // A private serial queue keeps this subscriber's events in order even on a concurrent queue.
-      queue = DispatchQueue(label: "TypedEvents.subscriber", target: target)
-    case .mainActor:
-      queue = DispatchQueue.main
+  /// - Parameter replay: whether the subscription asked for replay; an immediate one then keeps
+  ///   the newest sequence number it delivered, to drop a replay that a live event overtook.
+  init(_ handler: EventHandler<Value>, filter: (@Sendable (Value) -> Bool)?, replay: Bool) {
+    isIncluded = filter
+    switch handler.kind {
+    case .immediate(let handler): mode = .immediate(handler, newest: replay ? NewestSequence() : nil)
+    case .queue(let queue, let handler): mode = .queue(queue, handler, Mailbox())
+    case .mainActor(let handler): mode = .mainActor(handler, Mailbox())
+    case .stream(let push): mode = .stream(push, Mailbox())
     }
   }
 
-  deinit {
-    words.deallocate()
+  /// Whether the bus appends this subscriber's events under its lock instead of delivering them
+  /// on the publishing thread.
+  var isOrdered: Bool {
+    if case .immediate = mode { return false }
+    return true
   }
 
-  /// The sink that channel entries deliver to.
-  var sink: Sink<Value> { Sink(subscriber: self) }
-
-  func receive(_ value: Value, sequence: UInt64, isReplay: Bool) {
-    guard let queue else {
-      deliver(value, sequence: sequence, isReplay: isReplay)
-      return
-    }
-    queue.async { self.deliver(value, sequence: sequence, isReplay: isReplay) }
+  /// Whether the publishing thread drains this subscriber's mailbox after the bus's lock.
+  var drainsOnPublishingThread: Bool {
+    if case .stream = mode { return true }
+    return false
   }
 
-  private func deliver(_ value: Value, sequence: UInt64, isReplay: Bool) {
-    let state = typed_events_atomic_fetch_add(words, 1)
-    defer { leave() }
-    guard state & Self.cancelledBit == 0 else { return }
-    if tracksSequence && !newest(sequence, isReplay: isReplay) { return }
-    let depth = HandlerDepth.current
-    HandlerDepth.set(depth + 1)
+  // MARK: Immediate delivery, on the publishing thread
+
+  @inline(__always)
+  func deliverNow(_ value: Value, sequence: UInt64) {
+    guard case .immediate(let handler, let newest) = mode, gate.enter() else { return }
+    defer { gate.leave() }
+    if let isIncluded, !isIncluded(value) { return }
+    if let newest, !newest.advance(to: sequence, isReplay: false) { return }
     handler(value)
-    HandlerDepth.set(depth)
   }
 
-  /// Records `sequence` as delivered; false for a replay that something newer already overtook.
-  private func newest(_ sequence: UInt64, isReplay: Bool) -> Bool {
-    let last = words + 1
-    let new = Int(truncatingIfNeeded: sequence)
-    var seen = typed_events_atomic_load(last)
-    while seen < new {
-      if typed_events_atomic_compare_exchange(last, &seen, new) { return true }
+  /// Delivers the newest replay candidate that passes the filter, unless a live event reached
+  /// the subscriber first.
+  func replayNow(_ candidates: [ReplayCandidate<Value>]) {
+    guard case .immediate(let handler, let newest) = mode, gate.enter() else { return }
+    defer { gate.leave() }
+    guard let candidate = candidates.first(where: { isIncluded?($0.value) ?? true }) else { return }
+    if let newest, !newest.advance(to: candidate.sequence, isReplay: true) { return }
+    handler(candidate.value)
+  }
+
+  // MARK: Ordered delivery
+
+  /// Appends to the mailbox and, for a queue or the main actor, schedules a drain if none is
+  /// pending. Called under the bus's lock: it runs no code of the subscriber's.
+  func enqueue(_ item: Mailbox<Value>.Item) {
+    switch mode {
+    case .immediate:
+      return
+    case .queue(let queue, let handler, let mailbox):
+      // One drain at a time keeps the events in order even on a concurrent queue.
+      if mailbox.append(item, claimingDrain: true) {
+        queue.async { mailbox.drain { self.process($0, handler) } }
+      }
+    case .mainActor(let handler, let mailbox):
+      if mailbox.append(item, claimingDrain: true) {
+        // The compiler types a block on the main queue as main-actor isolated (the main
+        // actor's executor is the main queue), so the handler is called without a cast.
+        DispatchQueue.main.async { mailbox.drain { item in self.process(item) { handler($0) } } }
+      }
+    case .stream(_, let mailbox):
+      _ = mailbox.append(item, claimingDrain: false)
     }
-    return !isReplay
   }
 
-  private func leave() {
-    let state = typed_events_atomic_fetch_add(words, -1)
-    if state == Self.cancelledBit | 1 { drained.signal() }
+  /// For a stream: drains the mailbox on the calling thread unless another thread is at it.
+  func drainIfIdle() {
+    guard case .stream(let push, let mailbox) = mode, mailbox.claimDrain() else { return }
+    mailbox.drain { process($0, push) }
   }
 
-  /// Stops deliveries; waits for those in flight unless called from inside a handler, where
-  /// waiting for another handler could deadlock.
-  func deactivate() {
-    let state = typed_events_atomic_fetch_or(words, Self.cancelledBit)
-    guard state & Self.cancelledBit == 0 else { return }
-    if state != 0 && HandlerDepth.current == 0 {
-      drained.wait()
+  private func process(_ item: Mailbox<Value>.Item, _ handler: (Value) -> Void) {
+    guard gate.enter() else { return }
+    defer { gate.leave() }
+    switch item {
+    case .live(let value):
+      if let isIncluded, !isIncluded(value) { return }
+      handler(value)
+    case .replay(let candidates):
+      guard let value = candidates.first(where: { isIncluded?($0) ?? true }) else { return }
+      handler(value)
     }
   }
 }
 
-/// Where a channel entry sends a converted event: the subscriber, through its filter if any.
-struct Sink<Value: Sendable>: Sendable {
-  let subscriber: Subscriber<Value>
-  var isIncluded: (@Sendable (Value) -> Bool)?
+/// A latest event offered to a new subscriber, and when it was published.
+struct ReplayCandidate<Value: Sendable>: Sendable {
+  let value: Value
+  let sequence: UInt64
+}
 
-  func receive(_ value: Value, _ sequence: UInt64, _ isReplay: Bool) {
-    if let isIncluded, !isIncluded(value) { return }
-    subscriber.receive(value, sequence: sequence, isReplay: isReplay)
+/// The newest sequence number an immediate replay subscriber has seen: a replay that runs on
+/// the subscribing thread after a live event reached the subscriber is stale and dropped.
+final class NewestSequence: @unchecked Sendable {
+  private let word = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+
+  init() {
+    word.initialize(to: 0)
   }
 
-  func filtered(_ filter: @escaping @Sendable (Value) -> Bool) -> Sink<Value> {
-    var sink = self
-    if let first = isIncluded {
-      sink.isIncluded = { @Sendable value in first(value) && filter(value) }
-    } else {
-      sink.isIncluded = filter
+  deinit {
+    word.deallocate()
+  }
+
+  /// Records `sequence`; false for a replay that something newer already overtook.
+  func advance(to sequence: UInt64, isReplay: Bool) -> Bool {
+    let new = Int(truncatingIfNeeded: sequence)
+    var seen = typed_events_atomic_load(word)
+    while seen < new {
+      if typed_events_atomic_compare_exchange(word, &seen, new) { return true }
     }
-    return sink
+    return !isReplay
   }
 }

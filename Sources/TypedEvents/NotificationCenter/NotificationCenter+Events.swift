@@ -98,7 +98,12 @@ extension NotificationCenter {
     _ handler: @escaping @Sendable (E) -> Void
   ) -> EventSubscription {
     let name = Notification.Name(E.self)
+    // The same admission as the bus's: once cancel() returns, no handler call starts, even one
+    // that an operation queue already holds.
+    let gate = AdmissionGate()
     let token = addObserver(forName: name, object: object, queue: queue) { notification in
+      guard gate.enter() else { return }
+      defer { gate.leave() }
       do throws(UserInfoDecodingError) {
         handler(try E(userInfo: notification.userInfo ?? [:]))
       } catch {
@@ -106,7 +111,7 @@ extension NotificationCenter {
       }
     }
     let box = ObserverToken(token)
-    return EventSubscription { [weak self] in
+    return EventSubscription(gate: gate) { [weak self] in
       self?.removeObserver(box.token)
     }
   }

@@ -22,10 +22,9 @@ public final class RecordingEventBus: EventPublishing, EventObserving {
   }
 
   public func subscribe<Value: Sendable>(
-    _ selector: EventSelector<Value>, delivery: EventDelivery, replay: Bool,
-    _ handler: @escaping @Sendable (Value) -> Void
+    _ selector: EventSelector<Value>, replay: Bool, _ handler: EventHandler<Value>
   ) -> EventSubscription {
-    bus.subscribe(selector, delivery: delivery, replay: replay, handler)
+    bus.subscribe(selector, replay: replay, handler)
   }
 
   /// Every event published so far, in publish order.

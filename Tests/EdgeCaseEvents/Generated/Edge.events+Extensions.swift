@@ -199,12 +199,14 @@ nonisolated extension Nested: TypedEvents.SubjectIdentifiable {
 
 /// Filter helpers: each receives only the events about one entity.
 nonisolated extension TypedEvents.EventObserving {
-  /// `Nested` events about one token, as an asynchronous sequence.
+  /// `Nested` events about one token, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func nestedEvents(
     token subject: Token,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<Nested> {
-    self.events(Nested.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(Nested.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `Nested` event about one token.
@@ -213,6 +215,16 @@ nonisolated extension TypedEvents.EventObserving {
     delivery: TypedEvents.EventDelivery = .immediate,
     replay: Swift.Bool = false,
     _ handler: @escaping @Sendable (Nested) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(Nested.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `Nested` event about one token.
+  public func subscribeToNestedEvents(
+    token subject: Token,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (Nested) -> Swift.Void
   ) -> TypedEvents.EventSubscription {
     self.subscribe(Nested.self, about: subject, delivery: delivery, replay: replay, handler)
   }

@@ -72,12 +72,14 @@ nonisolated extension ShapeDrawn: TypedEvents.SubjectIdentifiable {
 
 /// Filter helpers: each receives only the events about one entity.
 nonisolated extension TypedEvents.EventObserving {
-  /// `ShapeDrawn` events about one name, as an asynchronous sequence.
+  /// `ShapeDrawn` events about one name, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
   public func shapeDrawnEvents(
     name subject: Swift.String,
+    replay: Swift.Bool = false,
     bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
   ) -> TypedEvents.EventStream<ShapeDrawn> {
-    self.events(ShapeDrawn.self, about: subject, bufferingPolicy: bufferingPolicy)
+    self.events(ShapeDrawn.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
   }
 
   /// Calls `handler` with each `ShapeDrawn` event about one name.
@@ -86,6 +88,16 @@ nonisolated extension TypedEvents.EventObserving {
     delivery: TypedEvents.EventDelivery = .immediate,
     replay: Swift.Bool = false,
     _ handler: @escaping @Sendable (ShapeDrawn) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ShapeDrawn.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `ShapeDrawn` event about one name.
+  public func subscribeToShapeDrawnEvents(
+    name subject: Swift.String,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ShapeDrawn) -> Swift.Void
   ) -> TypedEvents.EventSubscription {
     self.subscribe(ShapeDrawn.self, about: subject, delivery: delivery, replay: replay, handler)
   }
