@@ -83,7 +83,24 @@ let package = Package(
     // Compiles and runs the generated code of the samples and of the edge-case schemas.
     .testTarget(
       name: "GeneratedCodeTests",
-      dependencies: ["SampleEvents", "EdgeCaseEvents", "TypedEvents", "TestSupport", "AllocationCounting"]),
+      dependencies: [
+        "SampleEvents", "EdgeCaseEvents", "TypedEvents", "TestSupport", "AllocationCounting", "MainActorClient",
+      ]),
+    // Runtime scenarios that need a process of their own: a deadlock that must time out instead
+    // of hanging the tests, and a heap measurement that parallel tests would disturb.
+    .executableTarget(
+      name: "runtime-scenarios", dependencies: ["TypedEvents", "SampleEvents", "HeapInUse"],
+      path: "Tests/RuntimeScenarios"),
+    .target(name: "HeapInUse", path: "Tests/HeapInUse"),
+    .testTarget(name: "RuntimeScenarioTests", dependencies: ["runtime-scenarios"]),
+    // An app-like target: default main-actor isolation, warnings as errors, subscribing through
+    // every form with handlers that touch main-actor state.
+    .target(
+      name: "MainActorClient",
+      dependencies: ["SampleEvents", "TypedEvents"],
+      path: "Tests/MainActorClient",
+      swiftSettings: [.defaultIsolation(MainActor.self), .treatAllWarnings(as: .error)]
+    ),
     // What more than one test target needs: a seeded random generator.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     // Counts a thread's heap allocations (malloc defined in the test executable; off under sanitizers).

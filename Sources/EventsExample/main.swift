@@ -21,6 +21,22 @@ let bike = Listing(
 bus.subscribeToListingEvents(listing: bike.id) { event in
   say("listings", "detail screen of \(bike.id) redraws for \(type(of: event.event).eventName)")
 }.store(in: &subscriptions)
+/// The detail screen as an app writes it: main-actor state, and a handler typed `@MainActor`
+/// (`delivery: .mainActor`), so it touches that state with no cast and the compiler checks it.
+@MainActor
+final class ListingDetailScreen {
+  private(set) var title: String
+  private var subscriptions = Set<EventSubscription>()
+
+  init(_ listing: Listing, events: some EventObserving) {
+    title = listing.title
+    events.subscribeToListingEvents(listing: listing.id, delivery: .mainActor) { event in
+      if case .listingSold = event { self.title = "\(listing.title) (sold)" }
+      say("listings", "detail screen on the main actor shows \"\(self.title)\"")
+    }.store(in: &subscriptions)
+  }
+}
+let bikeScreen = ListingDetailScreen(bike, events: bus)
 bus.subscribe(ListingEvent.self) { event in
   say("listings", "feed sees \(type(of: event.event).eventName) about \(event.eventSubject)")
 }.store(in: &subscriptions)
@@ -31,6 +47,9 @@ bus.publish(
       id: ListingID("lamp-7"), title: "Lamp", price: Money(amount: 15, currency: .euro), status: .active,
       seller: UserID(UUID()), photos: [])))
 bus.publish(ListingSold(id: bike.id, price: bike.price, soldAt: Date()))
+// Main-actor deliveries wait for the main actor: suspending lets them run, in publish order.
+await Task.yield()
+say("listings", "screen title now: \(bikeScreen.title)")
 
 // MARK: Analytics window: a deep view publishes, one handler applies.
 

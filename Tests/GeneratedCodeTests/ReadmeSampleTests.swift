@@ -10,8 +10,8 @@ final class ListingDetailScreen {
   private(set) var redraws: [String] = []
 
   init(listing: ListingID, events: some EventObserving) {
-    events.subscribeToListingEvents(listing: listing, delivery: .mainActor) { [weak self] event in
-      MainActor.assumeIsolated { self?.redraw(for: event) }
+    events.subscribeToListingEvents(listing: listing, delivery: .mainActor, replay: true) { [weak self] event in
+      self?.redraw(for: event)  // the handler is @MainActor: checked by the compiler
     }.store(in: &subscriptions)
   }
 

@@ -94,6 +94,35 @@ struct EventStreamTests {
     #expect(a == a.sorted() && b == b.sorted())
   }
 
+  @Test(.timeLimit(.minutes(1)))
+  func cancellingOneConsumerEndsOnlyItsOwnIteration() async {
+    let bus = EventBus()
+    let stream = bus.events(Tick.self)
+    let waiting = AsyncStream.makeStream(of: Void.self)
+    let cancelled = Task {
+      var seen: [Int] = []
+      waiting.continuation.yield()
+      for await tick in stream { seen.append(tick.count) }
+      return seen
+    }
+    let survivor = Task {
+      var seen: [Int] = []
+      for await tick in stream {
+        seen.append(tick.count)
+        if seen.count == 3 { break }
+      }
+      return seen
+    }
+    for await _ in waiting.stream { break }
+    cancelled.cancel()
+    #expect(await cancelled.value.isEmpty)
+    for count in 1...3 { bus.publish(Tick(count: count)) }
+    #expect(await survivor.value == [1, 2, 3], "the other consumer's iteration ended too")
+    // The stream itself goes on: a new consumer reads what comes next.
+    bus.publish(Tick(count: 4))
+    #expect(await first(1, of: stream).map(\.count) == [4])
+  }
+
   @Test func anIteratorThatStopsEarlyLeavesTheRestToTheNextOne() async {
     let bus = EventBus()
     let stream = bus.events(Tick.self)

@@ -9,12 +9,13 @@ import CTypedEventsRuntime
 /// returns), or it sees the bit and does not start. `close()` sets the bit and returns at once,
 /// so it is safe on the main thread, in `deinit` and in async code; ``idle()`` is the way to know
 /// that the admitted calls have returned, and it suspends instead of blocking a thread.
+@usableFromInline
 final class AdmissionGate: @unchecked Sendable {
-  private let word = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+  @usableFromInline let word = UnsafeMutablePointer<Int>.allocate(capacity: 1)
   /// Tasks waiting in `idle()`, and whether the last admitted call has left since closing.
   private let waiters = Locked<(continuations: [CheckedContinuation<Void, Never>], drained: Bool)>(([], false))
 
-  private static var closedBit: Int { Int.min }
+  @usableFromInline static var closedBit: Int { Int.min }
 
   init() {
     word.initialize(to: 0)
@@ -25,7 +26,7 @@ final class AdmissionGate: @unchecked Sendable {
   }
 
   /// Admits one handler call unless the gate is closed; an admitted call must `leave()`.
-  @inline(__always)
+  @inlinable
   func enter() -> Bool {
     let state = typed_events_atomic_fetch_add(word, 1)
     if state & Self.closedBit == 0 { return true }
@@ -33,7 +34,7 @@ final class AdmissionGate: @unchecked Sendable {
     return false
   }
 
-  @inline(__always)
+  @inlinable
   func leave() {
     let state = typed_events_atomic_fetch_add(word, -1)
     if state == Self.closedBit | 1 { resumeWaiters() }
@@ -63,7 +64,8 @@ final class AdmissionGate: @unchecked Sendable {
     }
   }
 
-  private func resumeWaiters() {
+  @usableFromInline
+  func resumeWaiters() {
     let continuations = waiters.withLock { state in
       state.drained = true
       defer { state.continuations = [] }

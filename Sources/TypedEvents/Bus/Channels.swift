@@ -1,5 +1,5 @@
 /// Identifies the entries that one subscription added, so that cancelling removes them all.
-typealias EntryIdentity = ObjectIdentifier
+@usableFromInline typealias EntryIdentity = ObjectIdentifier
 
 /// The subscribers of one event type, in subscription order, and what it keeps for replay.
 /// Guarded by the bus's lock.
@@ -13,8 +13,14 @@ class AnyChannel {
 final class Channel<E: Event>: AnyChannel {
   @usableFromInline
   struct Entry {
-    let identity: EntryIdentity
+    @usableFromInline let identity: EntryIdentity
     @usableFromInline let deliver: @Sendable (E, UInt64) -> Void
+
+    @usableFromInline
+    init(identity: EntryIdentity, deliver: @escaping @Sendable (E, UInt64) -> Void) {
+      self.identity = identity
+      self.deliver = deliver
+    }
   }
 
   // Guarded by the bus's lock, which makes dynamic exclusivity checks redundant on this hot path.
@@ -43,6 +49,7 @@ final class Channel<E: Event>: AnyChannel {
   }
 
   /// The event a replay about `subject` (or about anything, if nil) starts from.
+  @usableFromInline
   func replay(about subject: SubjectKey?) -> (event: E, sequence: UInt64)? {
     if let subject, let subjects, let latest = subjects.latest(about: subject) {
       return latest

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A typed, thread-safe, notification-style event bus.
 ///
 /// ```swift
@@ -86,8 +88,14 @@ public final class EventBus: EventPublishing, EventObserving {
     let identity = ObjectIdentifier(subscriber)
     let eventTypes = selector.members.map(\.eventType)
     return EventSubscription(gate: subscriber.gate) { [channels] in
-      channels.withLock { table in
+      let remove = { @Sendable (table: inout ChannelTable) in
         for type in eventTypes { table.existingChannel(for: type)?.remove(identity) }
+      }
+      // The gate is closed already, so the entries are inert. A stream released while the bus
+      // pushes into it under its lock cancels from that very thread: removing later, on another
+      // thread, keeps it from waiting for a lock it holds.
+      if !channels.withLockIfAvailable(remove) {
+        DispatchQueue.global().async { channels.withLock(remove) }
       }
     }
   }
@@ -100,11 +108,10 @@ public final class EventBus: EventPublishing, EventObserving {
   /// the subject published least recently is forgotten, and its events can no longer be
   /// replayed. Each publish of `type` then costs a dictionary update under the bus's lock;
   /// other types are not affected. Call it before publishing: only later events are kept.
-  /// Calling it again changes the limit and forgets what was kept.
+  /// Calling it again changes the limit and forgets what was kept. A limit below one counts as one.
   public func keepLatestPerSubject<E: Event & SubjectIdentifiable>(_ type: E.Type, limit: Int = 10_000) {
-    precondition(limit > 0, "keepLatestPerSubject needs a limit of at least one subject")
     channels.withLock { table in
-      table.channel(for: type).subjects = LatestBySubject(limit: limit) { SubjectKey($0.eventSubject) }
+      table.channel(for: type).subjects = LatestBySubject(limit: Swift.max(limit, 1)) { SubjectKey($0.eventSubject) }
     }
   }
 

@@ -63,6 +63,7 @@ extension EventObserving {
   }
 
   /// Calls `handler` with every event of type `type`.
+  @inlinable
   public func subscribe<E: Event>(
     _ type: E.Type, delivery: EventDelivery = .immediate, replay: Bool = false,
     _ handler: @escaping @Sendable (E) -> Void
@@ -71,6 +72,7 @@ extension EventObserving {
   }
 
   /// Calls `handler` on the main actor with every event of type `type`.
+  @inlinable
   public func subscribe<E: Event>(
     _ type: E.Type, delivery: MainActorDelivery, replay: Bool = false,
     _ handler: @escaping @MainActor @Sendable (E) -> Void

@@ -4,12 +4,13 @@
 /// Members stay typed (`(E) -> Value?`), so delivering an event neither boxes it in an
 /// existential nor casts it.
 public struct EventSelector<Value: Sendable>: Sendable {
-  let members: [SelectorMember<Value>]
+  @usableFromInline let members: [SelectorMember<Value>]
   /// Applied when a delivery is admitted, never under the bus's lock.
-  let isIncluded: (@Sendable (Value) -> Bool)?
+  @usableFromInline let isIncluded: (@Sendable (Value) -> Bool)?
   /// The subject an `about(_:)` selector is limited to: replay looks up its latest event.
-  let subject: SubjectKey?
+  @usableFromInline let subject: SubjectKey?
 
+  @usableFromInline
   init(members: [SelectorMember<Value>], isIncluded: (@Sendable (Value) -> Bool)? = nil, subject: SubjectKey? = nil) {
     self.members = members
     self.isIncluded = isIncluded
@@ -34,6 +35,10 @@ public struct EventSelector<Value: Sendable>: Sendable {
 
 extension EventSelector where Value: Event {
   /// Events of type `type`.
+  // Inlinable, with the member it makes, so that the delivery path is specialised for the
+  // event type in the subscriber's module: unspecialised, it copied events through value
+  // witnesses.
+  @inlinable
   public static func event(_ type: Value.Type) -> EventSelector<Value> {
     EventSelector(members: [SelectorMember(type) { $0 }])
   }
@@ -58,6 +63,7 @@ extension EventSelector where Value: SubjectIdentifiable {
 }
 
 /// How far back a new subscription reaches.
+@usableFromInline
 enum ReplayRequest {
   case none
   case latest
@@ -66,14 +72,16 @@ enum ReplayRequest {
 
 /// One event type of a selector, with its typed conversion, able to attach a subscriber to the
 /// bus's channel for that type.
+@usableFromInline
 struct SelectorMember<Value: Sendable>: Sendable {
-  let eventType: ObjectIdentifier
+  @usableFromInline let eventType: ObjectIdentifier
   /// Adds the subscriber's entries to the event type's channel; returns the channel's replay
   /// candidate, if asked for and there is one.
-  let attach:
+  @usableFromInline let attach:
     @Sendable (_ channels: inout ChannelTable, _ subscriber: Subscriber<Value>, _ replay: ReplayRequest) ->
       ReplayCandidate<Value>?
 
+  @inlinable
   init<E: Event>(_ type: E.Type, _ convert: @escaping @Sendable (E) -> Value) {
     eventType = ObjectIdentifier(type)
     attach = { channels, subscriber, replay in

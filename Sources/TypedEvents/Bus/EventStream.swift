@@ -56,6 +56,7 @@ public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
 
 extension EventObserving {
   /// The events of type `type` as an asynchronous sequence.
+  @inlinable
   public func events<E: Event>(
     _ type: E.Type, replay: Bool = false, bufferingPolicy: EventBufferingPolicy = .unbounded
   ) -> EventStream<E> {

@@ -1,8 +1,10 @@
 /// A subject as a dictionary key. The subject is `Hashable & Sendable` (see
 /// ``SubjectIdentifiable``), so its box may cross threads.
+@usableFromInline
 struct SubjectKey: Hashable, @unchecked Sendable {
   let value: AnyHashable
 
+  @usableFromInline
   init<Subject: Hashable & Sendable>(_ subject: Subject) {
     value = AnyHashable(subject)
   }

@@ -20,4 +20,12 @@ final class Locked<State>: @unchecked Sendable {
     defer { lock.unlock() }
     return try body(&state)
   }
+
+  /// Runs `body` if the lock is free now; returns false without running it otherwise.
+  func withLockIfAvailable(_ body: (inout State) -> Void) -> Bool {
+    guard lock.try() else { return false }
+    defer { lock.unlock() }
+    body(&state)
+    return true
+  }
 }

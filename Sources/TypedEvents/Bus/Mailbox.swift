@@ -4,7 +4,9 @@
 /// its publishes, whichever threads published. One drain at a time takes them out and runs the
 /// subscription's filter and handler outside every lock; `draining` says a drain is running or
 /// scheduled, so the next append knows not to schedule another.
+@usableFromInline
 final class Mailbox<Value: Sendable>: Sendable {
+  @usableFromInline
   enum Item {
     case live(Value)
     /// Replay candidates, newest first: the first that passes the filter is delivered.

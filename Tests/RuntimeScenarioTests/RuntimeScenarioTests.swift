@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// Runs `runtime-scenarios` (Tests/RuntimeScenarios) in child processes: a regression of the
+/// main-thread deadlock then fails after a time limit instead of hanging the test run, and the
+/// heap is measured in a process where no other test allocates.
+@Suite("Runtime scenarios in a child process", .serialized)
+struct RuntimeScenarioTests {
+  @Test func releasingATokenOnTheMainThreadNeverWaitsForAHandlerThatWaitsForTheMainThread() throws {
+    let run = try runScenario("release-on-main-while-handler-waits-for-main", timeLimit: 30)
+    #expect(!run.timedOut, "the process hung: cancel() waited for a handler that waited for the main thread")
+    #expect(run.status == 0)
+    #expect(run.lines == ["released: true", "handler reached the main thread", "handler finished"])
+  }
+
+  @Test func replayPerSubjectKeepsMemoryFlatOverAMillionSubjects() throws {
+    let run = try runScenario("replay-memory-per-subject", timeLimit: 300)
+    #expect(!run.timedOut && run.status == 0)
+    let values = Dictionary(
+      run.lines.compactMap { line -> (String, String)? in
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+      }, uniquingKeysWith: { first, _ in first })
+    let early = try #require(values["heap after 100000"].flatMap { Int($0) })
+    let late = try #require(values["heap after 1000000"].flatMap { Int($0) })
+    #expect(values["kept subjects"] == "10000")
+    #expect(values["newest replayable"] == "true")
+    #expect(values["oldest evicted"] == "true")
+    // 900,000 more subjects after the first 100,000: a bus that kept them all would hold tens of
+    // megabytes more. Flat means within 1 MiB, whatever the allocator keeps for itself.
+    #expect(late - early < 1 << 20, "retained heap grew from \(early) to \(late) bytes")
+  }
+}
+
+struct ScenarioRun {
+  var status: Int32
+  var timedOut: Bool
+  var lines: [String]
+}
+
+/// Runs one scenario of the `runtime-scenarios` executable built beside this test bundle, and
+/// kills it after `timeLimit` seconds.
+func runScenario(_ name: String, timeLimit: TimeInterval) throws -> ScenarioRun {
+  let process = Process()
+  process.executableURL = scenariosExecutable()
+  process.arguments = [name]
+  let output = Pipe()
+  process.standardOutput = output
+  try process.run()
+  let deadline = Date().addingTimeInterval(timeLimit)
+  while process.isRunning && Date() < deadline {
+    Thread.sleep(forTimeInterval: 0.05)
+  }
+  let timedOut = process.isRunning
+  if timedOut {
+    process.terminate()  // SIGTERM; a hung main thread does not stop a signal
+  }
+  process.waitUntilExit()
+  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  return ScenarioRun(
+    status: process.terminationStatus, timedOut: timedOut,
+    lines: text.split(separator: "\n").map(String.init))
+}
+
+/// SwiftPM puts executables and the test bundle in one directory.
+func scenariosExecutable() -> URL {
+  var directory = Bundle.main.bundleURL
+  if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
+  let candidates = [
+    directory.appendingPathComponent("runtime-scenarios"),
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+      "runtime-scenarios"),
+  ]
+  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+}

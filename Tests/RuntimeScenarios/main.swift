@@ -1,0 +1,86 @@
+// Scenarios that a test cannot run inside its own process: one that deadlocked the main thread
+// (a blocked main actor cannot time itself out), and one that measures the heap while nothing
+// else runs. `RuntimeScenarioTests` runs each in a child process with a time limit.
+//
+//     runtime-scenarios release-on-main-while-handler-waits-for-main
+//     runtime-scenarios replay-memory-per-subject
+import Dispatch
+import Foundation
+import HeapInUse
+import SampleEvents
+import TypedEvents
+
+/// A screen as an app writes it: main-actor state, and a subscription it releases when it goes.
+@MainActor
+final class ListingScreen {
+  var subscription: EventSubscription?
+  var archived: [ListingID] = []
+
+  init(events: some EventObserving, handlerEntered: DispatchSemaphore) {
+    subscription = events.subscribe(ListingArchived.self, delivery: .queue(.global())) { _ in
+      handlerEntered.signal()
+      // The handler waits for the main thread, which at this moment releases the screen.
+      DispatchQueue.main.sync { print("handler reached the main thread") }
+      DispatchQueue.main.async {
+        print("handler finished")
+        exit(0)
+      }
+    }
+  }
+}
+
+/// The deadlock of issue 12: the token's `deinit` runs on the main thread while the handler,
+/// on a global queue, calls `DispatchQueue.main.sync`. A cancel that waits for the handler never
+/// returns; this one must, and the handler then completes on the main thread.
+@MainActor
+func releaseOnMainWhileHandlerWaitsForMain() {
+  let bus = EventBus()
+  let entered = DispatchSemaphore(value: 0)
+  var screen: ListingScreen? = ListingScreen(events: bus, handlerEntered: entered)
+  bus.publish(ListingArchived(id: ListingID("l-1")))
+  entered.wait()
+  screen = nil  // EventSubscription.deinit → cancel(), on the main thread
+  print("released: \(screen == nil)")
+  dispatchMain()
+}
+
+/// Publishes 1,000,000 events about 1,000,000 subjects to a bus that keeps the latest event per
+/// subject for that type, and prints the heap in use after 100,000 and after 1,000,000 events.
+func replayMemoryPerSubject() {
+  let bus = EventBus()
+  let limit = 10_000
+  bus.keepLatestPerSubject(ListingArchived.self, limit: limit)
+  // The events are made inside the loop and dropped: only what the bus retains stays.
+  func publish(_ range: Range<Int>) {
+    for index in range {
+      bus.publish(ListingArchived(id: ListingID("listing-\(index)")))
+    }
+  }
+  publish(0..<100_000)
+  let early = heapInUse()
+  publish(100_000..<1_000_000)
+  let late = heapInUse()
+  let kept = bus.keptSubjectCount(ListingArchived.self)
+  let newest = bus.latest(ListingArchived.self, about: ListingID("listing-999999")) != nil
+  let evicted = bus.latest(ListingArchived.self, about: ListingID("listing-0")) == nil
+  print("heap after 100000: \(early)")
+  print("heap after 1000000: \(late)")
+  print("kept subjects: \(kept)")
+  print("newest replayable: \(newest)")
+  print("oldest evicted: \(evicted)")
+}
+
+/// Bytes the allocator has handed out and not taken back (0 where it cannot say).
+func heapInUse() -> Int {
+  Int(heap_in_use())
+}
+
+switch CommandLine.arguments.dropFirst().first {
+case "release-on-main-while-handler-waits-for-main":
+  releaseOnMainWhileHandlerWaitsForMain()  // top-level code runs on the main actor
+case "replay-memory-per-subject":
+  replayMemoryPerSubject()
+default:
+  FileHandle.standardError.write(Data("usage: runtime-scenarios SCENARIO\n".utf8))
+  exit(2)
+}
