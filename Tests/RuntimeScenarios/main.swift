@@ -3,7 +3,7 @@
 // else runs. `RuntimeScenarioTests` runs each in a child process with a time limit.
 //
 //     runtime-scenarios release-on-main-while-handler-waits-for-main
-//     runtime-scenarios replay-memory-per-subject
+//     runtime-scenarios replay-memory-per-subject [LIMIT]
 import Dispatch
 import Foundation
 import HeapInUse
@@ -45,10 +45,10 @@ func releaseOnMainWhileHandlerWaitsForMain() {
 }
 
 /// Publishes 1,000,000 events about 1,000,000 subjects to a bus that keeps the latest event per
-/// subject for that type, and prints the heap in use after 100,000 and after 1,000,000 events.
-func replayMemoryPerSubject() {
+/// subject for that type, up to `limit` subjects, and prints the heap in use after 100,000 and
+/// after 1,000,000 events.
+func replayMemoryPerSubject(limit: Int) {
   let bus = EventBus()
-  let limit = 10_000
   bus.keepLatestPerSubject(ListingArchived.self, limit: limit)
   // The events are made inside the loop and dropped: only what the bus retains stays.
   func publish(_ range: Range<Int>) {
@@ -79,7 +79,7 @@ switch CommandLine.arguments.dropFirst().first {
 case "release-on-main-while-handler-waits-for-main":
   releaseOnMainWhileHandlerWaitsForMain()  // top-level code runs on the main actor
 case "replay-memory-per-subject":
-  replayMemoryPerSubject()
+  replayMemoryPerSubject(limit: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 10_000)
 default:
   FileHandle.standardError.write(Data("usage: runtime-scenarios SCENARIO\n".utf8))
   exit(2)

@@ -43,9 +43,10 @@ final class LatestBySubject<E: Event>: @unchecked Sendable {
         latest[oldest.subject] = nil
       }
     }
-    // Drop stale and evicted entries once they outnumber the live ones, so that `order` stays
-    // within twice the subjects kept: amortised O(1) per publish.
-    if order.count - head > 2 * Swift.max(latest.count, 16) {
+    // Drop taken, stale and evicted entries once they outnumber the live ones, so that `order`
+    // stays within twice the subjects kept: amortised O(1) per publish. (Counting from `head`
+    // only, the array kept every subject ever published: 45 MB over a million subjects.)
+    if order.count > 2 * Swift.max(latest.count, 16) {
       order = order[head...].filter { latest[$0.subject]?.sequence == $0.sequence }
       head = 0
     }
