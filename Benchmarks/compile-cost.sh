@@ -25,8 +25,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 swift build -c release --package-path "$root" --product eventgen > /dev/null
 eventgen="$root/.build/release/eventgen"
-make_package "$work/Bench"
-cd "$work/Bench"
+# Not "Bench": a package's identity is its folder's name, and a TypedEvents checkout in a folder
+# named "bench" would then clash with it.
+make_package "$work/compile-cost-client"
+cd "$work/compile-cost-client"
 # write_shape SHAPE SIZE: the target's sources for one shape.
 write_shape() {
   rm -rf "$work/schemas" Sources/Gen/*.swift
