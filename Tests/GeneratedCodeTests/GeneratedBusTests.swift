@@ -66,6 +66,19 @@ struct GeneratedBusTests {
     withExtendedLifetime(handler) {}
   }
 
+  @Test func anEventWithDatesOfNowReplaysFromALogEqualToTheEventAppended() throws {
+    let log = EventLog(
+      url: FileManager.default.temporaryDirectory.appendingPathComponent("now-\(UUID().uuidString).jsonl"))
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    let events = (0..<100).map { _ in ChangeDateRange(from: Date(), until: Date().addingTimeInterval(86_400.123456789))
+    }
+    for event in events { try log.append(event) }
+    let bus = RecordingEventBus()
+    let report = try log.replay(into: bus, using: SampleEvents.GeneratedEvents.catalog)
+    #expect(report.replayed == 100 && report.problems.isEmpty)
+    #expect(bus.published(ChangeDateRange.self) == events)
+  }
+
   @Test func envelopesDecodeThroughTheGeneratedCatalog() throws {
     let envelope = try EventEnvelope(Fixtures.page)
     let decoded = try envelope.decode(using: SampleEvents.GeneratedEvents.catalog)

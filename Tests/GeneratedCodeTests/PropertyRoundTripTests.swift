@@ -17,7 +17,7 @@ extension GeoPoint: Sampled {
 let allGeneratedEvents = SampleEvents.GeneratedEvents.catalog.merging(EdgeCaseEvents.GeneratedEvents.catalog)
 
 /// Random values of every generated event type survive userInfo → binary property list →
-/// userInfo, and JSON, unchanged.
+/// userInfo, JSON, and an envelope (as logs and stores carry events), unchanged.
 ///
 /// "Unchanged" is checked twice: with the generated `==`, and byte for byte on a canonical JSON
 /// form (sorted keys), which `==` alone would miss for strings that differ only in Unicode
@@ -116,6 +116,12 @@ struct PropertyRoundTripTests {
       } else {
         guard try JSONDecoder().decode(E.self, from: try plainEncoder.encode(event)) == event else {
           return fail("changed by JSON with the default coders")
+        }
+        // Through an envelope, as a log or a store carries it, and CloudEvents: exact, dates included.
+        let envelope = try EventEnvelope(event)
+        let carried = try EventEnvelope(cloudEventJSON: try envelope.cloudEventJSON(source: "/property-tests"))
+        guard carried == envelope, try carried.decode(using: allGeneratedEvents) as? E == event else {
+          return fail("changed by an envelope: \(String(decoding: envelope.payload, as: UTF8.self).prefix(2_000))")
         }
       }
     }

@@ -62,10 +62,18 @@ struct ScenarioRun {
 
 /// Runs one scenario of the `runtime-scenarios` executable built beside this test bundle, and
 /// kills it after `timeLimit` seconds.
-func runScenario(_ name: String, arguments: [String] = [], timeLimit: TimeInterval) throws -> ScenarioRun {
+/// With `wrapper`, such as `["/usr/bin/strace", "-o", path]`, the wrapper runs the scenario.
+func runScenario(
+  _ name: String, arguments: [String] = [], wrapper: [String] = [], timeLimit: TimeInterval
+) throws -> ScenarioRun {
   let process = Process()
-  process.executableURL = scenariosExecutable()
-  process.arguments = [name] + arguments
+  if let tool = wrapper.first {
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = wrapper.dropFirst() + [scenariosExecutable().path, name] + arguments
+  } else {
+    process.executableURL = scenariosExecutable()
+    process.arguments = [name] + arguments
+  }
   let output = Pipe()
   process.standardOutput = output
   try process.run()

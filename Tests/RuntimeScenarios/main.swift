@@ -4,6 +4,8 @@
 //
 //     runtime-scenarios release-on-main-while-handler-waits-for-main
 //     runtime-scenarios replay-memory-per-subject [LIMIT]
+//     runtime-scenarios log-appends fsyncEachAppend|operatingSystem PATH
+//     runtime-scenarios log-replay-memory MEGABYTES PATH replay|read
 import Dispatch
 import Foundation
 import HeapInUse
@@ -70,6 +72,84 @@ func replayMemoryPerSubject(limit: Int) {
   print("oldest evicted: \(evicted)")
 }
 
+/// Appends 10 events one by one and then a batch of 100 to a new log at `path`. Run under
+/// `strace -e trace=fsync`, it shows how many times the log synced.
+func logAppends(durability: EventLog.Durability, path: String) throws {
+  let log = EventLog(url: URL(fileURLWithPath: path), durability: durability)
+  for index in 0..<10 {
+    try log.append(ListingArchived(id: ListingID("listing-\(index)")))
+  }
+  try log.append(contentsOf: (0..<100).map { try EventEnvelope(ListingArchived(id: ListingID("batch-\($0)"))) })
+  print("appended: \(try log.read().envelopes.count)")
+}
+
+/// Writes a log of about `megabytes` MiB (events of 4 KiB) at `path`, then replays it into a bus
+/// (`replay`), or reads it whole into memory (`read`, the control), and prints the largest heap
+/// in use seen while doing so, above the heap before.
+func logReplayMemory(megabytes: Int, path: String, mode: String) throws {
+  let url = URL(fileURLWithPath: path)
+  try? FileManager.default.removeItem(at: url)
+  do {
+    let log = EventLog(url: url, durability: .operatingSystem)
+    let padding = String(repeating: "x", count: 4_000)
+    let perBatch = 256
+    let batches = max(1, megabytes * 1_048_576 / (4_150 * perBatch))
+    for batch in 0..<batches {
+      try log.append(
+        contentsOf: (0..<perBatch).map {
+          try EventEnvelope(ListingArchived(id: ListingID("\(batch)-\($0)-\(padding)")))
+        })
+    }
+  }
+  let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+  let log = EventLog(url: url)
+  let before = heapInUse()
+  let peak = Locked(0)
+  let delivered = Locked(0)
+  let bus = EventBus()
+  let subscription = bus.subscribe(ListingArchived.self) { _ in
+    let count = delivered.increment()
+    if count % 1_000 == 0 { peak.raise(to: heapInUse()) }
+  }
+  switch mode {
+  case "read":
+    let all = try log.read()
+    peak.raise(to: heapInUse())
+    print("events: \(all.envelopes.count)")
+  default:
+    let report = try log.replay(into: bus, using: SampleEvents.GeneratedEvents.catalog)
+    print("events: \(report.replayed)")
+    print("problems: \(report.problems.count)")
+  }
+  withExtendedLifetime(subscription) {}
+  print("log bytes: \(size)")
+  print("peak heap above start: \(max(0, peak.value - before))")
+  try? FileManager.default.removeItem(at: url)
+}
+
+/// An integer behind a lock, for counters that handlers on other threads touch.
+final class Locked: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Int
+
+  init(_ value: Int) {
+    stored = value
+  }
+
+  var value: Int { lock.withLock { stored } }
+
+  func increment() -> Int {
+    lock.withLock {
+      stored += 1
+      return stored
+    }
+  }
+
+  func raise(to candidate: Int) {
+    lock.withLock { stored = max(stored, candidate) }
+  }
+}
+
 /// Bytes the allocator has handed out and not taken back (0 where it cannot say).
 func heapInUse() -> Int {
   Int(heap_in_use())
@@ -80,6 +160,13 @@ case "release-on-main-while-handler-waits-for-main":
   releaseOnMainWhileHandlerWaitsForMain()  // top-level code runs on the main actor
 case "replay-memory-per-subject":
   replayMemoryPerSubject(limit: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 10_000)
+case "log-appends":
+  let arguments = Array(CommandLine.arguments.dropFirst(2))
+  try logAppends(
+    durability: arguments.first == "operatingSystem" ? .operatingSystem : .fsyncEachAppend, path: arguments[1])
+case "log-replay-memory":
+  let arguments = Array(CommandLine.arguments.dropFirst(2))
+  try logReplayMemory(megabytes: Int(arguments[0]) ?? 64, path: arguments[1], mode: arguments[2])
 default:
   FileHandle.standardError.write(Data("usage: runtime-scenarios SCENARIO\n".utf8))
   exit(2)

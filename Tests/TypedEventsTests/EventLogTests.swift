@@ -94,4 +94,125 @@ struct EventLogTests {
     #expect(problems.isEmpty)
     #expect(envelopes.count == 400)
   }
+
+  @Test func anEnvelopeCarriesTheSubjectAndMetadataThroughTheLog() throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    let time = Date(timeIntervalSinceReferenceDate: 785_000_000.1234567)
+    let written = try log.append(Tick(source: "s-1", count: 7), time: time, metadata: ["trace": "abc", "service": "x"])
+    #expect(written.subject == "s-1")
+    let (envelopes, problems) = try log.read()
+    #expect(problems.isEmpty)
+    #expect(envelopes == [written])
+    #expect(envelopes.first?.time == time)
+    #expect(try envelopes.first?.decode(using: catalog) as? Tick == Tick(source: "s-1", count: 7))
+  }
+
+  @Test func thePayloadIsKeptByteForByte() throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    // Parsing and writing again would round both numbers to a Double's digits.
+    let payload = Data(
+      #"{"count":1,"source":"a","exact":0.1000000000000000055511151231257827,"huge":123456789012345678901234567890}"#
+        .utf8)
+    let envelope = EventEnvelope(id: UUID(), time: Date(), name: "Test.Tick", version: 1, payload: payload)
+    try log.append(envelope)
+    #expect(try log.read().envelopes.first?.payload == payload)
+  }
+
+  @Test(arguments: [
+    (#"[1,2]"#, "not a JSON object"), ("{\n}", "more than one line"), ("{\"a\":1}\n{\"b\":2}", "more than one line"),
+    ("not json", "not JSON"), ("", "not JSON"), (#"{"a":1} trailing"#, "not JSON"),
+  ])
+  func anEnvelopeWhosePayloadIsNotAOneLineObjectIsRefusedAndNothingIsWritten(payload: String, reason: String) throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    let good = try EventEnvelope(Tick(count: 1))
+    let bad = EventEnvelope(id: UUID(), time: Date(), name: "Test.Tick", version: 1, payload: Data(payload.utf8))
+    #expect {
+      try log.append(contentsOf: [good, bad])
+    } throws: { error in
+      "\(error)".contains(reason)
+    }
+    #expect(!FileManager.default.fileExists(atPath: log.url.path))
+    #expect(throws: EventLogError.self) {
+      try log.append(EventEnvelope(id: UUID(), time: Date(), name: "", version: 1, payload: Data("{}".utf8)))
+    }
+  }
+
+  @Test func readingFromAPositionGoesOnWhereTheLastReadStopped() throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    try log.append(contentsOf: (1...5).map { try EventEnvelope(Tick(count: $0)) })
+    let first = try log.read(limit: 2)
+    #expect(first.entries.count == 2)
+    let rest = try log.read(after: first.next)
+    #expect(try rest.entries.map { try $0.envelope.decode(using: catalog) as? Tick }.map { $0?.count } == [3, 4, 5])
+    #expect(rest.entries.first?.position == first.next)
+    // Nothing new: the same position back.
+    let none = try log.read(after: rest.next)
+    #expect(none.entries.isEmpty && none.next == rest.next)
+    try log.append(Tick(count: 6))
+    #expect(try log.read(after: rest.next).entries.count == 1)
+  }
+
+  @Test func aLineStillBeingWrittenIsLeftForTheNextRead() throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    try log.append(Tick(count: 1))
+    let other = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: other.url) }
+    try other.append(Tick(count: 2))
+    let line = try Data(contentsOf: other.url)
+    let handle = try FileHandle(forWritingTo: log.url)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: line.prefix(20))
+    let partial = try log.read()
+    #expect(partial.envelopes.count == 1 && partial.problems.count == 1)  // whole-log reading reports it
+    let polled = try log.read(after: nil)
+    #expect(polled.entries.count == 1 && polled.problems.isEmpty)  // a poller waits for the rest
+    try handle.write(contentsOf: line.dropFirst(20))
+    try handle.close()
+    let finished = try log.read(after: polled.next)
+    #expect(finished.entries.count == 1 && finished.problems.isEmpty)
+  }
+
+  @Test func eventsOfANewerVersionAreSkippedAndReportedUnlessAccepted() throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    var newer = try EventEnvelope(Tick(count: 2))
+    newer.version = 3
+    try log.append(Tick(count: 1))
+    try log.append(newer)
+    let skipping = try log.replay(into: RecordingEventBus(), using: catalog)
+    #expect(skipping.replayed == 1)
+    #expect(skipping.problems.map(\.line) == [2])
+    #expect(skipping.problems.first?.reason.contains("version 3 is newer than version 1") == true)
+    let bus = RecordingEventBus()
+    let accepting = try log.replay(into: bus, using: catalog, acceptingNewerVersions: true)
+    #expect(accepting.replayed == 2 && accepting.problems.isEmpty)
+    #expect(bus.published(Tick.self).map(\.count) == [1, 2])
+  }
+
+  @Test func replayGoesOnFromAPosition() throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    try log.append(contentsOf: (1...4).map { try EventEnvelope(Tick(count: $0)) })
+    let position = try log.read(limit: 3).next
+    let bus = RecordingEventBus()
+    #expect(try log.replay(into: bus, using: catalog, after: position).replayed == 1)
+    #expect(bus.published(Tick.self).map(\.count) == [4])
+  }
+
+  @Test func linesLongerThanAReadBlockAreRead() throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    let long = String(repeating: "ü", count: 100_000)  // 200 KB, three blocks
+    try log.append(Tick(source: long, count: 1))
+    try log.append(Tick(count: 2))
+    let (envelopes, problems) = try log.read()
+    #expect(problems.isEmpty)
+    #expect(try envelopes.first.map { try $0.decode(using: catalog) as? Tick }??.source == long)
+    #expect(envelopes.count == 2)
+  }
 }

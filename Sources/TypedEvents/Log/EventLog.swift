@@ -1,17 +1,25 @@
 import Foundation
 
-/// Problems reading or writing an event log.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Problems reading or writing an event log or store.
 public enum EventLogError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The catalog has no event type of this wire name.
   case unknownEvent(String)
+  /// The envelope was written by a newer version of the schema than this build knows.
+  case newerVersion(name: String, version: Int, known: Int)
   /// The file could not be opened or written.
   case io(path: String, reason: String)
-  /// A line is not an event envelope.
+  /// A line or an envelope is not an event envelope.
   case malformed(String)
 
   public var description: String {
     switch self {
     case .unknownEvent(let name): return "no event type named \(name) in the catalog"
+    case .newerVersion(let name, let version, let known):
+      return "\(name) version \(version) is newer than version \(known) that this build knows"
     case .io(let path, let reason): return "\(path): \(reason)"
     case .malformed(let reason): return reason
     }
@@ -19,92 +27,212 @@ public enum EventLogError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// An append-only log of events in a JSON Lines file: one envelope per line,
-/// `{"id":…,"name":…,"payload":{…},"time":…,"version":…}`.
+/// `{"id":…,"metadata":{…},"name":…,"subject":…,"time":…,"version":…,"payload":{…}}`.
 ///
-/// Appends are whole lines, each one `write` to a file opened with `O_APPEND`, so that two logs
-/// or two processes appending to one file never overwrite each other's lines. A crash mid-write
-/// leaves at most a torn last line, which reading reports and skips; earlier lines are never
-/// lost, and the next append starts a new line.
+/// ### Durability
+///
+/// With ``Durability-swift.enum/fsyncEachAppend`` (the default) every `append` returns only after
+/// `fsync`: what it wrote survives a crash of the machine. ``append(contentsOf:)`` writes many
+/// envelopes with one `write` and one `fsync`, so batches pay for one. With
+/// ``Durability-swift.enum/operatingSystem`` `append` returns after `write`: the events survive
+/// the process crashing, not the machine.
+///
+/// ### Writers
+///
+/// Appends are whole lines, each batch one `write` to a file opened with `O_APPEND`, so that two
+/// logs or two processes appending to one file never overwrite each other's lines. A crash
+/// mid-write leaves at most a torn last line, which reading reports and skips; earlier lines are
+/// never lost, and the next append starts a new line. The log keeps the file open from its first
+/// append until it is released: move or replace the file only while no log appends to it.
+///
+/// ### Reading
+///
+/// Reading and replaying stream the file in 64 KiB reads: memory stays bounded by the longest
+/// line, whatever the size of the log. A ``Position`` is the byte offset of a line, so a reader
+/// that kept one goes on from there without reading what comes before.
 public final class EventLog: Sendable {
-  /// The log file.
-  public let url: URL
-  private let writeLock = Locked(())
-
-  /// A log at `url`; the file is created on the first append.
-  public init(url: URL) {
-    self.url = url
+  /// When an append counts as done.
+  public enum Durability: Sendable, Hashable {
+    /// `fsync` after every append (every call; a batch is one call): the default.
+    case fsyncEachAppend
+    /// No `fsync`: the operating system writes the file when it chooses.
+    case operatingSystem
   }
 
-  /// Appends `event` with a new id and the current time.
-  @discardableResult
-  public func append<E: Event>(_ event: E, time: Date = Date()) throws -> EventEnvelope {
-    let envelope = try EventEnvelope(event, time: time)
-    try append(envelope)
-    return envelope
-  }
+  /// Where a line of the log begins: its byte offset in the file.
+  public struct Position: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// The byte offset.
+    public var offset: Int64
 
-  /// Appends an envelope as one line.
-  public func append(_ envelope: EventEnvelope) throws {
-    var line = try Self.line(for: envelope)
-    try writeLock.withLock { _ in
-      let descriptor = open(url.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else {
-        throw EventLogError.io(path: url.path, reason: "cannot open the log (\(String(cString: strerror(errno))))")
-      }
-      let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-      do {
-        let end = try handle.seekToEnd()
-        if end > 0 {
-          // After a torn line, start a fresh one so the new event is not glued to it.
-          try handle.seek(toOffset: end - 1)
-          if try handle.read(upToCount: 1) != Data([0x0A]) { line.insert(0x0A, at: 0) }
-        }
-        // O_APPEND: the write goes to the end of the file as it is then, wherever we seeked.
-        try handle.write(contentsOf: line)
-      } catch {
-        throw EventLogError.io(path: url.path, reason: error.localizedDescription)
-      }
+    /// The position at byte `offset`.
+    public init(offset: Int64) {
+      self.offset = offset
     }
+
+    /// The beginning of the log.
+    public static let start = Position(offset: 0)
+
+    public static func < (lhs: Position, rhs: Position) -> Bool { lhs.offset < rhs.offset }
+
+    public var description: String { "byte \(offset)" }
+  }
+
+  /// An envelope read from the log, with where its line begins.
+  public struct Entry: Sendable, Hashable {
+    /// Where the envelope's line begins.
+    public var position: Position
+    /// The envelope.
+    public var envelope: EventEnvelope
   }
 
   /// A line of the log that could not be read, and why.
   public struct Problem: Sendable, Equatable, CustomStringConvertible {
-    /// The 1-based line number.
+    /// The 1-based line number, counted from where reading began.
     public var line: Int
+    /// Where the line begins.
+    public var position: Position
     /// Why it was skipped.
     public var reason: String
 
     public var description: String { "line \(line): \(reason)" }
   }
 
-  /// The envelopes of the log, in order, and the lines that could not be read.
-  public func read() throws -> (envelopes: [EventEnvelope], problems: [Problem]) {
-    let (lines, problems) = try readLines()
-    return (lines.map(\.envelope), problems)
+  /// The log file.
+  public let url: URL
+  /// When an append counts as done.
+  public let durability: Durability
+  private let descriptor = Locked<Int32>(-1)
+
+  /// A log at `url`; the file is created on the first append.
+  public init(url: URL, durability: Durability = .fsyncEachAppend) {
+    self.url = url
+    self.durability = durability
   }
 
-  /// The envelopes with their 1-based line numbers, and the lines that could not be read.
-  private func readLines() throws -> (envelopes: [(line: Int, envelope: EventEnvelope)], problems: [Problem]) {
-    guard FileManager.default.fileExists(atPath: url.path) else { return ([], []) }
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw EventLogError.io(path: url.path, reason: error.localizedDescription)
+  deinit {
+    descriptor.withLock { if $0 >= 0 { close($0) } }
+  }
+
+  // MARK: Appending
+
+  /// Appends `event` with a new id.
+  @discardableResult
+  public func append<E: Event>(
+    _ event: E, time: Date = Date(), metadata: [String: String] = [:]
+  ) throws
+    -> EventEnvelope
+  {
+    let envelope = try EventEnvelope(event, time: time, metadata: metadata)
+    try writeLines(Self.line(for: envelope))
+    return envelope
+  }
+
+  /// Appends an envelope as one line.
+  ///
+  /// - Throws: ``EventLogError/malformed(_:)`` for an envelope that ``EventEnvelope/validate()``
+  ///   refuses (nothing is written), ``EventLogError/io(path:reason:)`` when writing fails.
+  public func append(_ envelope: EventEnvelope) throws {
+    try append(contentsOf: [envelope])
+  }
+
+  /// Appends envelopes in order, with one `write` and, by default, one `fsync`.
+  ///
+  /// Every envelope is validated first: when one is refused, none is written.
+  public func append(contentsOf envelopes: some Sequence<EventEnvelope>) throws {
+    var lines = Data()
+    for envelope in envelopes {
+      try envelope.validate()
+      lines.append(try Self.line(for: envelope))
     }
-    var envelopes: [(line: Int, envelope: EventEnvelope)] = []
-    var problems: [Problem] = []
-    let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
-    for (index, line) in lines.enumerated() where !line.isEmpty {
-      let isLast = index == lines.count - 1
-      do {
-        envelopes.append((index + 1, try Self.envelope(from: Data(line))))
-      } catch {
-        let reason = isLast ? "torn last line (the writer stopped mid-line): \(error)" : "\(error)"
-        problems.append(Problem(line: index + 1, reason: reason))
+    if !lines.isEmpty { try writeLines(lines) }
+  }
+
+  private func writeLines(_ lines: Data) throws {
+    try descriptor.withLock { descriptor in
+      if descriptor < 0 { descriptor = try openForAppending() }
+      var lines = lines
+      // After a torn line, start a fresh one so the new event is not glued to it.
+      var info = stat()
+      guard fstat(descriptor, &info) == 0 else { throw failure("cannot read the log's size") }
+      if info.st_size > 0 {
+        var last: UInt8 = 0
+        if pread(descriptor, &last, 1, off_t(info.st_size - 1)) == 1, last != 0x0A { lines.insert(0x0A, at: 0) }
+      }
+      // O_APPEND: each write goes to the end of the file as it is then.
+      try lines.withUnsafeBytes { buffer in
+        guard let base = buffer.baseAddress else { return }
+        var written = 0
+        while written < buffer.count {
+          let result = write(descriptor, base + written, buffer.count - written)
+          if result < 0 {
+            if errno == EINTR { continue }
+            throw failure("cannot write the log")
+          }
+          written += result
+        }
+      }
+      if durability == .fsyncEachAppend, fsync(descriptor) != 0 { throw failure("cannot fsync the log") }
+    }
+  }
+
+  /// Opens the file for appending, creating it; a new file's directory entry is synced too, so
+  /// that the file itself survives a crash.
+  private func openForAppending() throws -> Int32 {
+    let existed = FileManager.default.fileExists(atPath: url.path)
+    let descriptor = open(url.path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw failure("cannot open the log") }
+    if !existed && durability == .fsyncEachAppend {
+      let directory = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+      if directory >= 0 {
+        _ = fsync(directory)
+        close(directory)
       }
     }
+    return descriptor
+  }
+
+  private func failure(_ what: String) -> EventLogError {
+    .io(path: url.path, reason: "\(what) (\(String(cString: strerror(errno))))")
+  }
+
+  // MARK: Reading
+
+  /// The envelopes of the log, in order, and the lines that could not be read. This holds the
+  /// whole log in memory: ``forEach(after:_:)`` and ``read(after:limit:)`` do not.
+  public func read() throws -> (envelopes: [EventEnvelope], problems: [Problem]) {
+    var envelopes: [EventEnvelope] = []
+    let problems = try forEach { envelopes.append($0.envelope) }
     return (envelopes, problems)
+  }
+
+  /// Calls `body` with each envelope after `position` (from the start when nil), in order,
+  /// reading the file as a stream, and returns the lines that could not be read. A last line
+  /// without its newline is reported as torn. An error thrown by `body` stops the reading.
+  @discardableResult
+  public func forEach(after position: Position? = nil, _ body: (Entry) throws -> Void) throws -> [Problem] {
+    try scanEnvelopes(after: position, includingUnfinishedLine: true) { _, entry, _ in
+      if let entry { try body(entry) }
+      return true
+    }
+  }
+
+  /// Up to `limit` envelopes after `position`, the lines skipped among them, and the position to
+  /// read from next. Only whole lines are read: a line still being written is left for the next
+  /// call, so a reader that polls never takes half an append.
+  public func read(
+    after position: Position? = nil, limit: Int = .max
+  ) throws -> (
+    entries: [Entry], problems: [Problem], next: Position
+  ) {
+    var entries: [Entry] = []
+    var next = position ?? .start
+    guard limit > 0 else { return (entries, [], next) }
+    let problems = try scanEnvelopes(after: position, includingUnfinishedLine: false) { _, entry, end in
+      entry.map { entries.append($0) }
+      next = end
+      return entries.count < limit
+    }
+    return (entries, problems, next)
   }
 
   /// What replaying a log did.
@@ -115,53 +243,141 @@ public final class EventLog: Sendable {
     public var problems: [Problem]
   }
 
-  /// Publishes every event of the log, in order, decoding each through `catalog`. Lines that do
-  /// not read or decode are skipped and reported; they never stop the replay.
-  public func replay(into publisher: some EventPublishing, using catalog: EventCatalog) throws -> ReplayReport {
-    let (envelopes, readProblems) = try readLines()
-    var problems = readProblems
+  /// Publishes every event of the log after `position`, in order, decoding each through
+  /// `catalog`, reading the file as a stream. Lines that do not read or decode (wire names the
+  /// catalog does not know, versions newer than this build's, unless `acceptingNewerVersions`)
+  /// are skipped and reported; they never stop the replay.
+  public func replay(
+    into publisher: some EventPublishing, using catalog: EventCatalog, after position: Position? = nil,
+    acceptingNewerVersions: Bool = false
+  ) throws -> ReplayReport {
     var replayed = 0
-    for (line, envelope) in envelopes {
+    var problems: [Problem] = []
+    problems += try scanEnvelopes(after: position, includingUnfinishedLine: true) { line, entry, _ in
+      guard let entry else { return true }
       do {
-        let event = try envelope.decode(using: catalog)
-        publisher.publish(event)
+        publisher.publish(try entry.envelope.decode(using: catalog, acceptingNewerVersions: acceptingNewerVersions))
         replayed += 1
       } catch {
-        problems.append(Problem(line: line, reason: "\(envelope.name) \(envelope.id): \(error)"))
+        let reason = "\(entry.envelope.name) \(entry.envelope.id): \(error)"
+        problems.append(Problem(line: line, position: entry.position, reason: reason))
       }
+      return true
     }
-    return ReplayReport(replayed: replayed, problems: problems.sorted { $0.line < $1.line })
+    return ReplayReport(replayed: replayed, problems: problems.sorted { $0.position < $1.position })
+  }
+
+  /// ``scan(after:includingUnfinishedLine:_:)`` decoding each line: `body` gets the line number,
+  /// the entry (nil for a line that is not an envelope, which goes into the returned problems)
+  /// and where the next line begins.
+  private func scanEnvelopes(
+    after position: Position?, includingUnfinishedLine: Bool, _ body: (Int, Entry?, Position) throws -> Bool
+  ) throws -> [Problem] {
+    var problems: [Problem] = []
+    try scan(after: position, includingUnfinishedLine: includingUnfinishedLine) { line, start, bytes, finished in
+      let end = Position(offset: start.offset + Int64(bytes.count) + 1)
+      let entry: Entry?
+      do {
+        entry = Entry(position: start, envelope: try Self.envelope(from: bytes))
+      } catch {
+        let reason = finished ? "\(error)" : "torn last line (the writer stopped mid-line): \(error)"
+        problems.append(Problem(line: line, position: start, reason: reason))
+        entry = nil
+      }
+      return try body(line, entry, end)
+    }
+    return problems
+  }
+
+  /// Reads the file after `position` in 64 KiB blocks and calls `body` with each non-empty line:
+  /// its number counted from `position`, where it begins, its bytes and whether it ended with a
+  /// newline. `body` returns false to stop.
+  private func scan(
+    after position: Position?, includingUnfinishedLine: Bool,
+    _ body: (Int, Position, Data, Bool) throws -> Bool
+  ) throws {
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return }
+      throw failure("cannot open the log")
+    }
+    defer { close(descriptor) }
+    var offset = position?.offset ?? 0
+    var pending = Data()  // the start of a line whose end is not read yet
+    var pendingStart = offset
+    var line = 0
+    var block = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = block.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw failure("cannot read the log")
+      }
+      if count == 0 { break }
+      var lineStart = 0
+      for index in 0..<count where block[index] == 0x0A {
+        pending.append(contentsOf: block[lineStart..<index])
+        line += 1
+        if !pending.isEmpty {
+          guard try body(line, Position(offset: pendingStart), pending, true) else { return }
+        }
+        pending.removeAll(keepingCapacity: true)
+        lineStart = index + 1
+        pendingStart = offset + Int64(lineStart)
+      }
+      pending.append(contentsOf: block[lineStart..<count])
+      offset += Int64(count)
+    }
+    if includingUnfinishedLine && !pending.isEmpty {
+      _ = try body(line + 1, Position(offset: pendingStart), pending, false)
+    }
   }
 
   // MARK: Line format
 
+  private struct Header: Codable {
+    var id: UUID
+    var metadata: [String: String]?
+    var name: String
+    var subject: String?
+    var time: String
+    var version: Int
+  }
+
   static func line(for envelope: EventEnvelope) throws -> Data {
-    let header: [String: Any] = [
-      "id": envelope.id.uuidString, "time": EventJSON.timestamp(envelope.time), "name": envelope.name,
-      "version": envelope.version,
-    ]
-    let headerData = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
+    guard let time = EventTimestamp.string(from: envelope.time) else {
+      throw EventLogError.malformed("the time of \(envelope.name) \(envelope.id) has no timestamp")
+    }
+    let header = Header(
+      id: envelope.id, metadata: envelope.metadata.isEmpty ? nil : envelope.metadata, name: envelope.name,
+      subject: envelope.subject, time: time, version: envelope.version)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    var line = try encoder.encode(header)
     // Splice the payload in as an object, not a string: `{…,"payload":{…}}`.
-    var line = Data(headerData.dropLast())
+    line.removeLast()
     line.append(contentsOf: Array(",\"payload\":".utf8))
     line.append(envelope.payload)
     line.append(contentsOf: Array("}\n".utf8))
     return line
   }
 
-  static func envelope(from line: Data) throws -> EventEnvelope {
-    guard let object = try JSONSerialization.jsonObject(with: line) as? [String: Any] else {
-      throw EventLogError.malformed("not a JSON object")
+  static func envelope(from line: Data) throws(EventLogError) -> EventEnvelope {
+    let header: Header
+    do {
+      header = try JSONDecoder().decode(Header.self, from: line)
+    } catch {
+      throw EventLogError.malformed("not an event envelope (id, time, name, version, payload): \(error)")
     }
-    guard let idText = object["id"] as? String, let id = UUID(uuidString: idText),
-      let timeText = object["time"] as? String, let time = EventJSON.date(timeText),
-      let name = object["name"] as? String, let version = object["version"] as? Int,
-      let payload = object["payload"], JSONSerialization.isValidJSONObject(payload)
-    else {
-      throw EventLogError.malformed("not an event envelope (id, time, name, version, payload)")
+    guard let time = EventTimestamp.date(from: header.time) else {
+      throw EventLogError.malformed("not an RFC 3339 time: \(header.time)")
+    }
+    // The payload's bytes as written, not parsed and written again: numbers keep every digit.
+    guard let payload = JSONObjectScanner.value(ofKey: "payload", in: line), payload.first == UInt8(ascii: "{") else {
+      throw EventLogError.malformed("no payload object")
     }
     return EventEnvelope(
-      id: id, time: time, name: name, version: version,
-      payload: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]))
+      id: header.id, time: time, name: header.name, version: header.version, subject: header.subject,
+      metadata: header.metadata ?? [:], payload: payload)
   }
 }

@@ -1,9 +1,14 @@
 import Foundation
 
-/// An event with what a log or a transport needs to route it: id, time, wire name, version,
-/// and the event's JSON.
+/// An event with what a log, a store or a broker needs to route it: id, time, wire name,
+/// version, the subject where the event has one, metadata, and the event's JSON.
+///
+/// The payload is the event's JSON object with the schema's wire keys. Dates inside it are
+/// ``EventTimestamp`` strings, exact to the last bit of the `Date`, so an event decoded from an
+/// envelope is `==` to the event wrapped.
 public struct EventEnvelope: Sendable, Hashable {
-  /// A unique id for this occurrence.
+  /// A unique id for this occurrence: consumers that may see an event twice (at-least-once
+  /// delivery) use it to recognise the second time.
   public var id: UUID
   /// When the event was published.
   public var time: Date
@@ -11,44 +16,100 @@ public struct EventEnvelope: Sendable, Hashable {
   public var name: String
   /// The schema version the event was written with.
   public var version: Int
-  /// The event as JSON (an object with the schema's wire keys).
+  /// What the event is about, for events with a subject (``SubjectIdentifiable``): the
+  /// subject's raw value for strong identifiers, its description otherwise.
+  public var subject: String?
+  /// Free-form string attributes, such as a correlation id or the writing service's name.
+  public var metadata: [String: String]
+  /// The event as a JSON object with the schema's wire keys.
   public var payload: Data
 
-  /// Creates an envelope from its parts.
-  public init(id: UUID, time: Date, name: String, version: Int, payload: Data) {
+  /// Creates an envelope from its parts. ``validate()`` says whether a log or store accepts it.
+  public init(
+    id: UUID, time: Date, name: String, version: Int, subject: String? = nil, metadata: [String: String] = [:],
+    payload: Data
+  ) {
     self.id = id
     self.time = time
     self.name = name
     self.version = version
+    self.subject = subject
+    self.metadata = metadata
     self.payload = payload
   }
 
-  /// Wraps `event`, encoding it as JSON.
-  public init<E: Event>(_ event: E, id: UUID = UUID(), time: Date = Date()) throws {
+  /// Wraps `event`, encoding it as JSON; the subject is taken from the event when it has one.
+  public init<E: Event>(_ event: E, id: UUID = UUID(), time: Date = Date(), metadata: [String: String] = [:]) throws {
     self.init(
-      id: id, time: time, name: E.eventName, version: E.eventVersion, payload: try EventJSON.encoder.encode(event))
+      id: id, time: time, name: E.eventName, version: E.eventVersion, subject: Self.subjectText(of: event),
+      metadata: metadata, payload: try EventJSON.encoder.encode(event))
   }
 
   /// Decodes the payload as the type `catalog` has for ``name``.
-  public func decode(using catalog: EventCatalog) throws -> any Event {
+  ///
+  /// - Throws: ``EventLogError/unknownEvent(_:)`` when the catalog has no type of that name,
+  ///   ``EventLogError/newerVersion(name:version:known:)`` when the envelope was written by a
+  ///   newer schema than this build's and `acceptingNewerVersions` is false, or the JSON
+  ///   decoder's error when the payload does not decode.
+  public func decode(using catalog: EventCatalog, acceptingNewerVersions: Bool = false) throws -> any Event {
     guard let type = catalog.type(named: name) else {
       throw EventLogError.unknownEvent(name)
     }
+    if !acceptingNewerVersions && version > type.eventVersion {
+      throw EventLogError.newerVersion(name: name, version: version, known: type.eventVersion)
+    }
     return try Self.decode(type, from: payload)
+  }
+
+  /// Throws ``EventLogError/malformed(_:)`` unless the envelope can be written as one line of a
+  /// log and read back: a non-empty name, and a payload that is a JSON object on one line.
+  public func validate() throws {
+    guard !name.isEmpty else { throw EventLogError.malformed("an envelope needs a name") }
+    guard !payload.contains(0x0A), !payload.contains(0x0D) else {
+      throw EventLogError.malformed("the payload of \(name) \(id) spans more than one line")
+    }
+    let object: Any
+    do {
+      object = try JSONSerialization.jsonObject(with: payload)
+    } catch {
+      throw EventLogError.malformed("the payload of \(name) \(id) is not JSON")
+    }
+    guard object is [String: Any] else {
+      throw EventLogError.malformed("the payload of \(name) \(id) is not a JSON object")
+    }
   }
 
   private static func decode<E: Event>(_ type: E.Type, from data: Data) throws -> E {
     try EventJSON.decoder.decode(E.self, from: data)
   }
+
+  private static func subjectText(of event: some Event) -> String? {
+    guard let identifiable = event as? any SubjectIdentifiable else { return nil }
+    return text(of: identifiable)
+  }
+
+  private static func text(of identifiable: some SubjectIdentifiable) -> String {
+    let subject = identifiable.eventSubject
+    if let text = subject as? String { return text }
+    if let uuid = subject as? UUID { return uuid.uuidString }
+    if let described = subject as? any CustomStringConvertible { return described.description }
+    return String(describing: subject)
+  }
 }
 
-/// The JSON settings of envelopes and logs: ISO 8601 dates with fractional seconds, sorted keys.
+/// The JSON settings of envelopes and logs: dates as exact ``EventTimestamp`` strings (beyond
+/// the years those cover, as the number of seconds since 2001, exact too), sorted keys.
 enum EventJSON {
   static var encoder: JSONEncoder {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .custom { date, encoder in
       var container = encoder.singleValueContainer()
-      try container.encode(timestamp(date))
+      if let text = EventTimestamp.string(from: date) {
+        try container.encode(text)
+      } else {
+        // Not finite, or ~95 billion years away: no RFC 3339 form. The encoder refuses the former.
+        try container.encode(date.timeIntervalSinceReferenceDate)
+      }
     }
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return encoder
@@ -57,27 +118,17 @@ enum EventJSON {
   static var decoder: JSONDecoder {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .custom { decoder in
-      let text = try decoder.singleValueContainer().decode(String.self)
-      guard let date = date(text) else {
+      let container = try decoder.singleValueContainer()
+      if let seconds = try? container.decode(Double.self) {
+        return Date(timeIntervalSinceReferenceDate: seconds)
+      }
+      let text = try container.decode(String.self)
+      guard let date = EventTimestamp.date(from: text) else {
         throw DecodingError.dataCorrupted(
-          .init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
+          .init(codingPath: decoder.codingPath, debugDescription: "not an RFC 3339 timestamp: \(text)"))
       }
       return date
     }
     return decoder
-  }
-
-  static func timestamp(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.string(from: date)
-  }
-
-  static func date(_ text: String) -> Date? {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    if let date = formatter.date(from: text) { return date }
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.date(from: text)
   }
 }

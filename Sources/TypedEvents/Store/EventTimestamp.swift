@@ -1,0 +1,212 @@
+import Foundation
+
+/// RFC 3339 timestamps that give back the exact `Date` they were made from.
+///
+/// `ISO8601DateFormatter` keeps milliseconds, so a `Date()` written with it reads back as another
+/// `Date`. This form writes the whole seconds in UTC and then as many fractional digits as the
+/// `Date` needs, no more: `2026-11-23T12:00:00.1234567165374756Z`. Any RFC 3339 reader accepts it
+/// (PostgreSQL's `timestamptz` and CloudEvents consumers keep microseconds of it), and
+/// ``date(from:)`` reads it back `==` to the original.
+///
+/// Exact for every `Date` within about 95 billion years of 2001 (`timeIntervalSinceReferenceDate`
+/// below 3e18 in magnitude); RFC 3339 has no form for the others.
+public enum EventTimestamp {
+  /// Seconds from 1970-01-01 to 2001-01-01, the reference date of `Date`.
+  private static let referenceOffset: Int64 = 978_307_200
+  /// Dates further than this from 2001 (about 95 billion years) have no timestamp: the seconds
+  /// of an 11-digit year still fit in an `Int64`.
+  private static let limit: Double = 3e18
+
+  /// The timestamp of `date`, or nil when the date is not finite or beyond year ±95,000,000,000.
+  public static func string(from date: Date) -> String? {
+    let interval = date.timeIntervalSinceReferenceDate
+    guard interval.isFinite, abs(interval) < limit else { return nil }
+    let whole = interval.rounded(.down)
+    // Exact when |interval| >= 1 or interval >= 0: the difference is representable.
+    let fraction = interval - whole
+    let unix = Int64(whole) + referenceOffset
+    let days = floorDivide(unix, 86_400)
+    let secondOfDay = unix - days * 86_400
+    let (year, month, day) = civil(fromDays: days)
+
+    var text = ""
+    text.reserveCapacity(40)
+    if year < 0 {
+      text += "-"
+      text += padded(-year, 4)
+    } else if year > 9999 {
+      text += "+"
+      text += String(year)
+    } else {
+      text += padded(year, 4)
+    }
+    text += "-" + padded(month, 2) + "-" + padded(day, 2)
+    text += "T" + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2)
+    text += ":" + padded(secondOfDay % 60, 2)
+    if fraction > 0 {
+      text += "."
+      // In (-1, 0), `-1 + fraction` would round: write 1 - |interval| digit by digit instead,
+      // and ``date(from:)`` takes the complement back.
+      text += whole == -1 ? tenComplement(fractionDigits(-interval)) : fractionDigits(fraction)
+    }
+    text += "Z"
+    return text
+  }
+
+  /// The date of an RFC 3339 timestamp (`T` or a space between date and time; `Z` or an offset
+  /// such as `+02:00`; any number of fractional digits), or nil when `text` is not one.
+  public static func date(from text: String) -> Date? {
+    var scanner = Scanner(Array(text.utf8))
+    var negativeYear = false
+    if scanner.take("-") {
+      negativeYear = true
+    } else {
+      _ = scanner.take("+")
+    }
+    guard let rawYear = scanner.number(minimumDigits: 4, maximumDigits: 11), scanner.take("-"),
+      let month = scanner.number(minimumDigits: 2, maximumDigits: 2), scanner.take("-"),
+      let day = scanner.number(minimumDigits: 2, maximumDigits: 2),
+      scanner.take("T") || scanner.take("t") || scanner.take(" "),
+      let hour = scanner.number(minimumDigits: 2, maximumDigits: 2), scanner.take(":"),
+      let minute = scanner.number(minimumDigits: 2, maximumDigits: 2), scanner.take(":"),
+      let second = scanner.number(minimumDigits: 2, maximumDigits: 2)
+    else { return nil }
+    let year = negativeYear ? -rawYear : rawYear
+    guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24,
+      minute < 60, second < 60
+    else { return nil }
+
+    var fractionDigits = ""
+    if scanner.take(".") {
+      fractionDigits = String(decoding: scanner.digits(), as: UTF8.self)
+      guard !fractionDigits.isEmpty else { return nil }
+    }
+    var offset: Int64 = 0
+    if !scanner.take("Z") && !scanner.take("z") {
+      guard let sign: Int64 = scanner.take("+") ? 1 : (scanner.take("-") ? -1 : nil) else { return nil }
+      guard let hours = scanner.number(minimumDigits: 2, maximumDigits: 2), scanner.take(":"),
+        let minutes = scanner.number(minimumDigits: 2, maximumDigits: 2), hours < 24, minutes < 60
+      else { return nil }
+      offset = sign * (hours * 3600 + minutes * 60)
+    }
+    guard scanner.isAtEnd else { return nil }
+
+    let unix = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+    let whole = Double(unix - referenceOffset)
+    guard abs(whole) < limit else { return nil }
+    guard !fractionDigits.isEmpty, fractionDigits.contains(where: { $0 != "0" }) else {
+      return Date(timeIntervalSinceReferenceDate: whole)
+    }
+    if whole == -1 {
+      // -1 + 0.d is -(0.e) with e the ten's complement of d: one correctly rounded parse.
+      guard let magnitude = Double("0." + tenComplement(fractionDigits)) else { return nil }
+      return Date(timeIntervalSinceReferenceDate: -magnitude)
+    }
+    guard let fraction = Double("0." + fractionDigits) else { return nil }
+    // Exact for a timestamp this type wrote: `whole + fraction` is the Date itself.
+    return Date(timeIntervalSinceReferenceDate: whole + fraction)
+  }
+
+  // MARK: Digits
+
+  /// The digits after "0." of `fraction` in (0, 1), shortest that read back as the same Double.
+  private static func fractionDigits(_ fraction: Double) -> String {
+    let shortest = "\(fraction)"  // Swift prints the shortest form that round-trips.
+    if shortest.hasPrefix("0.") { return String(shortest.dropFirst(2)) }
+    // Scientific form, such as 1.25e-05: the mantissa's digits after exponent - 1 zeros.
+    let parts = shortest.split(separator: "e")
+    guard parts.count == 2, let exponent = Int(parts[1]), exponent < 0 else { return "0" }
+    let mantissa = parts[0].replacingOccurrences(of: ".", with: "")
+    return String(repeating: "0", count: -exponent - 1) + mantissa
+  }
+
+  /// The digits of 1 - 0.`digits`: each digit from 9, the last non-zero one from 10.
+  private static func tenComplement(_ digits: String) -> String {
+    var bytes = Array(digits.utf8)
+    while bytes.last == UInt8(ascii: "0") { bytes.removeLast() }
+    guard !bytes.isEmpty else { return "0" }
+    for index in bytes.indices {
+      let digit = bytes[index] - UInt8(ascii: "0")
+      bytes[index] = UInt8(ascii: "0") + (index == bytes.count - 1 ? 10 - digit : 9 - digit)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static func padded(_ value: Int64, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+  }
+
+  // MARK: Calendar (proleptic Gregorian, after Howard Hinnant's days_from_civil)
+
+  private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+    let quotient = value / divisor
+    return value % divisor < 0 ? quotient - 1 : quotient
+  }
+
+  private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    let shiftedYear = month <= 2 ? year - 1 : year
+    let era = floorDivide(shiftedYear, 400)
+    let yearOfEra = shiftedYear - era * 400
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    let shifted = days + 719_468
+    let era = floorDivide(shifted, 146_097)
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    let year = yearOfEra + era * 400
+    return (month <= 2 ? year + 1 : year, month, day)
+  }
+
+  private static func daysIn(month: Int64, year: Int64) -> Int64 {
+    switch month {
+    case 2:
+      let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+      return leap ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  /// Reads a timestamp's bytes from the front.
+  private struct Scanner {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(_ bytes: [UInt8]) {
+      self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    mutating func take(_ character: Unicode.Scalar) -> Bool {
+      guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+      index += 1
+      return true
+    }
+
+    mutating func digits() -> ArraySlice<UInt8> {
+      let start = index
+      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+      return bytes[start..<index]
+    }
+
+    mutating func number(minimumDigits: Int, maximumDigits: Int) -> Int64? {
+      let start = index
+      let found = digits()
+      guard (minimumDigits...maximumDigits).contains(found.count) else {
+        index = start
+        return nil
+      }
+      return found.reduce(0) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import TestSupport
+import Testing
+import TypedEvents
+
+@Suite("Exact RFC 3339 timestamps")
+struct EventTimestampTests {
+  func roundTrip(_ interval: Double) -> Date? {
+    EventTimestamp.string(from: Date(timeIntervalSinceReferenceDate: interval)).flatMap(EventTimestamp.date(from:))
+  }
+
+  @Test func theDateOfTheIssueComesBackExactly() throws {
+    let date = Date(timeIntervalSinceReferenceDate: 785_000_000.1234567)
+    let text = try #require(EventTimestamp.string(from: date))
+    #expect(text == "2025-11-16T15:33:20.12345671653747559Z")
+    #expect(EventTimestamp.date(from: text) == date)
+    // What ISO8601DateFormatter keeps: milliseconds, another Date.
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    #expect(formatter.date(from: formatter.string(from: date)) != date)
+  }
+
+  @Test func nowComesBackExactly() {
+    for _ in 0..<1_000 {
+      let now = Date()
+      #expect(roundTrip(now.timeIntervalSinceReferenceDate) == now)
+    }
+  }
+
+  @Test func wholeSecondsAgreeWithFoundationsFormatter() throws {
+    var random = SplitMix64(state: 0x7135)
+    let formatter = ISO8601DateFormatter()
+    for _ in 0..<10_000 {
+      // Years 1583 to 9999: Foundation's formatter writes four digits there, and uses the Julian
+      // calendar before the Gregorian reform, where RFC 3339 extends the Gregorian backwards.
+      let seconds = Double(Int64(random.next() % 265_600_000_000)) - 13_190_860_800
+      let date = Date(timeIntervalSinceReferenceDate: seconds)
+      #expect(EventTimestamp.string(from: date) == formatter.string(from: date))
+      #expect(EventTimestamp.date(from: formatter.string(from: date)) == date)
+    }
+  }
+
+  @Test func everyRepresentableDoubleComesBackExactly() {
+    var random = SplitMix64(state: 0xDA7E)
+    var checked = 0
+    for index in 0..<200_000 {
+      let interval: Double
+      switch index % 3 {
+      case 0: interval = Double(bitPattern: random.next())  // every exponent, both signs
+      case 1: interval = (Double(random.next() % 2_000_000_000_000) - 1e12) / 1_000  // ±30 years, ms
+      default: interval = Double(random.next() >> 11) / Double(1 << 53) * (random.next() % 2 == 0 ? 1 : -1)  // (-1, 1)
+      }
+      guard interval.isFinite, abs(interval) < 3e18 else {
+        #expect(EventTimestamp.string(from: Date(timeIntervalSinceReferenceDate: interval)) == nil)
+        continue
+      }
+      checked += 1
+      let back = roundTrip(interval)
+      #expect(
+        back?.timeIntervalSinceReferenceDate.bitPattern == interval.bitPattern
+          || (interval == 0 && back?.timeIntervalSinceReferenceDate == 0), "\(interval)")
+    }
+    #expect(checked > 150_000)
+  }
+
+  @Test func theLastSecondBefore2001IsExactToo() throws {
+    for interval in [-0.25, -1e-300, -0.1, -Double.ulpOfOne, -(1 - Double.ulpOfOne / 2), -Double.leastNonzeroMagnitude]
+    {
+      let text = try #require(EventTimestamp.string(from: Date(timeIntervalSinceReferenceDate: interval)))
+      #expect(text.hasPrefix("2000-12-31T23:59:59."))
+      #expect(EventTimestamp.date(from: text)?.timeIntervalSinceReferenceDate == interval, "\(interval): \(text)")
+    }
+  }
+
+  @Test func offsetsSpacesAndLowercaseRead() {
+    let utc = EventTimestamp.date(from: "2026-11-23T12:00:00Z")
+    #expect(utc != nil)
+    #expect(EventTimestamp.date(from: "2026-11-23T13:30:00+01:30") == utc)
+    #expect(EventTimestamp.date(from: "2026-11-23T07:00:00-05:00") == utc)
+    #expect(EventTimestamp.date(from: "2026-11-23 12:00:00z") == utc)
+    #expect(EventTimestamp.date(from: "2026-11-23T12:00:00.000Z") == utc)
+    #expect(EventTimestamp.date(from: "2026-11-23T12:00:00.5Z") == utc?.addingTimeInterval(0.5))
+    let far = EventTimestamp.string(from: Date(timeIntervalSinceReferenceDate: 1e15))
+    #expect(far?.hasPrefix("+3169") == true)  // about 31.7 million years after 2001
+    #expect(far.flatMap(EventTimestamp.date(from:)) == Date(timeIntervalSinceReferenceDate: 1e15))
+    #expect(EventTimestamp.date(from: "-0001-01-01T00:00:00Z") != nil)
+  }
+
+  @Test(arguments: [
+    "", "2026-11-23", "2026-11-23T12:00Z", "2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-11-31T00:00:00Z",
+    "2026-11-23T24:00:00Z", "2026-11-23T12:60:00Z", "2026-11-23T12:00:60Z", "2026-11-23T12:00:00",
+    "2026-11-23T12:00:00.Z",
+    "2026-11-23T12:00:00+0100", "2026-11-23T12:00:00Zjunk", "26-11-23T12:00:00Z", "9999999999999-01-01T00:00:00Z",
+  ])
+  func malformedTimestampsAreRefused(_ text: String) {
+    #expect(EventTimestamp.date(from: text) == nil)
+  }
+
+  @Test func leapDaysFollowTheGregorianRules() {
+    #expect(EventTimestamp.date(from: "2024-02-29T00:00:00Z") != nil)
+    #expect(EventTimestamp.date(from: "2000-02-29T00:00:00Z") != nil)
+    #expect(EventTimestamp.date(from: "1900-02-29T00:00:00Z") == nil)
+  }
+
+  @Test func notFiniteDatesHaveNoTimestamp() {
+    #expect(EventTimestamp.string(from: Date(timeIntervalSinceReferenceDate: .infinity)) == nil)
+    #expect(EventTimestamp.string(from: Date(timeIntervalSinceReferenceDate: .nan)) == nil)
+  }
+}
