@@ -83,9 +83,10 @@ func logAppends(durability: EventLog.Durability, path: String) throws {
   print("appended: \(try log.read().envelopes.count)")
 }
 
-/// Writes a log of about `megabytes` MiB (events of 4 KiB) at `path`, then replays it into a bus
-/// (`replay`), or reads it whole into memory (`read`, the control), and prints the largest heap
-/// in use seen while doing so, above the heap before.
+/// Writes a log of about twice `megabytes` MiB at `path` (events of 8 KiB: a 4 KiB id, in the
+/// payload and again as the subject), then replays it into a bus (`replay`), or reads it whole
+/// into memory (`read`, the control), and prints the largest heap in use seen while doing so,
+/// above the heap before.
 func logReplayMemory(megabytes: Int, path: String, mode: String) throws {
   let url = URL(fileURLWithPath: path)
   try? FileManager.default.removeItem(at: url)
