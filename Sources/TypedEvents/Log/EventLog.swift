@@ -235,6 +235,18 @@ public final class EventLog: Sendable {
     return (entries, problems, next)
   }
 
+  /// Whether the file holds bytes after `position` and ends with a newline: a whole line that
+  /// a reader at `position` has not read.
+  func hasWholeLine(after position: Position) -> Bool {
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, Int64(info.st_size) > position.offset else { return false }
+    var last: UInt8 = 0
+    return pread(descriptor, &last, 1, off_t(info.st_size - 1)) == 1 && last == 0x0A
+  }
+
   /// What replaying a log did.
   public struct ReplayReport: Sendable {
     /// How many events were published.

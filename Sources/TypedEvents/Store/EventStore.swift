@@ -1,0 +1,93 @@
+import Foundation
+
+/// A durable, ordered store of event envelopes: ``EventLog`` in one machine's file, a database
+/// across processes.
+///
+/// A store has one order: every reader, and every replay, sees the envelopes in it. An
+/// ``EventConsumer`` reads a store from a checkpoint, catches up, then waits for new envelopes.
+public protocol EventStore: Sendable {
+  /// Where an envelope sits in the store's order; a reader keeps one to go on from there.
+  associatedtype Position: Hashable & Sendable & Codable
+
+  /// Appends envelopes in order, as one unit where the store can (one write for a log).
+  func append(_ envelopes: [EventEnvelope]) async throws
+
+  /// Up to `limit` envelopes after `position` (from the beginning when nil), in the store's
+  /// order, what was skipped among them, and the position to read from next.
+  func read(after position: Position?, limit: Int) async throws -> StoredBatch<Position>
+
+  /// Returns when there may be envelopes after `position`, or at the latest after `timeout`. A
+  /// wake-up, not a promise: readers read again either way, so a missed wake-up costs latency,
+  /// never an envelope.
+  func waitForEnvelopes(after position: Position?, timeout: Duration) async throws
+}
+
+/// An envelope and where it sits in its store.
+public struct StoredEnvelope<Position: Hashable & Sendable>: Sendable, Hashable {
+  /// The envelope's place in the store's order.
+  public var position: Position
+  /// The envelope.
+  public var envelope: EventEnvelope
+
+  /// Pairs an envelope with its position.
+  public init(position: Position, envelope: EventEnvelope) {
+    self.position = position
+    self.envelope = envelope
+  }
+}
+
+/// What one read of a store returned.
+public struct StoredBatch<Position: Hashable & Sendable>: Sendable {
+  /// The envelopes, in the store's order.
+  public var envelopes: [StoredEnvelope<Position>]
+  /// Entries that could not be read as envelopes, with why; a reader goes past them.
+  public var skipped: [String]
+  /// Where to read from next: after the last envelope or skipped entry; the position read from
+  /// when there was nothing.
+  public var next: Position?
+
+  /// Creates a batch.
+  public init(envelopes: [StoredEnvelope<Position>], skipped: [String], next: Position?) {
+    self.envelopes = envelopes
+    self.skipped = skipped
+    self.next = next
+  }
+}
+
+extension EventStore {
+  /// Appends one event in a new envelope and returns the envelope.
+  @discardableResult
+  public func append<E: Event>(_ event: E, metadata: [String: String] = [:]) async throws -> EventEnvelope {
+    let envelope = try EventEnvelope(event, metadata: metadata)
+    try await append([envelope])
+    return envelope
+  }
+}
+
+extension EventLog: EventStore {
+  /// Appends envelopes with one `write` and, by default, one `fsync`.
+  public func append(_ envelopes: [EventEnvelope]) async throws {
+    try append(contentsOf: envelopes)
+  }
+
+  /// Up to `limit` envelopes after `position`; lines that are not envelopes are skipped with
+  /// their line's position and reason.
+  public func read(after position: Position?, limit: Int) async throws -> StoredBatch<Position> {
+    let read: (entries: [Entry], problems: [Problem], next: Position) = try read(after: position, limit: limit)
+    return StoredBatch(
+      envelopes: read.entries.map { StoredEnvelope(position: $0.position, envelope: $0.envelope) },
+      skipped: read.problems.map { "\($0.position): \($0.reason)" }, next: read.next)
+  }
+
+  /// Returns as soon as the file holds a whole line after `position`, checking every 50 ms, or
+  /// after `timeout`. A line still being written, or torn by a crash, does not count, so a
+  /// caught-up reader never spins on it.
+  public func waitForEnvelopes(after position: Position?, timeout: Duration) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
+      if hasWholeLine(after: position ?? .start) { return }
+      try await Task.sleep(for: min(.milliseconds(50), deadline - clock.now))
+    }
+  }
+}
