@@ -176,7 +176,7 @@ public final class EventLog: Sendable {
   // MARK: Reading
 
   /// The envelopes of the log, in order, and the lines that could not be read. This holds the
-  /// whole log in memory: ``forEach(after:_:)`` and ``read(after:limit:)`` do not.
+  /// whole log in memory: ``forEach(after:_:)`` and `read(after:limit:)` do not.
   public func read() throws -> (envelopes: [EventEnvelope], problems: [Problem]) {
     var envelopes: [EventEnvelope] = []
     let problems = try forEach { envelopes.append($0.envelope) }

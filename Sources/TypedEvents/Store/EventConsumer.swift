@@ -41,8 +41,15 @@ public struct EventConsumer<Store: EventStore>: Sendable {
 
   /// A consumer of `store`.
   ///
-  /// - Parameter onSkipped: called with each envelope that is skipped; by default a line on
-  ///   standard error.
+  /// - Parameters:
+  ///   - store: the store to read.
+  ///   - catalog: the event types to decode, by wire name; usually `GeneratedEvents.catalog`.
+  ///   - batchSize: how many envelopes one read takes (at least 1), and so how many a crash may
+  ///     deliver again.
+  ///   - pollInterval: how long to wait for a wake-up before reading again when caught up.
+  ///   - acceptingNewerVersions: whether to decode envelopes of a newer schema version than the
+  ///     catalog's type, instead of skipping them.
+  ///   - onSkipped: called with each envelope that is skipped; by default a line on standard error.
   public init(
     store: Store, catalog: EventCatalog, batchSize: Int = 100, pollInterval: Duration = .seconds(1),
     acceptingNewerVersions: Bool = false,
