@@ -115,13 +115,11 @@
 
     private func deliver(as member: UUID, _ handler: (any Event, EventEnvelope) async throws -> Void) async throws {
       var backoff = Duration.milliseconds(100)
-      var held: HeldLease?
       while !Task.isCancelled {
         do {
-          try await deliverBatch(as: member, holding: &held, handler)
+          try await deliverBatch(as: member, handler)
           backoff = .milliseconds(100)
         } catch {
-          held = nil
           if Task.isCancelled { return }
           // The database is restarting or unreachable: the batch was not checkpointed and
           // comes again, from this member or from whichever holds the lease by then.
@@ -132,33 +130,20 @@
       }
     }
 
-    /// The lease as this member last renewed it: the checkpoint, and when (by this process's
-    /// clock, taken before the renewal, so the lease lasts at least ``lease`` from then).
-    private struct HeldLease {
-      var position: PostgresEventPosition?
-      var renewed: ContinuousClock.Instant
-    }
-
-    /// One turn: take or renew the lease when a third of it has passed, then deliver and
-    /// checkpoint one batch, or wait.
+    /// One turn: take or renew the lease, then deliver and checkpoint one batch, or wait.
     private func deliverBatch(
-      as member: UUID, holding held: inout HeldLease?, _ handler: (any Event, EventEnvelope) async throws -> Void
-    ) async throws {
-      let now = ContinuousClock.now
-      if held.map({ now - $0.renewed >= lease / 3 }) ?? true {
-        guard let acquired = try await store.acquireLease(group: name, member: member, for: lease) else {
-          // Another member holds the lease: stand by, and try again before it could expire.
-          held = nil
-          try? await Task.sleep(for: lease / 3)
-          return
-        }
-        held = HeldLease(position: acquired.position, renewed: now)
+      as member: UUID, _ handler: (any Event, EventEnvelope) async throws -> Void
+    )
+      async throws
+    {
+      guard let checkpoint = try await store.acquireLease(group: name, member: member, for: lease) else {
+        // Another member holds the lease: stand by, and try again before it could expire.
+        try? await Task.sleep(for: lease / 3)
+        return
       }
-      let checkpoint = held?.position
-      let wakeUps = await store.wakeUps.generation
-      let batch = try await store.read(after: checkpoint, limit: batchSize)
+      let batch = try await store.read(after: checkpoint.position, limit: batchSize)
       if batch.envelopes.isEmpty && batch.skipped.isEmpty {
-        await store.wakeUps.wait(since: wakeUps, timeout: min(pollInterval, lease / 3))
+        try await store.waitForEnvelopes(after: checkpoint.position, timeout: min(pollInterval, lease / 3))
         return
       }
       for reason in batch.skipped { onSkipped(.init(envelope: nil, reason: reason)) }
@@ -172,14 +157,11 @@
         }
         try await handle(event, stored, handler)
       }
-      let saving = ContinuousClock.now
       guard let next = batch.next, try await store.saveCheckpoint(group: name, member: member, next, lease: lease)
       else {
-        held = nil
         store.logger.warning("consumer group \(name): lease lost; standing by")
         return
       }
-      held = HeldLease(position: next, renewed: saving)
     }
 
     /// Calls the handler up to ``attempts`` times, then parks the event.

@@ -6,13 +6,9 @@
   actor WakeUps {
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
-    /// How many wake-ups there have been: a reader that notes it before reading waits only if
-    /// none came since, so a wake-up between its read and its wait is not lost.
-    private(set) var generation = 0
 
     /// Resumes every reader waiting now.
     func wakeAll() {
-      generation += 1
       let waiting = waiters
       waiters.removeAll()
       for continuation in waiting.values { continuation.resume() }
@@ -20,24 +16,23 @@
 
     /// Returns at the next wake-up, after `timeout`, or when the task is cancelled, whichever
     /// comes first.
-    /// With `generation`, returns at once if a wake-up came after the reader noted it.
-    func wait(since generation: Int? = nil, timeout: Duration) async {
+    func wait(timeout: Duration) async {
       let id = nextWaiter
       nextWaiter += 1
       await withTaskGroup(of: Void.self) { group in
         group.addTask { try? await Task.sleep(for: timeout) }
-        group.addTask { await self.waitForWakeUp(id, since: generation) }
+        group.addTask { await self.waitForWakeUp(id) }
         await group.next()
         group.cancelAll()
       }
     }
 
-    private func waitForWakeUp(_ id: Int, since noted: Int?) async {
+    private func waitForWakeUp(_ id: Int) async {
       await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
           // Runs on the actor before any cancellation handler's hop can: a task cancelled
           // already is resumed here, a later cancellation finds the continuation registered.
-          if Task.isCancelled || noted.map({ $0 != generation }) ?? false {
+          if Task.isCancelled {
             continuation.resume()
           } else {
             waiters[id] = continuation

@@ -72,30 +72,6 @@
       }
     }
 
-    @Test func envelopesTheCatalogCannotDecodeAreReportedAndSkipped() async throws {
-      try await withStore { store in
-        let unknown = EventEnvelope(
-          id: UUID(), time: Date(), name: "Other.Thing", version: 1, payload: Data(#"{"a":1}"#.utf8))
-        var newer = try EventEnvelope(Self.box("from a newer deploy"))
-        newer.version = 2
-        try await store.append([unknown, newer, try EventEnvelope(Self.box("known"))])
-        let skipped = Collected<String>()
-        let delivered = Collected<String>()
-        let group = try PostgresConsumerGroup(
-          store: store, name: "readers", catalog: GeneratedEvents.catalog, pollInterval: .milliseconds(50),
-          onSkipped: { skip in Task { await skipped.append(skip.envelope?.name ?? "?") } })
-        let running = Task { try await group.run { event, _ in await delivered.append(Self.title(event)) } }
-        try await eventually {
-          let (handled, reported) = (await delivered.count, await skipped.count)
-          return handled == 1 && reported == 2
-        }
-        running.cancel()
-        try await running.value
-        #expect(await delivered.all == ["known"])
-        #expect(await skipped.all.sorted() == ["Inventory.BoxProvisioned", "Other.Thing"])
-      }
-    }
-
     @Test func anotherMemberTakesOverWhenTheLeaseOfACrashedOneExpires() async throws {
       try await withStore { store in
         try await store.append((0..<5).map { try EventEnvelope(Self.box("\($0)")) })
