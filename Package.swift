@@ -98,12 +98,6 @@ let package = Package(
       name: "events-example", dependencies: ["SampleEvents", "SessionEvents", "TypedEvents"],
       path: "Sources/EventsExample"),
 
-    // The README's two-process PostgreSQL example; prints how to enable the trait without it.
-    .executableTarget(
-      name: "events-postgres-example",
-      dependencies: ["TypedEventsPostgres", "SampleEvents", "TypedEvents"] + postgresDependencies,
-      path: "Sources/PostgresExample"),
-
     // FuzzRegressions/ holds inputs that Scripts/fuzz found; the tests read them from disk.
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"], exclude: ["FuzzRegressions"]),
     .testTarget(name: "SchemaEvolutionTests", dependencies: ["EventSchema", "SchemaEvolution"]),
