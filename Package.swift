@@ -1,6 +1,13 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+/// What the PostgreSQL store needs, only when the PostgreSQL trait is enabled.
+let postgresDependencies: [Target.Dependency] = [
+  .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+  .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["PostgreSQL"])),
+  .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
+]
+
 let package = Package(
   name: "TypedEvents",
   // The runtime's floor on Apple platforms: iOS 15 and macOS 12 apps can adopt it.
@@ -10,9 +17,21 @@ let package = Package(
     .executable(name: "eventgen", targets: ["eventgen"]),
     .plugin(name: "EventGenPlugin", targets: ["EventGenPlugin"]),
     .plugin(name: "GenerateEventsCommand", targets: ["GenerateEventsCommand"]),
+    // Empty unless the PostgreSQL trait is enabled.
+    .library(name: "TypedEventsPostgres", targets: ["TypedEventsPostgres"]),
+  ],
+  traits: [
+    // Off by default: a package that does not enable it never resolves postgres-nio (SwiftPM
+    // leaves dependencies that only disabled traits use out of resolution).
+    .trait(
+      name: "PostgreSQL",
+      description: "The TypedEventsPostgres product: an event store, outbox and consumer groups on PostgreSQL.")
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     // The only YAML parser: Debian's libyaml through pkg-config.
@@ -56,6 +75,10 @@ let package = Package(
     ),
     // The runtime that app code imports; it depends on nothing but the toolchain.
     .target(name: "TypedEvents", dependencies: ["CTypedEventsRuntime"]),
+    // The event store on PostgreSQL: migration, fenced reads, outbox appends, consumer groups.
+    .target(
+      name: "TypedEventsPostgres",
+      dependencies: ["TypedEvents"] + postgresDependencies),
     // Word-sized atomics for the bus's hot path (Synchronization.Atomic needs macOS 15).
     .target(name: "CTypedEventsRuntime"),
 
@@ -74,6 +97,12 @@ let package = Package(
     .executableTarget(
       name: "events-example", dependencies: ["SampleEvents", "SessionEvents", "TypedEvents"],
       path: "Sources/EventsExample"),
+
+    // The README's two-process PostgreSQL example; prints how to enable the trait without it.
+    .executableTarget(
+      name: "events-postgres-example",
+      dependencies: ["TypedEventsPostgres", "SampleEvents", "TypedEvents"] + postgresDependencies,
+      path: "Sources/PostgresExample"),
 
     // FuzzRegressions/ holds inputs that Scripts/fuzz found; the tests read them from disk.
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"], exclude: ["FuzzRegressions"]),
@@ -101,6 +130,11 @@ let package = Package(
       path: "Tests/MainActorClient",
       swiftSettings: [.defaultIsolation(MainActor.self), .treatAllWarnings(as: .error)]
     ),
+    // Against a real server named by TYPEDEVENTS_POSTGRES_URL (README: PostgreSQL); skipped with
+    // a reason without one, or without the trait.
+    .testTarget(
+      name: "TypedEventsPostgresTests",
+      dependencies: ["TypedEventsPostgres", "TypedEvents", "SampleEvents"] + postgresDependencies),
     // What more than one test target needs: a seeded random generator.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     // Counts a thread's heap allocations (malloc defined in the test executable; off under sanitizers).

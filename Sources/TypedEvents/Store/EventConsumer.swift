@@ -22,6 +22,12 @@ public struct EventConsumer<Store: EventStore>: Sendable {
     /// Why it was skipped.
     public var reason: String
 
+    /// A skipped entry: the envelope when there was one, and why.
+    public init(envelope: EventEnvelope?, reason: String) {
+      self.envelope = envelope
+      self.reason = reason
+    }
+
     public var description: String {
       envelope.map { "\($0.name) \($0.id): \(reason)" } ?? reason
     }

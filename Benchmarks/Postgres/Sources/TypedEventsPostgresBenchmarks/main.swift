@@ -1,0 +1,360 @@
+// Throughput and latency of TypedEventsPostgres against a real server (Benchmarks/postgres.sh
+// starts a throw-away one): append rates by writers and batch size, the outbox's NOTIFY cost,
+// end-to-end delivery to one consumer group, and publish → handler latency in another process.
+// Every case runs several times in a schema of its own; the report gives min, median and max.
+
+import Foundation
+import PostgresNIO
+import TypedEvents
+import TypedEventsPostgres
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the writers append: small, as a domain event is.
+struct Load: Event {
+  static var eventName: String { "Bench.Load" }
+  static var eventVersion: Int { 1 }
+  var writer: Int
+  var index: Int
+
+  init(writer: Int, index: Int) {
+    self.writer = writer
+    self.index = index
+  }
+  init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    writer = try reader.decode(Int.self, forKey: "writer")
+    index = try reader.decode(Int.self, forKey: "index")
+  }
+  func write(to writer: inout UserInfoWriter) {
+    writer.encode(self.writer, forKey: "writer")
+    writer.encode(index, forKey: "index")
+  }
+}
+
+/// The event whose latency is measured.
+struct Probe: Event {
+  static var eventName: String { "Bench.Probe" }
+  static var eventVersion: Int { 1 }
+  var index: Int
+
+  init(index: Int) { self.index = index }
+  init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    index = try reader.decode(Int.self, forKey: "index")
+  }
+  func write(to writer: inout UserInfoWriter) { writer.encode(index, forKey: "index") }
+}
+
+let catalog = EventCatalog([Load.self, Probe.self])
+
+func configuration() throws -> PostgresClient.Configuration {
+  let url = ProcessInfo.processInfo.environment["TYPEDEVENTS_POSTGRES_URL"] ?? ""
+  guard let parts = URLComponents(string: url), let host = parts.host else {
+    throw BenchmarkError("TYPEDEVENTS_POSTGRES_URL is not set (Benchmarks/postgres.sh sets it)")
+  }
+  var configuration = PostgresClient.Configuration(
+    host: host, port: parts.port ?? 5432, username: parts.user ?? "postgres", password: parts.password,
+    database: parts.path.count > 1 ? String(parts.path.dropFirst()) : nil, tls: .disable)
+  configuration.options.maximumConnections = 40
+  return configuration
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+func line(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+
+/// A store in a fresh schema with its client and listener running, dropped afterwards.
+func withStore<R: Sendable>(_ body: @Sendable (PostgresEventStore) async throws -> R) async throws -> R {
+  let client = PostgresClient(configuration: try configuration())
+  return try await withThrowingTaskGroup(of: Void.self) { group in
+    group.addTask { await client.run() }
+    let store = try PostgresEventStore(
+      client: client, schema: "bench_" + UUID().uuidString.lowercased().filter { $0 != "-" }.prefix(20))
+    try await store.migrate()
+    group.addTask { try await store.run() }
+    defer { group.cancelAll() }
+    let result = try await body(store)
+    try await client.query("DROP SCHEMA \(unescaped: store.schema) CASCADE")
+    return result
+  }
+}
+
+/// Appends `total` events from `writers` concurrent writers in batches of `batch`; events/s.
+func appendRate(
+  _ store: PostgresEventStore, writers: Int, batch: Int, total: Int, outbox: Bool = false, notify: Bool = true
+) async throws -> Double {
+  let perWriter = total / writers
+  let start = ContinuousClock.now
+  try await withThrowingTaskGroup(of: Void.self) { group in
+    for writer in 0..<writers {
+      group.addTask {
+        var index = 0
+        while index < perWriter {
+          let envelopes = try (index..<min(index + batch, perWriter)).map {
+            try EventEnvelope(Load(writer: writer, index: $0))
+          }
+          if outbox {
+            try await store.client.withTransaction(logger: store.logger) { connection in
+              try await store.append(envelopes, on: connection, notify: notify)
+            }
+          } else {
+            try await store.append(envelopes)
+          }
+          index += envelopes.count
+        }
+      }
+    }
+    try await group.waitForAll()
+  }
+  return Double(perWriter * writers) / seconds(ContinuousClock.now - start)
+}
+
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// Counts deliveries from any task.
+actor Counter {
+  var count = 0
+  func add() { count += 1 }
+}
+
+/// 4 writers append `total` events in batches of 100 while one consumer group (batches of 100)
+/// delivers them in this process; events/s from the first append to the last delivery.
+func endToEndRate(_ store: PostgresEventStore, total: Int) async throws -> Double {
+  let delivered = Counter()
+  let group = try PostgresConsumerGroup(
+    store: store, name: "bench", catalog: catalog, batchSize: 100, pollInterval: .milliseconds(200))
+  let start = ContinuousClock.now
+  let consuming = Task { try await group.run { _, _ in await delivered.add() } }
+  _ = try await appendRate(store, writers: 4, batch: 100, total: total)
+  while await delivered.count < total { try await Task.sleep(for: .milliseconds(2)) }
+  let elapsed = ContinuousClock.now - start
+  consuming.cancel()
+  try await consuming.value
+  return Double(total) / seconds(elapsed)
+}
+
+/// Publish → handler latency in another process: the child (this executable, `latency-reader`)
+/// runs a consumer group and prints, for each probe, the time from the envelope's creation to the
+/// handler. Probes are appended one at a time, 10 ms apart; `underLoad` adds 4 writers
+/// appending batches of 100, about 2,000 events/s, all the while.
+func latencies(_ store: PostgresEventStore, probes: Int, underLoad: Bool) async throws -> [Double] {
+  let child = try Child(arguments: ["latency-reader", store.schema, "\(probes)"])
+  // The child has joined when its group row has an owner.
+  while true {
+    let rows = try await store.client.query(
+      "SELECT count(*) FROM \(unescaped: store.schema).consumer_groups WHERE owner IS NOT NULL")
+    var joined = 0
+    for try await count in rows.decode(Int.self) { joined = count }
+    if joined > 0 { break }
+    try await Task.sleep(for: .milliseconds(20))
+  }
+  let load = Task {
+    guard underLoad else { return }
+    // About 2,000 events/s: a load the consumer keeps up with, so latency is not backlog.
+    while !Task.isCancelled {
+      _ = try? await appendRate(store, writers: 4, batch: 100, total: 400)
+      try? await Task.sleep(for: .milliseconds(200))
+    }
+  }
+  for index in 0..<probes {
+    try await store.append(Probe(index: index))
+    try await Task.sleep(for: .milliseconds(10))
+  }
+  let status = await child.exitStatus()
+  load.cancel()
+  _ = await load.value
+  guard status == 0 else { throw BenchmarkError("latency-reader exited with \(status): \(child.output)") }
+  return child.output.split(separator: "\n").compactMap { Double($0) }
+}
+
+/// The child: receives `count` probes as group "latency" and prints each one's latency in ms.
+func latencyReader(schema: String, count: Int) async throws {
+  let client = PostgresClient(configuration: try configuration())
+  try await withThrowingTaskGroup(of: Void.self) { group in
+    group.addTask { await client.run() }
+    let store = try PostgresEventStore(client: client, schema: schema)
+    group.addTask { try await store.run() }
+    let received = Counter()
+    let consumer = try PostgresConsumerGroup(
+      store: store, name: "latency", catalog: catalog, batchSize: 100, pollInterval: .seconds(1))
+    let reading = Task {
+      try await consumer.run { event, envelope in
+        guard event is Probe else { return }
+        line(String(format: "%.3f", Date().timeIntervalSince(envelope.time) * 1000))
+        await received.add()
+      }
+    }
+    while await received.count < count { try await Task.sleep(for: .milliseconds(5)) }
+    reading.cancel()
+    try await reading.value
+    group.cancelAll()
+  }
+}
+
+/// This executable again, as a child process whose output goes to a file.
+final class Child: Sendable {
+  let pid: pid_t
+  let outputPath: String
+
+  init(arguments: [String]) throws {
+    let executable = CommandLine.arguments[0]
+    outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("latency-\(UUID()).txt").path
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
+      throw BenchmarkError("cannot start \(executable)")
+    }
+    self.pid = pid
+  }
+
+  var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+
+  /// Waits on a thread of its own, so that no thread of the cooperative pool blocks.
+  func exitStatus() async -> Int32 {
+    let pid = pid
+    return await withCheckedContinuation { continuation in
+      Thread {
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+        continuation.resume(returning: status)
+      }.start()
+    }
+  }
+
+  deinit { unlink(outputPath) }
+}
+
+/// min / median / max of `values`, formatted by `format`.
+func spread(_ values: [Double], _ format: (Double) -> String) -> String {
+  let sorted = values.sorted()
+  return "\(format(sorted[0])) / \(format(sorted[sorted.count / 2])) / \(format(sorted[sorted.count - 1]))"
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+  sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+}
+
+func rate(_ value: Double) -> String { String(format: "%.0f", value) }
+
+// MARK: The run
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "latency-reader", arguments.count == 3, let count = Int(arguments[2]) {
+  try await latencyReader(schema: arguments[1], count: count)
+  exit(0)
+}
+let quick = arguments.contains("--quick")
+let repetitions = quick ? 1 : 3
+let scale = quick ? 20 : 1
+
+var report: [String] = []
+@MainActor func emit(_ text: String) {
+  report.append(text)
+  FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+let version = try await withStore { store in
+  var text = ""
+  for try await row in try await store.client.query("SHOW server_version").decode(String.self) { text = row }
+  for try await row in try await store.client.query("SHOW fsync").decode(String.self) { text += ", fsync \(row)" }
+  for try await row in try await store.client.query("SHOW synchronous_commit").decode(String.self) {
+    text += ", synchronous_commit \(row)"
+  }
+  return text
+}
+emit("# TypedEventsPostgres benchmarks")
+emit("")
+emit(
+  "PostgreSQL \(version), on 127.0.0.1; \(ProcessInfo.processInfo.activeProcessorCount) cores. Release build; "
+    + "\(repetitions) repetitions per row, each in a fresh schema: min / median / max. "
+    + "Command: `Benchmarks/postgres.sh`\(quick ? " --quick (tiny sizes: the numbers mean nothing)" : "").")
+emit("")
+emit("## Append rate (events/s; each append is its own committed transaction)")
+emit("")
+emit("| writers | events per append | events | events/s: min / median / max |")
+emit("|---:|---:|---:|---|")
+var appendMedians: [String: Double] = [:]
+for batch in [1, 100] {
+  for writers in [1, 4, 16] {
+    let total = (batch == 1 ? 3_200 : 48_000) / scale
+    var rates: [Double] = []
+    for _ in 0..<repetitions {
+      rates.append(try await withStore { try await appendRate($0, writers: writers, batch: batch, total: total) })
+    }
+    appendMedians["\(writers)x\(batch)"] = rates.sorted()[rates.count / 2]
+    emit("| \(writers) | \(batch) | \(total) | \(spread(rates, rate)) |")
+  }
+}
+emit("")
+emit("## The outbox's NOTIFY (16 writers, one event per business transaction)")
+emit("")
+emit("| wake-up | events/s: min / median / max |")
+emit("|---|---|")
+for notify in [true, false] {
+  var rates: [Double] = []
+  for _ in 0..<repetitions {
+    rates.append(
+      try await withStore {
+        try await appendRate($0, writers: 16, batch: 1, total: 3_200 / scale, outbox: true, notify: notify)
+      })
+  }
+  emit(
+    "| \(notify ? "NOTIFY in the transaction (default)" : "none: readers poll (`notify: false`)") | \(spread(rates, rate)) |"
+  )
+}
+emit("")
+emit("## End to end: 4 writers, batches of 100, one consumer group in the same process")
+emit("")
+emit("| events | delivered events/s: min / median / max |")
+emit("|---:|---|")
+var endToEnd: [Double] = []
+for _ in 0..<repetitions {
+  endToEnd.append(try await withStore { try await endToEndRate($0, total: 40_000 / scale) })
+}
+emit("| \(40_000 / scale) | \(spread(endToEnd, rate)) |")
+emit("")
+emit("## Latency: append → handler in another process (ms)")
+emit("")
+emit("| load | probes | p50 | p99 | max |")
+emit("|---|---:|---:|---:|---:|")
+var latencyFigures: [String: (Double, Double)] = [:]
+for underLoad in [false, true] {
+  let probes = quick ? 20 : 500
+  let values = try await withStore { try await latencies($0, probes: probes, underLoad: underLoad) }.sorted()
+  guard values.count == probes else { throw BenchmarkError("\(values.count) of \(probes) latencies") }
+  let (p50, p99) = (percentile(values, 0.50), percentile(values, 0.99))
+  latencyFigures[underLoad ? "load" : "idle"] = (p50, p99)
+  emit(
+    "| \(underLoad ? "4 writers, batches of 100, ~2,000 events/s" : "idle") | \(probes) | "
+      + "\(String(format: "%.2f", p50)) | \(String(format: "%.2f", p99)) | \(String(format: "%.2f", values.last ?? 0)) |"
+  )
+}
+emit("")
+emit("## Goals (issue 15, 2 cores, fsync on)")
+emit("")
+let appended = appendMedians["4x100"] ?? 0
+let idle = latencyFigures["idle"] ?? (0, 0)
+let deliveredRate = endToEnd.sorted()[endToEnd.count / 2]
+func verdict(_ met: Bool) -> String { met ? "met" : "**missed**" }
+emit("| goal | measured (median) | |")
+emit("|---|---|---|")
+emit(
+  "| ≥ 10,000 events/s appended in batches of 100 (4 writers) | \(rate(appended)) | \(verdict(appended >= 10_000)) |")
+emit("| ≥ 10,000 events/s delivered end to end | \(rate(deliveredRate)) | \(verdict(deliveredRate >= 10_000)) |")
+emit("| p50 ≤ 5 ms idle | \(String(format: "%.2f", idle.0)) ms | \(verdict(idle.0 <= 5)) |")
+emit("| p99 ≤ 25 ms idle | \(String(format: "%.2f", idle.1)) ms | \(verdict(idle.1 <= 25)) |")
+
+if let index = arguments.firstIndex(of: "--output"), index + 1 < arguments.count {
+  try (report.joined(separator: "\n") + "\n").write(toFile: arguments[index + 1], atomically: true, encoding: .utf8)
+}

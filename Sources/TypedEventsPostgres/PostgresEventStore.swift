@@ -1,0 +1,277 @@
+#if PostgreSQL
+  import Foundation
+  import Logging
+  import PostgresNIO
+  import TypedEvents
+
+  /// An ``TypedEvents/EventStore`` in PostgreSQL tables: one order for every reader and every
+  /// process, appends atomic with the caller's own writes, and consumer groups.
+  ///
+  /// ### Order
+  ///
+  /// Each event row keeps the id of the transaction that wrote it. A read returns only events
+  /// whose transaction is older than every transaction still running on the server, ordered by
+  /// (transaction id, position): a transaction that is slow to commit holds later events back
+  /// until it ends instead of being overtaken and lost. Every reader and every replay sees that
+  /// one order. The price is latency: delivery waits for the oldest running write transaction on
+  /// the server, so never hold a transaction open while handling events.
+  ///
+  /// ### Exactness
+  ///
+  /// An event read back is `==` to the one appended: the payload is kept in a `json` column,
+  /// which stores its text as given (dates inside it are ``TypedEvents/EventTimestamp`` text,
+  /// exact to the bit), and the envelope's time is kept as the `Date`'s own `Double` beside a
+  /// `timestamptz` column, which keeps microseconds, for queries.
+  ///
+  /// ### Wake-ups
+  ///
+  /// Readers learn of new events from `NOTIFY`, sent after commit, coalesced, and never carrying
+  /// the event: the event is always read from the table. ``run()`` keeps the listening
+  /// connection, reconnecting with backoff and waking every reader after each reconnect so they
+  /// catch up. Without it, or when a wake-up is lost, readers find new events at their next poll.
+  public final class PostgresEventStore: EventStore, Sendable {
+    public typealias Position = PostgresEventPosition
+
+    /// The connection pool. Its own `run()` must be running, in a `ServiceGroup` or an app's
+    /// services, or every query waits forever.
+    public let client: PostgresClient
+    /// The PostgreSQL schema that holds the store's tables.
+    public let schema: String
+    /// Where the store logs reconnects, parked events and failed wake-ups.
+    public let logger: Logger
+
+    let wakeUps = WakeUps()
+    private let notifier = Notifier()
+
+    /// A store in `schema`, created by ``migrate()``.
+    ///
+    /// - Parameters:
+    ///   - client: the connection pool; run it as a service.
+    ///   - schema: the PostgreSQL schema for the store's tables: lowercase letters, digits and
+    ///     underscores, starting with a letter or an underscore, at most 48 characters.
+    ///   - logger: where the store logs what happens outside a caller's call.
+    /// - Throws: ``PostgresEventStoreError/invalidSchemaName(_:)`` for any other schema name.
+    public init(client: PostgresClient, schema: String = "typedevents", logger: Logger? = nil) throws {
+      // Interpolated into SQL as an identifier, so only names that need no quoting.
+      let first = schema.utf8.first
+      guard let first, first == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first),
+        schema.utf8.count <= 48,
+        schema.utf8.allSatisfy({
+          $0 == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        })
+      else { throw PostgresEventStoreError.invalidSchemaName(schema) }
+      self.client = client
+      self.schema = schema
+      self.logger = logger ?? Logger(label: "TypedEventsPostgres")
+    }
+
+    /// The `LISTEN`/`NOTIFY` channel of this store's wake-ups.
+    public var channel: String { "\(schema).events" }
+
+    /// Creates the store's schema and tables where they are missing; running it again, or from
+    /// several processes at once, changes nothing.
+    public func migrate() async throws {
+      try await client.withTransaction(logger: logger) { connection in
+        // Serialises concurrent migrations: CREATE ... IF NOT EXISTS races otherwise.
+        try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(self.channel)))", logger: self.logger)
+        for statement in PostgresMigration.statements(schema: self.schema) {
+          try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+        }
+      }
+    }
+
+    // MARK: Appending
+
+    /// Appends envelopes in one transaction of their own, then wakes readers.
+    ///
+    /// An envelope whose id is stored already is not stored again, so retrying an append whose
+    /// commit was not confirmed stores each event once.
+    ///
+    /// - Throws: ``TypedEvents/EventLogError/malformed(_:)`` before anything is written when an
+    ///   envelope's payload is not a JSON object, or the database's error; nothing is stored then.
+    public func append(_ envelopes: [EventEnvelope]) async throws {
+      guard !envelopes.isEmpty else { return }
+      let statements = try insertStatements(envelopes)
+      try await client.withTransaction(logger: logger) { connection in
+        for statement in statements { try await connection.query(statement, logger: self.logger) }
+      }
+      await notifier.notify { await self.sendWakeUp() }
+    }
+
+    /// Appends envelopes inside the caller's transaction on `connection`: the transactional
+    /// outbox. They commit or roll back with the caller's other writes.
+    ///
+    /// With `notify`, the wake-up is a `NOTIFY` in the same transaction, which PostgreSQL sends
+    /// only at commit and never after a rollback. It costs throughput: PostgreSQL serialises
+    /// committing transactions that notified. Without it, readers find the events at their next
+    /// wake-up or poll.
+    ///
+    /// - Parameters:
+    ///   - envelopes: the envelopes to append, in order.
+    ///   - connection: a connection inside a transaction (`withTransaction`); outside one, each
+    ///     statement, up to 1,000 envelopes, commits by itself.
+    ///   - notify: whether to wake readers when the transaction commits.
+    public func append(
+      _ envelopes: [EventEnvelope], on connection: PostgresConnection, notify: Bool = true
+    )
+      async throws
+    {
+      guard !envelopes.isEmpty else { return }
+      for statement in try insertStatements(envelopes) { try await connection.query(statement, logger: logger) }
+      if notify {
+        try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger)
+      }
+    }
+
+    /// Appends one event inside the caller's transaction on `connection`; see
+    /// ``append(_:on:notify:)``.
+    @discardableResult
+    public func append<E: Event>(
+      _ event: E, metadata: [String: String] = [:], on connection: PostgresConnection, notify: Bool = true
+    ) async throws -> EventEnvelope {
+      let envelope = try EventEnvelope(event, metadata: metadata)
+      try await append([envelope], on: connection, notify: notify)
+      return envelope
+    }
+
+    /// One multi-row INSERT per 1,000 envelopes (8 binds a row, PostgreSQL allows 65,535).
+    private func insertStatements(_ envelopes: [EventEnvelope]) throws -> [PostgresQuery] {
+      for envelope in envelopes { try envelope.validate() }
+      let metadataEncoder = JSONEncoder()
+      metadataEncoder.outputFormatting = .sortedKeys
+      var statements: [PostgresQuery] = []
+      var start = envelopes.startIndex
+      while start < envelopes.endIndex {
+        let chunk = envelopes[start..<min(start + 1000, envelopes.endIndex)]
+        var binds = PostgresBindings(capacity: chunk.count * 8)
+        var rows: [String] = []
+        for envelope in chunk {
+          let n = binds.count
+          rows.append(
+            "($\(n + 1)::uuid, $\(n + 2)::timestamptz, $\(n + 3)::float8, $\(n + 4)::text, $\(n + 5)::integer, "
+              + "$\(n + 6)::text, $\(n + 7)::jsonb, $\(n + 8)::json)")
+          binds.append(envelope.id)
+          binds.append(envelope.time)
+          binds.append(envelope.time.timeIntervalSinceReferenceDate)
+          binds.append(envelope.name)
+          binds.append(envelope.version)
+          binds.append(envelope.subject)
+          binds.append(String(decoding: try metadataEncoder.encode(envelope.metadata), as: UTF8.self))
+          binds.append(String(decoding: envelope.payload, as: UTF8.self))
+        }
+        statements.append(
+          PostgresQuery(
+            unsafeSQL: """
+              INSERT INTO \(schema).events (id, time, time_exact, name, version, subject, metadata, payload)
+              VALUES \(rows.joined(separator: ", ")) ON CONFLICT (id) DO NOTHING
+              """, binds: binds))
+        start = chunk.endIndex
+      }
+      return statements
+    }
+
+    private func sendWakeUp() async {
+      do {
+        try await client.query("SELECT pg_notify(\(channel), '')", logger: logger)
+      } catch {
+        logger.warning("wake-up not sent; readers find the events at their next poll", metadata: ["error": "\(error)"])
+      }
+    }
+
+    // MARK: Reading
+
+    /// Up to `limit` envelopes after `position`, in (transaction id, position) order, among the
+    /// events of transactions older than every transaction still running.
+    public func read(after position: Position?, limit: Int) async throws -> StoredBatch<Position> {
+      try await read(after: position, limit: limit, on: nil)
+    }
+
+    /// Reads on `connection` when given, else on a pooled connection.
+    func read(
+      after position: Position?, limit: Int, on connection: PostgresConnection?
+    ) async throws
+      -> StoredBatch<Position>
+    {
+      let after = position ?? Position(transaction: 0, sequence: 0)
+      let query: PostgresQuery = """
+        SELECT tx::text, position, id, time_exact, name, version, subject, metadata::text, payload::text
+        FROM \(unescaped: schema).events
+        WHERE (tx, position) > (\(String(after.transaction))::xid8, \(after.sequence))
+          AND tx < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY tx, position LIMIT \(max(1, limit))
+        """
+      let rows =
+        if let connection {
+          try await connection.query(query, logger: logger)
+        } else {
+          try await client.query(query, logger: logger)
+        }
+      var envelopes: [StoredEnvelope<Position>] = []
+      var skipped: [String] = []
+      var next = position
+      for try await (tx, sequence, id, time, name, version, subject, metadata, payload) in rows.decode(
+        (String, Int64, UUID, Double, String, Int, String?, String, String).self)
+      {
+        let here = Position(transaction: UInt64(tx) ?? 0, sequence: sequence)
+        next = here
+        guard let metadata = try? JSONDecoder().decode([String: String].self, from: Data(metadata.utf8)) else {
+          skipped.append("\(here): the metadata is not an object of strings")
+          continue
+        }
+        let envelope = EventEnvelope(
+          id: id, time: Date(timeIntervalSinceReferenceDate: time), name: name, version: version, subject: subject,
+          metadata: metadata, payload: Data(payload.utf8))
+        envelopes.append(StoredEnvelope(position: here, envelope: envelope))
+      }
+      return StoredBatch(envelopes: envelopes, skipped: skipped, next: next)
+    }
+
+    /// Returns at the next wake-up (a `NOTIFY` received by ``run()``), or after `timeout`.
+    public func waitForEnvelopes(after position: Position?, timeout: Duration) async throws {
+      await wakeUps.wait(timeout: timeout)
+    }
+
+    // MARK: Retention
+
+    /// Deletes the events that every consumer group has checkpointed past, and returns how many.
+    ///
+    /// Deletes nothing while there is no group, or while a group has not checkpointed yet.
+    /// Parked events keep their own copy in the dead-letter table.
+    @discardableResult
+    public func prune() async throws -> Int {
+      let rows = try await client.query(
+        """
+        WITH oldest AS (
+          SELECT tx, position FROM \(unescaped: schema).consumer_groups
+          ORDER BY tx NULLS FIRST, position NULLS FIRST LIMIT 1
+        ), deleted AS (
+          DELETE FROM \(unescaped: schema).events e USING oldest
+          WHERE oldest.tx IS NOT NULL AND (e.tx, e.position) <= (oldest.tx, oldest.position)
+          RETURNING 1
+        )
+        SELECT count(*) FROM deleted
+        """, logger: logger)
+      var count = 0
+      for try await deleted in rows.decode(Int.self) { count = deleted }
+      return count
+    }
+  }
+
+  /// Sends one wake-up at a time; requests made while one is on its way are merged into the next.
+  private actor Notifier {
+    private var sending = false
+    private var requested = false
+
+    func notify(_ send: @Sendable () async -> Void) async {
+      requested = true
+      guard !sending else { return }
+      sending = true
+      while requested {
+        requested = false
+        await send()
+      }
+      sending = false
+    }
+  }
+#endif
