@@ -194,8 +194,10 @@
       -> StoredBatch<Position>
     {
       let after = position ?? Position(transaction: 0, sequence: 0)
+      // `tx::text AS tx_text`: a bare `ORDER BY tx` would otherwise sort by the output column,
+      // the text, and put transaction 1000 before 999.
       let query: PostgresQuery = """
-        SELECT tx::text, position, id, time_exact, name, version, subject, metadata::text, payload::text
+        SELECT tx::text AS tx_text, position, id, time_exact, name, version, subject, metadata::text, payload::text
         FROM \(unescaped: schema).events
         WHERE (tx, position) > (\(String(after.transaction))::xid8, \(after.sequence))
           AND tx < pg_snapshot_xmin(pg_current_snapshot())

@@ -88,6 +88,47 @@
       }
     }
 
+    @Test func ordersTransactionIdsByNumberAcrossDigitBoundaries() async throws {
+      try await withStore { store in
+        // Transaction ids below any the server hands out now, so the fence shows them all; as
+        // text, 100 < 11 < 99 < 9. Inserted out of order, so the insertion order proves nothing.
+        let transactions: [UInt64] = [100, 9, 99, 8, 10, 11]
+        for transaction in transactions {
+          let envelope = try EventEnvelope(Self.box("\(transaction)"))
+          try await store.client.query(
+            """
+            INSERT INTO \(unescaped: store.schema).events (tx, id, time, time_exact, name, version, payload)
+            VALUES (\(String(transaction))::xid8, \(envelope.id), now(), 0, \(envelope.name), 1,
+              \(String(decoding: envelope.payload, as: UTF8.self))::json)
+            """)
+        }
+        let numeric = transactions.sorted().map { "\($0)" }
+        #expect(Self.titles(try await store.read(after: nil, limit: 10)) == numeric)
+        var paged: [String] = []
+        var position: PostgresEventPosition?
+        while true {
+          let batch = try await store.read(after: position, limit: 1)
+          if batch.envelopes.isEmpty { break }
+          paged += Self.titles(batch)
+          position = batch.next
+        }
+        #expect(paged == numeric)
+        // The dead-letter table keeps the same order.
+        for stored in try await store.read(after: nil, limit: 10).envelopes.reversed() {
+          try await store.client.query(
+            """
+            INSERT INTO \(unescaped: store.schema).dead_letters
+              (group_name, event_id, tx, position, name, attempts, error, envelope)
+            VALUES ('g', \(stored.envelope.id), \(String(stored.position.transaction))::xid8,
+              \(stored.position.sequence), \(stored.envelope.name), 1, 'failed',
+              \(String(decoding: try stored.envelope.cloudEventJSON(source: "/test"), as: UTF8.self))::json)
+            """)
+        }
+        #expect(
+          try await store.deadLetters(group: "g").map { "\($0.position.transaction)" } == numeric)
+      }
+    }
+
     @Test func aTransactionHeldOpenHoldsBackLaterCommitsUntilItCommits() async throws {
       try await withStore { store in
         try await store.client.withConnection { held in
@@ -189,6 +230,21 @@
           position = batch.next
         }
         #expect(followed == afterwards)
+        if followed != afterwards {
+          var table: [String] = []
+          for try await (tx, position, payload) in try await store.client.query(
+            "SELECT tx::text, position, payload::text FROM \(unescaped: store.schema).events ORDER BY tx, position"
+          ).decode((String, Int64, String).self) { table.append("\(tx)/\(position) \(payload)") }
+          Issue.record(
+            """
+            followed \(followed.count), afterwards \(afterwards.count), committed \(await committed.count), \
+            rolled back \(await rolledBack.count)
+            followed: \(followed)
+            afterwards: \(afterwards)
+            table (\(table.count)):
+            \(table.joined(separator: "\n"))
+            """)
+        }
         #expect(Set(afterwards) == Set(await committed.all))
         #expect(afterwards.count == (await committed.count))
         #expect(Set(afterwards).isDisjoint(with: await rolledBack.all))
