@@ -43,12 +43,8 @@
   func configuration() throws -> PostgresClient.Configuration {
     let url =
       ProcessInfo.processInfo.environment["TYPEDEVENTS_POSTGRES_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
-    guard let parts = URLComponents(string: url), let host = parts.host else {
-      throw ExampleError("TYPEDEVENTS_POSTGRES_URL is not a postgres:// URL: \(url)")
-    }
-    return PostgresClient.Configuration(
-      host: host, port: parts.port ?? 5432, username: parts.user ?? "postgres", password: parts.password,
-      database: parts.path.count > 1 ? String(parts.path.dropFirst()) : nil, tls: .disable)
+    // A loopback server: no TLS. Pass `.require(...)` for a server across a network.
+    return try PostgresEventStore.clientConfiguration(url: url, tls: .disable)
   }
 
   struct ExampleError: Error, CustomStringConvertible {

@@ -21,12 +21,10 @@ import Testing
 
     static var configuration: PostgresClient.Configuration {
       get throws {
-        guard let url, let parts = URLComponents(string: url), let host = parts.host,
-          ["127.0.0.1", "localhost", "::1"].contains(host)
-        else { throw ServerError("TYPEDEVENTS_POSTGRES_URL must name a loopback server: \(url ?? "")") }
-        var configuration = PostgresClient.Configuration(
-          host: host, port: parts.port ?? 5432, username: parts.user ?? "postgres", password: parts.password,
-          database: parts.path.count > 1 ? String(parts.path.dropFirst()) : nil, tls: .disable)
+        var configuration = try PostgresEventStore.clientConfiguration(url: url ?? "", tls: .disable)
+        guard let host = configuration.host, ["127.0.0.1", "localhost", "::1"].contains(host) else {
+          throw ServerError("TYPEDEVENTS_POSTGRES_URL must name a loopback server: \(configuration.host ?? "")")
+        }
         configuration.options.maximumConnections = 40
         return configuration
       }

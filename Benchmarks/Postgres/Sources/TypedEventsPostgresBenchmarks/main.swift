@@ -49,13 +49,10 @@ struct Probe: Event {
 let catalog = EventCatalog([Load.self, Probe.self])
 
 func configuration() throws -> PostgresClient.Configuration {
-  let url = ProcessInfo.processInfo.environment["TYPEDEVENTS_POSTGRES_URL"] ?? ""
-  guard let parts = URLComponents(string: url), let host = parts.host else {
+  guard let url = ProcessInfo.processInfo.environment["TYPEDEVENTS_POSTGRES_URL"] else {
     throw BenchmarkError("TYPEDEVENTS_POSTGRES_URL is not set (Benchmarks/postgres.sh sets it)")
   }
-  var configuration = PostgresClient.Configuration(
-    host: host, port: parts.port ?? 5432, username: parts.user ?? "postgres", password: parts.password,
-    database: parts.path.count > 1 ? String(parts.path.dropFirst()) : nil, tls: .disable)
+  var configuration = try PostgresEventStore.clientConfiguration(url: url, tls: .disable)
   configuration.options.maximumConnections = 40
   return configuration
 }
