@@ -251,6 +251,11 @@ if arguments.first == "latency-reader", arguments.count == 3, let count = Int(ar
   try await latencyReader(schema: arguments[1], count: count)
   exit(0)
 }
+// One end-to-end run alone, for a profiler: `typed-events-postgres-benchmarks end-to-end 40000`.
+if arguments.first == "end-to-end", arguments.count == 2, let total = Int(arguments[1]) {
+  line("\(rate(try await withStore { try await endToEndRate($0, total: total) })) events/s")
+  exit(0)
+}
 let quick = arguments.contains("--quick")
 let repetitions = quick ? 1 : 3
 let scale = quick ? 20 : 1
