@@ -120,19 +120,51 @@ actor Counter {
   func add() { count += 1 }
 }
 
+/// What a consumer group delivered, checked after the clock stops: a rate over a delivery that
+/// lost, repeated or reordered events would measure nothing.
+actor Deliveries {
+  private(set) var count = 0
+  private var next: [Int: Int] = [:]  // writer → the index its next event must have
+  private var faults: [String] = []
+
+  func add(_ event: any Event) {
+    count += 1
+    guard let load = event as? Load else { return faults.append("not a Load: \(event)") }
+    if next[load.writer, default: 0] != load.index {
+      faults.append("writer \(load.writer): \(load.index) after \(next[load.writer, default: 0] - 1)")
+    }
+    next[load.writer] = load.index + 1
+  }
+
+  /// Throws unless every writer's `perWriter` events came exactly once, in its order.
+  func check(writers: Int, perWriter: Int) throws {
+    let short = (0..<writers).filter { next[$0, default: 0] != perWriter }
+    guard faults.isEmpty, short.isEmpty, count == writers * perWriter else {
+      throw BenchmarkError(
+        "end to end delivered \(count) of \(writers * perWriter): \(faults.prefix(5)) short: \(short)")
+    }
+  }
+}
+
 /// 4 writers append `total` events in batches of 100 while one consumer group (batches of 100)
 /// delivers them in this process; events/s from the first append to the last delivery.
 func endToEndRate(_ store: PostgresEventStore, total: Int) async throws -> Double {
-  let delivered = Counter()
+  let writers = 4
+  let delivered = Deliveries()
   let group = try PostgresConsumerGroup(
     store: store, name: "bench", catalog: catalog, batchSize: 100, pollInterval: .milliseconds(200))
   let start = ContinuousClock.now
-  let consuming = Task { try await group.run { _, _ in await delivered.add() } }
-  _ = try await appendRate(store, writers: 4, batch: 100, total: total)
-  while await delivered.count < total { try await Task.sleep(for: .milliseconds(2)) }
+  let consuming = Task { try await group.run { event, _ in await delivered.add(event) } }
+  _ = try await appendRate(store, writers: writers, batch: 100, total: total)
+  // A bound on a lost event, which the check below then reports; not a timing.
+  let deadline = start + .seconds(120)
+  while await delivered.count < total, ContinuousClock.now < deadline {
+    try await Task.sleep(for: .milliseconds(2))
+  }
   let elapsed = ContinuousClock.now - start
   consuming.cancel()
   try await consuming.value
+  try await delivered.check(writers: writers, perWriter: total / writers)
   return Double(total) / seconds(elapsed)
 }
 
@@ -317,6 +349,8 @@ for notify in [true, false] {
 }
 emit("")
 emit("## End to end: 4 writers, batches of 100, one consumer group in the same process")
+emit("")
+emit("Each run fails unless every event arrived exactly once, each writer's in its order.")
 emit("")
 emit("| events | delivered events/s: min / median / max |")
 emit("|---:|---|")
