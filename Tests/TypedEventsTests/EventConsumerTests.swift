@@ -109,6 +109,41 @@ struct EventConsumerTests {
     }
   }
 
+  /// Without a handler of one's own, a skip is a line on standard error, not silence. Standard
+  /// error goes to a file for the test (a pipe could fill and block other tests' writes).
+  @Test func theDefaultSkipHandlerPrintsALineToStandardError() async throws {
+    try await withStore { log, checkpoint in
+      try log.append(contentsOf: [try EventEnvelope(Tock(source: "other build")), try EventEnvelope(Tick(count: 1))])
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: file) }
+      try #require(FileManager.default.createFile(atPath: file.path, contents: nil))
+      let output = try FileHandle(forWritingTo: file)
+      let saved = dup(FileHandle.standardError.fileDescriptor)
+      try #require(saved >= 0)
+      dup2(output.fileDescriptor, FileHandle.standardError.fileDescriptor)
+      var delivered: [Int] = []
+      do {
+        for try await (event, _) in EventConsumer(store: log, catalog: EventCatalog([Tick.self])).events(
+          from: checkpoint)
+        {
+          delivered.append((event as? Tick)?.count ?? -1)
+          break
+        }
+      } catch {
+        dup2(saved, FileHandle.standardError.fileDescriptor)
+        throw error
+      }
+      dup2(saved, FileHandle.standardError.fileDescriptor)
+      close(saved)
+      try output.close()
+      let printed = String(decoding: try Data(contentsOf: file), as: UTF8.self).split(separator: "\n")
+      #expect(delivered == [1])
+      #expect(
+        printed.contains { $0.hasPrefix("skipped ") && $0.contains("no event type named Test.Tock") },
+        "standard error: \(printed)")
+    }
+  }
+
   @Test func aLineStillBeingWrittenIsDeliveredOnceItIsWhole() async throws {
     try await withStore { log, checkpoint in
       try await log.append(Tick(count: 1))
