@@ -19,6 +19,18 @@
         \.title)
     }
 
+    /// Every title in the store, read from the start `limit` at a time, as a reader pages.
+    static func pagedTitles(_ store: PostgresEventStore, limit: Int) async throws -> [String] {
+      var titles: [String] = []
+      var position: PostgresEventPosition?
+      while true {
+        let batch = try await store.read(after: position, limit: limit)
+        if batch.envelopes.isEmpty { return titles }
+        titles += Self.titles(batch)
+        position = batch.next
+      }
+    }
+
     @Test func theMigrationRunsAgainAndConcurrentlyWithoutChange() async throws {
       try await withStore { store in
         try await store.append(Self.box("kept"))
@@ -76,14 +88,7 @@
     @Test func readsPageThroughTheStoreInOrder() async throws {
       try await withStore { store in
         try await store.append((0..<2_500).map { try EventEnvelope(Self.box("\($0)")) })
-        var position: PostgresEventPosition?
-        var titles: [String] = []
-        while true {
-          let batch = try await store.read(after: position, limit: 300)
-          if batch.envelopes.isEmpty { break }
-          titles += Self.titles(batch)
-          position = batch.next
-        }
+        let titles = try await Self.pagedTitles(store, limit: 300)
         #expect(titles == (0..<2_500).map { "\($0)" })
       }
     }
@@ -104,14 +109,7 @@
         }
         let numeric = transactions.sorted().map { "\($0)" }
         #expect(Self.titles(try await store.read(after: nil, limit: 10)) == numeric)
-        var paged: [String] = []
-        var position: PostgresEventPosition?
-        while true {
-          let batch = try await store.read(after: position, limit: 1)
-          if batch.envelopes.isEmpty { break }
-          paged += Self.titles(batch)
-          position = batch.next
-        }
+        let paged = try await Self.pagedTitles(store, limit: 1)
         #expect(paged == numeric)
         // The dead-letter table keeps the same order.
         for stored in try await store.read(after: nil, limit: 10).envelopes.reversed() {
@@ -221,14 +219,7 @@
         }
         await writersDone.append(await committed.count)
         let followed = try await follower.value
-        var afterwards: [String] = []
-        var position: PostgresEventPosition?
-        while true {
-          let batch = try await store.read(after: position, limit: 100)
-          if batch.envelopes.isEmpty { break }
-          afterwards += Self.titles(batch)
-          position = batch.next
-        }
+        let afterwards = try await Self.pagedTitles(store, limit: 100)
         #expect(followed == afterwards)
         if followed != afterwards {
           var table: [String] = []
