@@ -26,8 +26,10 @@ extension StrongIdentifier {
     try container.encode(rawValue)
   }
 
+  @inlinable
   public var propertyListValue: Any { rawValue.propertyListValue }
 
+  @inlinable
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
     self.init(rawValue: try RawValue(propertyListValue: value))
   }
@@ -44,8 +46,10 @@ public protocol StringEnumeration: RawRepresentable, Hashable, Sendable, Codable
 where RawValue == String {}
 
 extension StringEnumeration {
+  @inlinable
   public var propertyListValue: Any { rawValue }
 
+  @inlinable
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
     guard let string = value as? String else {
       throw .typeMismatch(expected: "\(Self.self) (a string)", found: value)

@@ -17,13 +17,16 @@ public protocol PropertyListConvertible: Sendable {
 }
 
 extension PropertyListConvertible {
+  @inlinable
   public static var _isOwnPropertyListForm: Bool { false }
 }
 
 /// The types whose values are their own property-list form.
+@usableFromInline
 protocol OwnPropertyListForm: PropertyListConvertible {}
 
 extension OwnPropertyListForm {
+  @inlinable
   public static var _isOwnPropertyListForm: Bool { true }
 }
 
@@ -45,7 +48,9 @@ extension Date: OwnPropertyListForm {}
 extension Data: OwnPropertyListForm {}
 
 extension String: PropertyListConvertible {
+  @inlinable
   public var propertyListValue: Any { self }
+  @inlinable
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
     guard let string = value as? String else { throw .typeMismatch(expected: "String", found: value) }
     self = string
@@ -53,7 +58,9 @@ extension String: PropertyListConvertible {
 }
 
 extension Bool: PropertyListConvertible {
+  @inlinable
   public var propertyListValue: Any { self }
+  @inlinable
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
     if let bool = value as? Bool, !PropertyListNumbers.isNonBooleanNumber(value) {
       self = bool
@@ -76,6 +83,7 @@ extension UInt64: PropertyListConvertible {}
 
 extension FixedWidthInteger where Self: PropertyListConvertible {
   /// The integer itself: `NSNumber` in a property list.
+  @inlinable
   public var propertyListValue: Any { self }
   /// Accepts any integer type, `NSNumber` or a floating-point number, as long as the value
   /// converts exactly; a fraction or an out-of-range value is an error, never a silent change.
@@ -95,6 +103,7 @@ extension FixedWidthInteger where Self: PropertyListConvertible {
 }
 
 extension Double: PropertyListConvertible {
+  @inlinable
   public var propertyListValue: Any { self }
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
     guard let double = PropertyListNumbers.double(from: value) else {
@@ -142,7 +151,9 @@ extension Decimal: PropertyListConvertible {
 }
 
 extension Date: PropertyListConvertible {
+  @inlinable
   public var propertyListValue: Any { self }
+  @inlinable
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
     guard let date = value as? Date else { throw .typeMismatch(expected: "Date", found: value) }
     self = date
@@ -150,7 +161,9 @@ extension Date: PropertyListConvertible {
 }
 
 extension Data: PropertyListConvertible {
+  @inlinable
   public var propertyListValue: Any { self }
+  @inlinable
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
     guard let data = value as? Data else { throw .typeMismatch(expected: "Data", found: value) }
     self = data
@@ -190,6 +203,7 @@ extension URL: PropertyListConvertible {
 }
 
 extension Array: PropertyListConvertible where Element: PropertyListConvertible {
+  @inlinable
   public var propertyListValue: Any {
     // Elements that are their own property-list form travel as the array itself: no copy, as
     // hand-written code would write it.
@@ -197,8 +211,10 @@ extension Array: PropertyListConvertible where Element: PropertyListConvertible 
     return map(\.propertyListValue)
   }
 
+  @inlinable
   public static var _isOwnPropertyListForm: Bool { Element._isOwnPropertyListForm }
 
+  @inlinable
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
     // The array as written above: exactly `[Element]` of a type that is its own form, so every
     // element is valid as it is (an `NSNumber` that is a boolean never gets here as an `Int`).
@@ -225,6 +241,7 @@ extension Array: PropertyListConvertible where Element: PropertyListConvertible 
 /// `[x]`: unambiguous at any depth, and `[nil, 3]` keeps its positions. (An optional field is
 /// not written this way: its key is left out.)
 extension Optional: PropertyListConvertible where Wrapped: PropertyListConvertible {
+  @inlinable
   public var propertyListValue: Any {
     switch self {
     case .some(let wrapped): [wrapped.propertyListValue]
@@ -232,6 +249,7 @@ extension Optional: PropertyListConvertible where Wrapped: PropertyListConvertib
     }
   }
 
+  @inlinable
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
     guard let items = value as? [Any], items.count <= 1 else {
       throw .typeMismatch(expected: "\(Wrapped.self)? (an empty or one-element array)", found: value)
@@ -245,14 +263,17 @@ extension Optional: PropertyListConvertible where Wrapped: PropertyListConvertib
 }
 
 extension Dictionary: PropertyListConvertible where Key == String, Value: PropertyListConvertible {
+  @inlinable
   public var propertyListValue: Any {
     // As for arrays: values that are their own property-list form keep the dictionary as it is.
     if Value._isOwnPropertyListForm { return self }
     return mapValues(\.propertyListValue) as [String: Any]
   }
 
+  @inlinable
   public static var _isOwnPropertyListForm: Bool { Value._isOwnPropertyListForm }
 
+  @inlinable
   public init(propertyListValue value: Any) throws(UserInfoDecodingError) {
     if Value._isOwnPropertyListForm, type(of: value) == [String: Value].self, let same = value as? [String: Value] {
       self = same

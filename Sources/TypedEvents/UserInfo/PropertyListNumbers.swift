@@ -19,6 +19,7 @@ enum PropertyListNumbers {
   }
 
   /// Whether `value` is a number but not a boolean.
+  @usableFromInline
   static func isNonBooleanNumber(_ value: Any) -> Bool {
     guard type(of: value) != Bool.self, value is NSNumber else { return false }
     return !isBoolean(value)

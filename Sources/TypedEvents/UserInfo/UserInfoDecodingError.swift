@@ -58,6 +58,7 @@ public struct UserInfoDecodingError: Error, Hashable, Sendable, CustomStringConv
   }
 
   /// The same error one level further out: `amount` inside `price` becomes `price.amount`.
+  @usableFromInline
   func prefixed(by component: PathComponent) -> UserInfoDecodingError {
     var copy = self
     copy.path.insert(component, at: 0)
