@@ -36,7 +36,11 @@ enum TypeExpressionParser {
 
   /// Reads a type from text whose first character is at `location`.
   static func parse(text: String, at location: SourceLocation, log: inout DiagnosticLog) -> TypeExpression? {
-    if let simple = simpleName(text, at: location) { return simple }
+    simpleName(text, at: location) ?? scan(text: text, at: location, log: &log)
+  }
+
+  /// Reads a type from text by the general scanner, character by character.
+  static func scan(text: String, at location: SourceLocation, log: inout DiagnosticLog) -> TypeExpression? {
     var scanner = Scanner(characters: Array(text), origin: location)
     do {
       let expression = try scanner.type()
