@@ -84,14 +84,10 @@ struct Imports {
       var word = word
       return text.withUTF8 { haystack in
         word.withUTF8 { needle in
-          guard let first = needle.first, needle.count <= haystack.count else { return false }
+          guard let first = needle.first else { return false }
           var start = 0
-          while start + needle.count <= haystack.count {
-            guard let found = haystack[start...].firstIndex(of: first) else { return false }
-            guard found + needle.count <= haystack.count else { return false }
-            if UnsafeBufferPointer(rebasing: haystack[found..<found + needle.count]).elementsEqual(needle) {
-              return true
-            }
+          while let found = haystack[start...].firstIndex(of: first), found + needle.count <= haystack.count {
+            if haystack[found..<found + needle.count].elementsEqual(needle) { return true }
             start = found + 1
           }
           return false
