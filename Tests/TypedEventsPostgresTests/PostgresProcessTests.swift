@@ -49,13 +49,18 @@
         #expect(standby.received.isEmpty, "one active member at a time")
         readers[active].kill(SIGKILL)
         _ = await readers[active].exitStatus()
-        // The writer numbers from 0 again; the standby's deliveries are the second 20.
+        // The writer numbers from 0 again; the standby's deliveries end with the second 20.
         #expect(await (try ExampleProcess(["writer", "20"], schema: store.schema)).exitStatus() == 0)
-        try await eventually { standby.received.count == 20 }
+        try await eventually { standby.received.count >= 20 && standby.received.last == "l-19" }
         standby.kill(SIGTERM)
         #expect(await standby.exitStatus() == 0)
-        #expect(readers[active].received == (0..<20).map { "l-\($0)" })
-        #expect(standby.received == (0..<20).map { "l-\($0)" })
+        let first = (0..<20).map { "l-\($0)" }
+        #expect(readers[active].received == first)
+        // At least once: the killed member may have delivered its last batch (10 at most)
+        // without saving the checkpoint, so the standby may start with that batch again.
+        let again = standby.received.dropLast(20)
+        #expect(again.count <= 10 && again.elementsEqual(first.suffix(again.count)), "redelivered \(again)")
+        #expect(standby.received.suffix(20).elementsEqual(first))
       }
     }
   }
