@@ -7,26 +7,32 @@
   /// parking. Each is one statement, so each commits or fails whole.
   extension PostgresEventStore {
     func registerGroup(_ group: String) async throws {
-      try await client.query(
-        "INSERT INTO \(unescaped: schema).consumer_groups (name) VALUES (\(group)) ON CONFLICT (name) DO NOTHING",
-        logger: logger)
+      try await run(
+        "INSERT INTO \(unescaped: schema).consumer_groups (name) VALUES (\(group)) ON CONFLICT (name) DO NOTHING")
     }
 
     /// Takes or renews the group's lease for `member`; nil while another member holds it.
     /// Lease times are the server's clock, the one clock every member shares.
     func acquireLease(group: String, member: UUID, for lease: Duration) async throws -> GroupLease? {
-      let rows = try await client.query(
-        """
+      let query: PostgresQuery = """
         UPDATE \(unescaped: schema).consumer_groups
         SET owner = \(member), lease_expires = now() + \(lease.milliseconds) * interval '1 millisecond'
         WHERE name = \(group) AND (owner IS NULL OR owner = \(member) OR lease_expires < now())
         RETURNING tx::text, position
-        """, logger: logger)
-      for try await (tx, sequence) in rows.decode((String?, Int64?).self) {
-        guard let tx, let transaction = UInt64(tx), let sequence else { return GroupLease(position: nil) }
-        return GroupLease(position: PostgresEventPosition(transaction: transaction, sequence: sequence))
+        """
+      let logger = logger
+      return try await withLiveConnection { connection in
+        let rows = try await connection.query(query, logger: logger)
+        var lease: GroupLease?
+        for try await (tx, sequence) in rows.decode((String?, Int64?).self) {
+          guard let tx, let transaction = UInt64(tx), let sequence else {
+            lease = GroupLease(position: nil)
+            continue
+          }
+          lease = GroupLease(position: PostgresEventPosition(transaction: transaction, sequence: sequence))
+        }
+        return lease
       }
-      return nil
     }
 
     /// Saves the checkpoint and renews the lease, if `member` still holds it.
@@ -35,24 +41,27 @@
     )
       async throws -> Bool
     {
-      let rows = try await client.query(
-        """
+      let query: PostgresQuery = """
         UPDATE \(unescaped: schema).consumer_groups
         SET tx = \(String(position.transaction))::xid8, position = \(position.sequence), updated = now(),
           lease_expires = now() + \(lease.milliseconds) * interval '1 millisecond'
         WHERE name = \(group) AND owner = \(member)
         RETURNING 1
-        """, logger: logger)
-      for try await _ in rows.decode(Int.self) { return true }
-      return false
+        """
+      let logger = logger
+      return try await withLiveConnection { connection in
+        var saved = false
+        for try await _ in try await connection.query(query, logger: logger).decode(Int.self) { saved = true }
+        return saved
+      }
     }
 
     func releaseLease(group: String, member: UUID) async throws {
-      try await client.query(
+      try await run(
         """
         UPDATE \(unescaped: schema).consumer_groups SET owner = NULL, lease_expires = NULL
         WHERE name = \(group) AND owner = \(member)
-        """, logger: logger)
+        """)
     }
 
     func park(
@@ -62,14 +71,14 @@
     {
       let envelope = String(
         decoding: try stored.envelope.cloudEventJSON(source: "/typedevents/\(schema)"), as: UTF8.self)
-      try await client.query(
+      try await run(
         """
         INSERT INTO \(unescaped: schema).dead_letters
           (group_name, event_id, tx, position, name, subject, attempts, error, envelope)
         VALUES (\(group), \(stored.envelope.id), \(String(stored.position.transaction))::xid8, \(stored.position.sequence),
           \(stored.envelope.name), \(stored.envelope.subject), \(attempts), \(String(describing: error)), \(envelope)::json)
         ON CONFLICT (group_name, event_id) DO NOTHING
-        """, logger: logger)
+        """)
     }
   }
 

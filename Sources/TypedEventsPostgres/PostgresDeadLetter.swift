@@ -18,21 +18,25 @@
   extension PostgresEventStore {
     /// The events that `group` parked, in the store's order.
     public func deadLetters(group: String) async throws -> [PostgresDeadLetter] {
-      let rows = try await client.query(
-        """
+      let query: PostgresQuery = """
         SELECT tx::text AS tx_text, position, attempts, error, envelope::text FROM \(unescaped: schema).dead_letters
         WHERE group_name = \(group) ORDER BY tx, position  -- the xid8 column, not tx_text
-        """, logger: logger)
-      var letters: [PostgresDeadLetter] = []
-      for try await (tx, sequence, attempts, error, envelope) in rows.decode((String, Int64, Int, String, String).self)
-      {
-        letters.append(
-          PostgresDeadLetter(
-            envelope: try EventEnvelope(cloudEventJSON: Data(envelope.utf8)),
-            position: PostgresEventPosition(transaction: UInt64(tx) ?? 0, sequence: sequence), attempts: attempts,
-            error: error))
+        """
+      let logger = logger
+      return try await withLiveConnection { connection in
+        var letters: [PostgresDeadLetter] = []
+        let rows = try await connection.query(query, logger: logger)
+        for try await (tx, sequence, attempts, error, envelope) in rows.decode(
+          (String, Int64, Int, String, String).self)
+        {
+          letters.append(
+            PostgresDeadLetter(
+              envelope: try EventEnvelope(cloudEventJSON: Data(envelope.utf8)),
+              position: PostgresEventPosition(transaction: UInt64(tx) ?? 0, sequence: sequence), attempts: attempts,
+              error: error))
+        }
+        return letters
       }
-      return letters
     }
   }
 #endif

@@ -72,11 +72,14 @@
     /// Creates the store's schema and tables where they are missing; running it again, or from
     /// several processes at once, changes nothing.
     public func migrate() async throws {
-      try await client.withTransaction(logger: logger) { connection in
-        // Serialises concurrent migrations: CREATE ... IF NOT EXISTS races otherwise.
-        try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(self.channel)))", logger: self.logger)
-        for statement in PostgresMigration.statements(schema: self.schema) {
-          try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+      let (logger, channel, schema) = (logger, channel, schema)
+      try await withLiveConnection { connection in
+        try await connection.withTransaction(logger: logger) { connection in
+          // Serialises concurrent migrations: CREATE ... IF NOT EXISTS races otherwise.
+          try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(channel)))", logger: logger)
+          for statement in PostgresMigration.statements(schema: schema) {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+          }
         }
       }
     }
@@ -93,8 +96,11 @@
     public func append(_ envelopes: [EventEnvelope]) async throws {
       guard !envelopes.isEmpty else { return }
       let statements = try insertStatements(envelopes)
-      try await client.withTransaction(logger: logger) { connection in
-        for statement in statements { try await connection.query(statement, logger: self.logger) }
+      let logger = logger
+      try await withLiveConnection { connection in
+        try await connection.withTransaction(logger: logger) { connection in
+          for statement in statements { try await connection.query(statement, logger: logger) }
+        }
       }
       await notifier.notify { await self.sendWakeUp() }
     }
@@ -173,7 +179,7 @@
 
     private func sendWakeUp() async {
       do {
-        try await client.query("SELECT pg_notify(\(channel), '')", logger: logger)
+        try await run("SELECT pg_notify(\(channel), '')")
       } catch {
         logger.warning("wake-up not sent; readers find the events at their next poll", metadata: ["error": "\(error)"])
       }
@@ -203,12 +209,19 @@
           AND tx < pg_snapshot_xmin(pg_current_snapshot())
         ORDER BY tx, position LIMIT \(max(1, limit))
         """
-      let rows =
-        if let connection {
-          try await connection.query(query, logger: logger)
-        } else {
-          try await client.query(query, logger: logger)
-        }
+      let logger = logger
+      if let connection { return try await Self.decodeBatch(connection.query(query, logger: logger), after: position) }
+      return try await withLiveConnection { connection in
+        try await Self.decodeBatch(connection.query(query, logger: logger), after: position)
+      }
+    }
+
+    /// The envelopes of `rows`, a read's result.
+    private static func decodeBatch(
+      _ rows: PostgresRowSequence, after position: Position?
+    ) async throws
+      -> StoredBatch<Position>
+    {
       var envelopes: [StoredEnvelope<Position>] = []
       var skipped: [String] = []
       var next = position
@@ -242,8 +255,7 @@
     /// Parked events keep their own copy in the dead-letter table.
     @discardableResult
     public func prune() async throws -> Int {
-      let rows = try await client.query(
-        """
+      let query: PostgresQuery = """
         WITH oldest AS (
           SELECT tx, position FROM \(unescaped: schema).consumer_groups
           ORDER BY tx NULLS FIRST, position NULLS FIRST LIMIT 1
@@ -253,10 +265,13 @@
           RETURNING 1
         )
         SELECT count(*) FROM deleted
-        """, logger: logger)
-      var count = 0
-      for try await deleted in rows.decode(Int.self) { count = deleted }
-      return count
+        """
+      let logger = logger
+      return try await withLiveConnection { connection in
+        var count = 0
+        for try await deleted in try await connection.query(query, logger: logger).decode(Int.self) { count = deleted }
+        return count
+      }
     }
   }
 

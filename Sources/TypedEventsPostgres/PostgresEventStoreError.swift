@@ -8,6 +8,10 @@
     /// A connection URL that is not `postgres://[user[:password]@]host[:port][/database]`; the
     /// associated text says why, without the password.
     case invalidURL(String)
+    /// The connection closed while a query ran on it and the query never returned: a query
+    /// lost as the server closed the connection. Nothing is known about whether it took
+    /// effect; retrying on a new connection is safe for the store's own statements.
+    case connectionLost
 
     public var description: String {
       switch self {
@@ -17,6 +21,8 @@
         "invalid consumer group name \"\(name)\": use 1 to 200 characters"
       case .invalidURL(let reason):
         "invalid PostgreSQL URL: \(reason)"
+      case .connectionLost:
+        "the connection closed while a query ran on it, and the query never returned"
       }
     }
   }
