@@ -6,9 +6,11 @@
   import TypedEvents
   import TypedEventsPostgres
 
-  /// Every PostgreSQL test in one serialized suite: the fault tests restart the server.
+  /// Every PostgreSQL test in one serialized suite: the fault tests restart the server. Each
+  /// test is bounded, so a hang fails with the test's name instead of stalling CI.
   @Suite(
-    "PostgreSQL event store", .serialized, .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+    "PostgreSQL event store", .serialized, .timeLimit(.minutes(3)),
+    .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
   struct PostgresEventStoreTests {
     static func box(_ title: String, _ id: BoxID = BoxID(UUID())) -> BoxProvisioned {
       BoxProvisioned(boxId: id, title: title)
