@@ -173,7 +173,11 @@
         try await handle(event, stored, handler)
       }
       let saving = ContinuousClock.now
-      guard let next = batch.next, try await store.saveCheckpoint(group: name, member: member, next, lease: lease)
+      // Saved even as the task is cancelled: the batch was handled, and a member that stops
+      // saves it, so that the next member does not deliver it again.
+      let (store, group, length) = (store, name, lease)
+      guard let next = batch.next,
+        try await finishing({ try await store.saveCheckpoint(group: group, member: member, next, lease: length) })
       else {
         held = nil
         store.logger.warning("consumer group \(name): lease lost; standing by")
@@ -207,11 +211,26 @@
       }
     }
 
-    /// Gives the lease up, outside the cancelled task, so that the query still runs.
+    /// Gives the lease up, even as the task is cancelled, so that another member goes on at once.
     private func releaseLease(of member: UUID) async {
-      let store = store
-      let name = name
-      await Task { try? await store.releaseLease(group: name, member: member) }.value
+      let (store, name) = (store, name)
+      try? await finishing { try await store.releaseLease(group: name, member: member) }
+    }
+  }
+
+  /// Runs `body` to its end even when the caller is cancelled, but cancels it `grace` after
+  /// that: a member stopping while the database is unreachable waits that long, not forever.
+  func finishing<R: Sendable>(
+    grace: Duration = .seconds(5), _ body: @escaping @Sendable () async throws -> R
+  ) async throws -> R {
+    let task = Task { try await body() }
+    return try await withTaskCancellationHandler {
+      try await task.value
+    } onCancel: {
+      Task {
+        try? await Task.sleep(for: grace)
+        task.cancel()
+      }
     }
   }
 #endif
