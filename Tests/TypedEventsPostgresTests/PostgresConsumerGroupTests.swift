@@ -157,7 +157,7 @@
             await delivered.append(Self.title(event))
           }
         }
-        let listeners = { try await self.listenerPIDs(store) }
+        let listeners = { try await retrying { try await self.listenerPIDs(store) } }
         try await eventually { try await listeners().count == 1 }
         try await Task.sleep(for: .milliseconds(200))
         try await store.append(Self.box("before"))
@@ -167,7 +167,7 @@
         try await eventually {
           let now = try await listeners(); return now.count == 1 && now != old
         }
-        try await store.append(Self.box("after"))
+        try await retrying { try await store.append(Self.box("after")) }
         try await eventually { await delivered.count == 2 }
         running.cancel()
         try await running.value

@@ -66,6 +66,16 @@ import Testing
     while try await !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
   }
 
+  /// Runs `body` until it succeeds, up to 50 times 100 ms apart, as an app retries: right after
+  /// a backend was terminated, the pool may still hand out its closed connection once.
+  @discardableResult func retrying<R: Sendable>(_ body: () async throws -> R) async throws -> R {
+    for _ in 1..<50 {
+      if let result = try? await body() { return result }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    return try await body()
+  }
+
   /// Values appended from any task.
   actor Collected<Value: Sendable> {
     private(set) var all: [Value] = []
