@@ -18,7 +18,9 @@
       let client = client
       return try await abandonedWhenClosed { watch in
         try await client.withConnection { connection in
+          // Stopped before the lease ends: the connection is the pool's again after that.
           watch.start { connection.isClosed }
+          defer { watch.stop() }
           return try await body(connection)
         }
       }
@@ -41,30 +43,28 @@
   /// ``PostgresEventStoreError/connectionLost`` and leaves the operation behind.
   ///
   /// Two checks, because a query that the closing connection fails properly needs a moment to
-  /// return. Cancelling the caller cancels the operation and still waits for it, or for the
-  /// watch: a lost query does not answer cancellation.
+  /// return. Cancelling the caller cancels the operation at once; as a query waiting on a
+  /// connection that still looks open does not answer cancellation either, the caller gets a
+  /// `CancellationError` `grace` later if the operation has not ended by then.
   func abandonedWhenClosed<R: Sendable>(
     tick: @escaping @Sendable () async -> Void = { try? await Task.sleep(for: .seconds(1)) },
+    grace: Duration = .seconds(5),
     _ operation: @escaping @Sendable (ConnectionWatch) async throws -> R
   ) async throws -> R {
-    let state = AbandonableOperation<R>()
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        state.begin(continuation)
-        let watch = ConnectionWatch(tick: tick) { state.end(.failure(PostgresEventStoreError.connectionLost)) }
-        state.run(
-          Task {
-            do {
-              state.end(.success(try await operation(watch)))
-            } catch {
-              state.end(.failure(error))
-            }
-            watch.stop()
-          }, watch: watch)
-      }
-    } onCancel: {
-      state.cancel()
+    try await runAbandonable(cancelling: .atOnce, grace: grace) { end in
+      let watch = ConnectionWatch(tick: tick) { end(.failure(PostgresEventStoreError.connectionLost)) }
+      defer { watch.stop() }
+      return try await operation(watch)
     }
+  }
+
+  /// Runs `body` to its end even when the caller is cancelled, but no longer than `grace` after
+  /// that: then the body is cancelled and the caller gets a `CancellationError`, so that a
+  /// member stopping while the database does not answer still stops.
+  func finishing<R: Sendable>(
+    grace: Duration = .seconds(5), _ body: @escaping @Sendable () async throws -> R
+  ) async throws -> R {
+    try await runAbandonable(cancelling: .afterGrace, grace: grace) { _ in try await body() }
   }
 
   /// Checks a connection after every tick once started, until stopped.
@@ -102,46 +102,95 @@
     }
   }
 
-  /// The state of one ``abandonedWhenClosed(tick:_:)`` call: the caller's continuation,
-  /// resumed once, by the operation or by the watch, whichever ends first.
+  /// When a cancelled caller's cancellation reaches the operation.
+  enum CancellationForwarding {
+    /// At once; the caller still waits up to the grace period for the operation to end.
+    case atOnce
+    /// After the grace period, when the caller stops waiting.
+    case afterGrace
+  }
+
+  /// Runs `operation` in a task of its own; the caller is resumed once, by the first of: the
+  /// operation's end, a call to the `end` it is given, or the grace period after the caller's
+  /// cancellation. An operation that never ends is left behind.
+  private func runAbandonable<R: Sendable>(
+    cancelling forwarding: CancellationForwarding, grace: Duration,
+    _ operation: @escaping @Sendable (_ end: @escaping @Sendable (Result<R, any Error>) -> Void) async throws -> R
+  ) async throws -> R {
+    let run = AbandonableOperation<R>()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        run.begin(continuation)
+        run.start(
+          Task {
+            do {
+              run.end(.success(try await operation(run.end)))
+            } catch {
+              run.end(.failure(error))
+            }
+          }, forwarding: forwarding)
+      }
+    } onCancel: {
+      run.callerCancelled(forwarding: forwarding, grace: grace)
+    }
+  }
+
+  /// The state of one ``runAbandonable(cancelling:grace:_:)`` call.
   private final class AbandonableOperation<R: Sendable>: Sendable {
     private struct State {
       var continuation: CheckedContinuation<R, any Error>?
+      /// The outcome, when it came before the caller's continuation did.
+      var early: Result<R, any Error>?
+      var ended = false
       var operation: Task<Void, Never>?
-      var watch: ConnectionWatch?
+      var timer: Task<Void, Never>?
       var cancelled = false
     }
     private let state = Locked(State())
 
     func begin(_ continuation: CheckedContinuation<R, any Error>) {
-      state.withLock { $0.continuation = continuation }
+      let early = state.withLock { state in
+        if state.early == nil { state.continuation = continuation }
+        return state.early
+      }
+      if let early { continuation.resume(with: early) }
     }
 
-    func run(_ operation: Task<Void, Never>, watch: ConnectionWatch) {
-      let cancelled = state.withLock { state in
+    func start(_ operation: Task<Void, Never>, forwarding: CancellationForwarding) {
+      let cancel = state.withLock { state in
         state.operation = operation
-        state.watch = watch
-        return state.cancelled
+        return (state.cancelled && forwarding == .atOnce) || state.ended
       }
-      if cancelled { operation.cancel() }
+      if cancel { operation.cancel() }
     }
 
-    /// Resumes the caller the first time; later calls do nothing.
+    /// Resumes the caller the first time, and cancels what is left: the operation (done, or
+    /// abandoned) and the grace timer. Later calls do nothing.
     func end(_ result: Result<R, any Error>) {
-      let ended = state.withLock { state in
+      let ended = state.withLock { state -> (CheckedContinuation<R, any Error>?, [Task<Void, Never>])? in
+        guard !state.ended else { return nil }
+        state.ended = true
+        if state.continuation == nil { state.early = result }
         defer { state.continuation = nil }
-        return (state.continuation, state.watch)
+        return (state.continuation, [state.operation, state.timer].compactMap { $0 })
       }
-      ended.1?.stop()
-      ended.0?.resume(with: result)
+      guard let (continuation, tasks) = ended else { return }
+      for task in tasks { task.cancel() }
+      continuation?.resume(with: result)
     }
 
-    /// Cancels the operation; the watch goes on, since a lost query ignores cancellation.
-    func cancel() {
-      state.withLock { state in
+    func callerCancelled(forwarding: CancellationForwarding, grace: Duration) {
+      let timer = Task {
+        try? await Task.sleep(for: grace)
+        if !Task.isCancelled { self.end(.failure(CancellationError())) }
+      }
+      let (operation, ended) = state.withLock { state in
         state.cancelled = true
-        return state.operation
-      }?.cancel()
+        state.timer = timer
+        return (state.operation, state.ended)
+      }
+      if ended { timer.cancel() }
+      if forwarding == .atOnce { operation?.cancel() }
     }
   }
 #endif

@@ -217,20 +217,4 @@
       try? await finishing { try await store.releaseLease(group: name, member: member) }
     }
   }
-
-  /// Runs `body` to its end even when the caller is cancelled, but cancels it `grace` after
-  /// that: a member stopping while the database is unreachable waits that long, not forever.
-  func finishing<R: Sendable>(
-    grace: Duration = .seconds(5), _ body: @escaping @Sendable () async throws -> R
-  ) async throws -> R {
-    let task = Task { try await body() }
-    return try await withTaskCancellationHandler {
-      try await task.value
-    } onCancel: {
-      Task {
-        try? await Task.sleep(for: grace)
-        task.cancel()
-      }
-    }
-  }
 #endif

@@ -31,17 +31,32 @@
       }
     }
 
-    /// The watch's clock: each tick waits until the test advances it.
+    /// The watch's clock: each tick waits until the test advances it, or the watch is stopped.
     final class ManualTicks: Sendable {
-      private let state = Locked<(ticks: Int, waiting: CheckedContinuation<Void, Never>?)>((0, nil))
+      private struct State {
+        var ticks = 0
+        var stopped = 0
+        var waiting: CheckedContinuation<Void, Never>?
+      }
+      private let state = Locked(State())
 
-      /// The watch's side: how many times it has asked for a tick, and the wait.
+      /// The watch's side: one more tick asked for, and the wait.
       func tick() async {
-        await withCheckedContinuation { continuation in
-          state.withLock { state in
-            state.ticks += 1
-            state.waiting = continuation
+        await withTaskCancellationHandler {
+          await withCheckedContinuation { continuation in
+            let cancelled = state.withLock { state in
+              state.ticks += 1
+              if Task.isCancelled { state.stopped += 1 } else { state.waiting = continuation }
+              return Task.isCancelled
+            }
+            if cancelled { continuation.resume() }
           }
+        } onCancel: {
+          let waiting = state.withLock { state in
+            if state.waiting != nil { state.stopped += 1 }
+            return state.waiting.take()
+          }
+          waiting?.resume()
         }
       }
 
@@ -55,6 +70,11 @@
       /// checked `times - 1` times.
       func waitUntilAsked(times: Int) async {
         while state.withLock({ $0.ticks < times || $0.waiting == nil }) { await Task.yield() }
+      }
+
+      /// Returns once the watch has been stopped while it waited for a tick.
+      func waitUntilStopped() async {
+        while state.withLock({ $0.stopped == 0 }) { await Task.yield() }
       }
     }
 
@@ -131,6 +151,79 @@
       }
       slow.open()
       #expect(try await running.value == 3)
+    }
+
+    @Test func theWatchStopsWhenTheOperationEnds() async throws {
+      let ticks = ManualTicks()
+      let value = try await abandonedWhenClosed(tick: ticks.tick) { watch in
+        watch.start { false }
+        await ticks.waitUntilAsked(times: 1)
+        return 4
+      }
+      #expect(value == 4)
+      await ticks.waitUntilStopped()  // a watch left running would wait for its tick forever
+    }
+
+    @Test func aCallerCancelledBeforeItStartsCancelsTheOperation() async throws {
+      let running = Task {
+        withUnsafeCurrentTask { $0?.cancel() }
+        return try await abandonedWhenClosed { watch in
+          watch.start { false }
+          try await Task.sleep(for: .seconds(600))
+          return 0
+        }
+      }
+      await #expect(throws: CancellationError.self) { try await running.value }
+    }
+
+    @Test func aCancelledCallerOfAnOperationStuckOnAnOpenConnectionStopsWaitingAfterTheGrace() async throws {
+      let (started, stuck) = (Gate(), Gate())
+      defer { stuck.open() }
+      let running = Task {
+        try await abandonedWhenClosed(grace: .milliseconds(20)) { watch in
+          watch.start { false }
+          started.open()
+          await stuck.wait()  // ignores cancellation, as a query on a silent connection does
+          return 0
+        }
+      }
+      await started.wait()
+      running.cancel()
+      await #expect(throws: CancellationError.self) { try await running.value }
+    }
+
+    @Test func finishingRunsTheBodyToItsEndWhenTheCallerIsCancelled() async throws {
+      let (started, answer) = (Gate(), Gate())
+      let ran = Locked(false)
+      let running = Task {
+        try await finishing(grace: .seconds(60)) {
+          started.open()
+          await answer.wait()
+          try Task.checkCancellation()
+          ran.withLock { $0 = true }
+          return 5
+        }
+      }
+      await started.wait()
+      running.cancel()
+      answer.open()
+      #expect(try await running.value == 5)
+      #expect(ran.withLock { $0 })
+    }
+
+    @Test func finishingGivesUpAfterTheGrace() async throws {
+      let (started, stuck) = (Gate(), Gate())
+      defer { stuck.open() }
+      let running = Task {
+        try await finishing(grace: .milliseconds(20)) {
+          started.open()
+          await stuck.wait()
+          return 6
+        }
+      }
+      await started.wait()
+      running.cancel()
+      await #expect(throws: CancellationError.self) { try await running.value }
     }
 
     @Test func cancellingTheCallerCancelsTheOperation() async throws {
