@@ -45,6 +45,32 @@
       }
     }
 
+    @Test func aMemberCancelledAfterHandlingABatchSavesItsCheckpointSoTheNextDoesNotRepeatIt() async throws {
+      try await withStore { store in
+        try await store.append((0..<20).map { try EventEnvelope(Self.box("\($0)")) })
+        let first = Collected<String>()
+        // Cancelled by its own handler at the last event of its first batch of 10: the
+        // checkpoint is still saved, though a cancelled task cannot lease a connection.
+        let stopping = Task {
+          try await Self.group(store, batchSize: 10).run { event, _ in
+            await first.append(Self.title(event))
+            if Self.title(event) == "9" { withUnsafeCurrentTask { $0?.cancel() } }
+          }
+        }
+        try await stopping.value
+        let second = Collected<String>()
+        let next = Task {
+          try await Self.group(store, batchSize: 10).run { event, _ in await second.append(Self.title(event)) }
+        }
+        try await eventually { await second.count >= 10 }
+        try await Task.sleep(for: .milliseconds(300))
+        next.cancel()
+        try await next.value
+        #expect(await first.all == (0..<10).map { "\($0)" })
+        #expect(await second.all == (10..<20).map { "\($0)" })
+      }
+    }
+
     @Test func aPoisonEventIsRetriedThenParkedAndLaterEventsOfItsSubjectAreDelivered() async throws {
       try await withStore { store in
         let subject = BoxID(UUID())
