@@ -86,7 +86,10 @@
     }
 
     /// Delivers the group's events to `handler` whenever this member holds the lease, until the
-    /// task is cancelled; then it gives the lease up, so that another member goes on at once.
+    /// task is cancelled; then it finishes the batch in hand, saves its checkpoint and gives the
+    /// lease up, so that another member goes on at once without repeating it. Saving and giving
+    /// up get 5 s after the cancellation; a database that does not answer by then is left to
+    /// the lease's expiry.
     ///
     /// Database errors (a restart, a lost connection) are logged and retried with backoff, up to
     /// 5 s apart; the batch in flight is delivered again. A handler's errors park its event.
