@@ -2,7 +2,7 @@
 # What generated code costs to compile, against the naive shape, built the same way.
 #
 # For each size, writes N events of 10 fields (make-schemas.py) as schemas for eventgen, or as
-# the naive shape split into as many Swift files as eventgen writes for them (two per schema
+# the naive shape split into as many Swift files as eventgen writes for them (one per schema
 # file), into a package that depends on TypedEvents by path; then times a clean build of that
 # target alone (its dependencies built beforehand), with the same -j for both shapes, and counts
 # function bodies that take over 100 ms to type-check.
@@ -42,7 +42,7 @@ write_shape() {
 for mode in "${modes[@]}"; do
   # Build the dependencies once per mode, with the timed builds' flags, so every row pays the same.
   printf 'import Foundation\nimport TypedEvents\n' > Sources/Gen/Placeholder.swift
-  swift build -c "$mode" -j "$jobs" "${long_bodies[@]}" > "$work/warm.log" 2>&1 || { cat "$work/warm.log" >&2; exit 1; }
+  timed "$work/warm.log" swift build -c "$mode" -j "$jobs" "${long_bodies[@]}" > /dev/null
   # SwiftPM's own share of every timed build: a build with nothing to do (start, plan, check).
   for rep in $(seq 1 "$reps"); do
     out=$(timed "$work/noop.log" swift build -c "$mode" -j "$jobs" --target Gen "${long_bodies[@]}")

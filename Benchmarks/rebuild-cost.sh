@@ -35,26 +35,29 @@ make_schemas "$work/checked-in/schemas" --files "$files"
 make_package "$work/naive"
 make_schemas "$work/naive/Sources/Gen" --files "$files" --naive-swift
 
+# What each shape runs after an edit: a build, and for checked-in sources the generator first.
+rebuild() {
+  case $1 in
+    checked-in) timed "$work/build.log" bash -c \
+      "'$eventgen' generate schemas --output Sources/Gen > /dev/null && swift build -j $jobs ${long_bodies[*]}" ;;
+    *) timed "$work/build.log" swift build -j "$jobs" "${long_bodies[@]}" ;;
+  esac
+}
 for shape in plugin checked-in naive; do
-  # The first build, untimed: dependencies, and for the plugin the eventgen tool itself.
-  (cd "$work/$shape" && swift build -j "$jobs" "${long_bodies[@]}" > "$work/first.log" 2>&1) || { cat "$work/first.log" >&2; exit 1; }
+  # The first build, untimed: dependencies, and for the plugin the eventgen tool itself. The same
+  # command as the timed builds, in the same environment (see `timed`).
+  (cd "$work/$shape" && rebuild "$shape" > /dev/null)
 done
 # Shapes take turns within each repetition, so that a slow spell of the machine hits all three.
 for rep in $(seq 1 "$reps"); do
   for shape in plugin checked-in naive; do
     cd "$work/$shape"
     case $shape in
-      plugin)
-        make_schemas Sources/Gen --files "$files" --edit "$rep"
-        out=$(timed "$work/build.log" swift build -j "$jobs" "${long_bodies[@]}") ;;
-      checked-in)
-        make_schemas schemas --files "$files" --edit "$rep"
-        out=$(timed "$work/build.log" bash -c \
-          "'$eventgen' generate schemas --output Sources/Gen > /dev/null && swift build -j $jobs ${long_bodies[*]}") ;;
-      naive)
-        make_schemas Sources/Gen --files "$files" --naive-swift --edit "$rep"
-        out=$(timed "$work/build.log" swift build -j "$jobs" "${long_bodies[@]}") ;;
+      plugin) make_schemas Sources/Gen --files "$files" --edit "$rep" ;;
+      checked-in) make_schemas schemas --files "$files" --edit "$rep" ;;
+      naive) make_schemas Sources/Gen --files "$files" --naive-swift --edit "$rep" ;;
     esac
+    out=$(rebuild "$shape")
     read -r wall cpu <<< "$out"
     if [ "$shape" = plugin ]; then
       sources=$(find .build/plugins/outputs -name '*.swift' -path '*GeneratedSources*')
