@@ -8,7 +8,7 @@ generated code exercises every path of the generator. With --files K the events 
 K schema files. With --naive-swift it writes, instead, the shape people write by hand
 (synthesized Codable, `as?` casts, one enum and one `switch` over every event) as the baseline of
 the compile-cost benchmark, split into as many Swift files as `eventgen` writes for the same
-schemas (two per schema file), so that both shapes give the compiler the same parallelism.
+schemas (one per schema file), so that both shapes give the compiler the same parallelism.
 
 --edit N adds an optional field `extraN: String?` to the middle event, in the schema or in the
 naive Swift alike: the "edit one event" of the rebuild benchmark. A file is written only when
@@ -175,8 +175,8 @@ def main():
     os.makedirs(args.output, exist_ok=True)
     edited = args.events // 2
     if args.naive_swift:
-        # eventgen writes two Swift files per schema file: the naive shape gets as many.
-        for name, text in naive_swift(args.events, 2 * args.files, edited, args.edit).items():
+        # eventgen writes one Swift file per schema file: the naive shape gets as many.
+        for name, text in naive_swift(args.events, args.files, edited, args.edit).items():
             write_if_changed(os.path.join(args.output, name), text)
         return
     per_file = -(-args.events // args.files)

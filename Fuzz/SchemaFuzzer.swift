@@ -85,9 +85,10 @@ public func schemaFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int)
   if let schema = result.schema {
     let generator = CodeGenerator()
     for (index, file) in schema.files.enumerated() {
-      let catalog = index == 0 ? schema : nil
-      let first = generator.render(file, catalog: catalog)
-      require(first == generator.render(file, catalog: catalog), "rendering \(file.path) is not deterministic")
+      let first = generator.render(file, of: schema, holdsCatalog: index == 0)
+      require(
+        first == generator.render(file, of: schema, holdsCatalog: index == 0),
+        "rendering \(file.path) is not deterministic")
     }
   }
   return 0

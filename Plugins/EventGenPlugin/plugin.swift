@@ -26,11 +26,7 @@ struct EventGenPlugin: BuildToolPlugin {
   }
 
   func command(tool: PluginContext.Tool, schemas: [URL], config: URL?, output: URL, targetName: String) -> Command {
-    let names = schemas.flatMap { schema -> [String] in
-      let pair = OutputNaming.outputFileNames(forSchemaAt: schema.path)
-      return [pair.declarations, pair.extensions]
-    }
-    let outputs = names.map { output.appending(path: $0) }
+    let outputs = schemas.map { output.appending(path: OutputNaming.outputFileName(forSchemaAt: $0.path)) }
     var arguments = ["generate"] + schemas.map(\.path) + ["--output", output.path]
     if let config { arguments += ["--config", config.path] }
     return .buildCommand(

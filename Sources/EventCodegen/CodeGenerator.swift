@@ -13,22 +13,16 @@ public struct CodeGenerator: Sendable {
 
   private var access: String { options.accessLevel.modifier }
 
-  /// The Swift of one schema file, in two files so that a large schema compiles on two cores.
-  public struct RenderedSchema: Sendable, Equatable {
-    /// The types, events and groups themselves.
-    public var declarations: String
-    /// Their extensions: JSON and `userInfo` coding, subjects, and the filter helpers.
-    public var extensions: String
-  }
-
-  /// The Swift source for one schema file: its types, events, groups and filter helpers.
+  /// The Swift source for one schema file of a run: its types, events, groups and filter
+  /// helpers, and the list of its event types that the run's catalog joins.
   ///
-  /// - Parameter catalog: the run's schemas when this file's extensions also hold the run's
-  ///   catalog (`GeneratedEvents`). The driver puts it in the first schema's file: a run then
-  ///   has an even number of files of similar size, which the compiler's batch mode spreads
-  ///   over two cores (a separate small catalog file would share a batch with both halves of a
-  ///   large schema).
-  public func render(_ file: SchemaFile, catalog: SchemaSet? = nil) -> RenderedSchema {
+  /// - Parameters:
+  ///   - file: the schema file, one of `run`'s.
+  ///   - run: every schema of the run, which name their lists of event types apart.
+  ///   - holdsCatalog: whether this file also holds the run's catalog (`GeneratedEvents`). The
+  ///     driver puts it in the first schema's file, so that file names stay derived from schema
+  ///     paths alone.
+  public func render(_ file: SchemaFile, of run: SchemaSet, holdsCatalog: Bool = false) -> String {
     var declarations: [Declaration] = [versionCheck]
     let types = TypeRenderer(access: access)
     let events = EventRenderer(access: access)
@@ -52,25 +46,25 @@ public struct CodeGenerator: Sendable {
     if let message = options.notificationMessage {
       declarations += NotificationMessageRenderer(access: access, message: message).render(file.events)
     }
-    // Type declarations in one file, extensions in the other: a rule that needs no bookkeeping.
+    // Type declarations first, then their extensions: a rule that needs no bookkeeping.
     var extensions = declarations.filter(Self.isExtension)
-    if let catalog { extensions += CatalogRenderer(access: access).render(catalog) }
-    let nominal = declarations.filter { !Self.isExtension($0) }
-    var extensionsHeader = header(for: file.path)
-    if let catalog {
-      let names = catalog.files.map { Self.fileName($0.path) }.joined(separator: ", ")
-      extensionsHeader.insert("It also holds GeneratedEvents, the catalog of the run: \(names).", at: 1)
+    let catalog = CatalogRenderer(access: access)
+    if let table = CatalogRenderer.tableNames(run)[file.path] {
+      extensions.append(catalog.renderTable(named: table, of: file))
     }
-    let imports = Imports(accessModifier: access)
-    extensions.insert(versionCheck, at: 0)
-    return RenderedSchema(
-      declarations: SwiftPrinter.print(
-        SwiftFile(header: header(for: file.path), imports: imports.lines(for: nominal), declarations: nominal)),
-      extensions: SwiftPrinter.print(
-        SwiftFile(header: extensionsHeader, imports: imports.lines(for: extensions), declarations: extensions)))
+    if holdsCatalog { extensions += catalog.render(run) }
+    let ordered = declarations.filter { !Self.isExtension($0) } + extensions
+    var fileHeader = header(for: file.path)
+    if holdsCatalog {
+      let names = run.files.map { Self.fileName($0.path) }.joined(separator: ", ")
+      fileHeader.insert("It also holds GeneratedEvents, the catalog of the run: \(names).", at: 1)
+    }
+    return SwiftPrinter.print(
+      SwiftFile(header: fileHeader, imports: Imports(accessModifier: access).lines(for: ordered), declarations: ordered)
+    )
   }
 
-  /// Extensions, and conditional blocks of them, go to the extensions file.
+  /// Extensions, and conditional blocks of them, follow the type declarations.
   private static func isExtension(_ declaration: Declaration) -> Bool {
     switch declaration {
     case .extension, .conditional: return true

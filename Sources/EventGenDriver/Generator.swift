@@ -17,7 +17,7 @@ public enum Generator {
 
   /// What a run would write, or the diagnostics that stop it.
   public struct Plan: Sendable {
-    /// The files, two per schema (the first schema's also holds the catalog); nil on errors.
+    /// The files, one per schema (the first schema's also holds the catalog); nil on errors.
     public var files: [GeneratedFile]?
     /// The run's diagnostics, sorted.
     public var diagnostics: [Diagnostic]
@@ -35,26 +35,21 @@ public enum Generator {
     }
     var owners: [String: String] = [:]
     for file in files {
-      let names = OutputNaming.outputFileNames(forSchemaAt: file)
-      for name in [names.declarations, names.extensions] {
-        if let other = owners[name] {
-          throw InputError("\(file): generates \(name), as \(other) does; rename one of them")
-        }
-        owners[name] = file
+      let name = OutputNaming.outputFileName(forSchemaAt: file)
+      if let other = owners[name] {
+        throw InputError("\(file): generates \(name), as \(other) does; rename one of them")
       }
+      owners[name] = file
     }
     let result = SchemaLoader.load(try InputFiles.read(files))
     guard let schema = result.schema else {
       return Plan(files: nil, diagnostics: result.diagnostics, eventCount: 0, schemaFiles: files)
     }
     let generator = CodeGenerator(options: options)
-    let outputs = schema.files.enumerated().flatMap { index, file -> [GeneratedFile] in
-      let names = OutputNaming.outputFileNames(forSchemaAt: file.path)
-      let rendered = generator.render(file, catalog: index == 0 ? schema : nil)
-      return [
-        GeneratedFile(name: names.declarations, contents: rendered.declarations),
-        GeneratedFile(name: names.extensions, contents: rendered.extensions),
-      ]
+    let outputs = schema.files.enumerated().map { index, file in
+      GeneratedFile(
+        name: OutputNaming.outputFileName(forSchemaAt: file.path),
+        contents: generator.render(file, of: schema, holdsCatalog: index == 0))
     }
     return Plan(files: outputs, diagnostics: result.diagnostics, eventCount: schema.allEvents.count, schemaFiles: files)
   }

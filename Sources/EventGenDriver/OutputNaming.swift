@@ -4,15 +4,17 @@
 
 /// Names of generated files, derived from input paths alone.
 enum OutputNaming {
-  /// The two files generated for one schema: `Schemas/Listings.events.yaml` →
-  /// `Listings.events.swift` (the declarations) and `Listings.events+Extensions.swift` (their
-  /// coding, subjects and filter helpers). Two files let a large schema compile on two cores.
-  static func outputFileNames(forSchemaAt path: String) -> (declarations: String, extensions: String) {
+  /// The file generated for one schema: `Schemas/Listings.events.yaml` → `Listings.events.swift`.
+  ///
+  /// One file per schema, so that editing an event changes one file: the compiler rebuilds it
+  /// alone, while the module's interface is emitted beside it (two files would run one after
+  /// the other behind that job).
+  static func outputFileName(forSchemaAt path: String) -> String {
     var name = String(path.split(separator: "/").last ?? Substring(path))
     for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) {
       name.removeLast(suffix.count)
       break
     }
-    return (name + ".swift", name + "+Extensions.swift")
+    return name + ".swift"
   }
 }

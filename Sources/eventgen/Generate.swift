@@ -72,7 +72,7 @@ extension NotificationMessage: ExpressibleByArgument {}
 
 struct Generate: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Generate Swift from schema files: two files per schema, the first also holding the catalog.",
+    abstract: "Generate Swift from schema files: one file per schema, the first also holding the catalog.",
     discussion: """
       Files are written atomically (a temporary file, flushed, then renamed), so a killed run \
       leaves each file old or new, never half written; and only when their contents change, so \

@@ -41,7 +41,8 @@ private func code(of source: String) -> String {
 
 /// Words that start with a capital letter and do not follow a `.` (a qualified name such as
 /// `TypedEvents.X` is safe) or an `@` (an attribute such as `@Sendable` is not looked up among
-/// types). The argument of `@_spi(…)` is an SPI group, not a type.
+/// types). The argument of `@_spi(…)` is an SPI group, not a type; `Self` is a keyword, which no
+/// module can declare.
 private func unqualifiedTypeNames(in code: String) -> Set<String> {
   var names: Set<String> = []
   var word = ""
@@ -52,7 +53,9 @@ private func unqualifiedTypeNames(in code: String) -> Set<String> {
       if word.isEmpty { wordStart = previous }
       word.append(character)
     } else {
-      if let first = word.first, first.isUppercase, wordStart != ".", wordStart != "@" { names.insert(word) }
+      if let first = word.first, first.isUppercase, wordStart != ".", wordStart != "@", word != "Self" {
+        names.insert(word)
+      }
       word = ""
     }
     previous = character

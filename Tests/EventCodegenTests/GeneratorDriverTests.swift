@@ -37,11 +37,11 @@ struct GeneratorDriverTests {
     try folder.write("in/A.events.yaml", schema)
     let plan = try Generator.plan([folder.path + "/in"], options: GeneratorOptions())
     let summary = try Generator.write(try #require(plan.files), to: folder.path + "/out")
-    #expect(summary.written == ["A.events.swift", "A.events+Extensions.swift"])
-    #expect(try folder.read("out/A.events.swift").contains("public struct Ping: TypedEvents.Event"))
-    #expect(
-      try folder.read("out/A.events+Extensions.swift").contains(
-        "init<Reader: TypedEvents.FieldReader>(fields reader: Reader)"))
+    #expect(summary.written == ["A.events.swift"])
+    let source = try folder.read("out/A.events.swift")
+    #expect(source.contains("public struct Ping: TypedEvents.Event"))
+    #expect(source.contains("init<Reader: TypedEvents.FieldReader>(fields reader: Reader)"))
+    #expect(source.contains("public enum GeneratedEvents"))
   }
 
   @Test func unchangedFilesAreNotRewritten() throws {
@@ -54,7 +54,7 @@ struct GeneratorDriverTests {
     try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: target)
     let summary = try Generator.write(files, to: folder.path + "/out")
     #expect(summary.written.isEmpty)
-    #expect(summary.unchanged == ["A.events.swift", "A.events+Extensions.swift"])
+    #expect(summary.unchanged == ["A.events.swift"])
     let modified = try FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as? Date
     #expect(modified == past)
   }
@@ -64,7 +64,10 @@ struct GeneratorDriverTests {
     try folder.write("A.events.yaml", schema)
     let levels: [(AccessLevel, String, String)] = [
       (.internal, "nonisolated struct Ping: TypedEvents.Event", "\n@_spi(Generated) import TypedEvents\n"),
-      (.package, "nonisolated package struct Ping: TypedEvents.Event", "\n@_spi(Generated) import TypedEvents\n"),
+      (
+        .package, "nonisolated package struct Ping: TypedEvents.Event",
+        "\n@_spi(Generated) package import TypedEvents\n"
+      ),
       (.public, "nonisolated public struct Ping: TypedEvents.Event", "\n@_spi(Generated) public import TypedEvents\n"),
     ]
     for (level, declaration, runtimeImport) in levels {
@@ -99,7 +102,7 @@ struct GeneratorDriverTests {
     for (kind, conformance) in [(NotificationMessage.mainActor, "MainActorMessage"), (.async, "AsyncMessage")] {
       let options = GeneratorOptions(notificationMessage: kind)
       let files = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: options).files)
-      let extensions = files[1].contents
+      let extensions = files[0].contents
       #expect(
         extensions.contains("#if compiler(>=6.2)\n@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)\n"))
       #expect(extensions.contains("nonisolated extension Ping: Foundation.NotificationCenter.\(conformance) {"))
@@ -107,7 +110,7 @@ struct GeneratorDriverTests {
         extensions.contains("public import Foundation\n"), "makeMessage(_:) names Notification in a public signature")
     }
     let plain = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
-    #expect(!plain[1].contents.contains("NotificationCenter"))
+    #expect(!plain[0].contents.contains("NotificationCenter"))
   }
 
   @Test func staleGeneratedFilesAreRemovedButForeignFilesStopTheRun() throws {
@@ -119,7 +122,7 @@ struct GeneratorDriverTests {
     try FileManager.default.removeItem(atPath: folder.path + "/B.events.yaml")
     let one = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
     let summary = try Generator.write(one, to: folder.path + "/out")
-    #expect(summary.removed == ["B.events+Extensions.swift", "B.events.swift"])
+    #expect(summary.removed == ["B.events.swift"])
 
     try folder.write("out/Mine.swift", "struct Mine {}\n")
     #expect(throws: InputError.self) { try Generator.write(one, to: folder.path + "/out") }
@@ -131,7 +134,7 @@ struct GeneratorDriverTests {
     let folder = try TemporaryFolder()
     try folder.write("A.events.yaml", schema)
     let files = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
-    #expect(try Generator.check(files, against: folder.path + "/out").count == 2)
+    #expect(try Generator.check(files, against: folder.path + "/out").count == 1)
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
     _ = try Generator.write(files, to: folder.path + "/out")
     #expect(try Generator.check(files, against: folder.path + "/out").isEmpty)
@@ -139,7 +142,7 @@ struct GeneratorDriverTests {
     try folder.write("A.events.yaml", schema + "      label: String\n")
     let changed = try #require(try Generator.plan([folder.path + "/A.events.yaml"], options: GeneratorOptions()).files)
     let problems = try Generator.check(changed, against: folder.path + "/out")
-    #expect(problems.count == 2, "the declarations and their extensions changed")
+    #expect(problems.count == 1, "the schema's one file changed")
     let diff = try #require(problems.first)
     #expect(diff.hasPrefix("--- \(folder.path)/out/A.events.swift\n+++ \(folder.path)/out/A.events.swift\n@@ "))
     #expect(diff.contains("\n+  public let label: Swift.String\n"))

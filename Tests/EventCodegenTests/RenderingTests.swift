@@ -52,6 +52,19 @@ struct RenderingTests {
     #expect(label(.builtin(.string), "name") == "name")
   }
 
+  @Test func eachSchemasListOfEventTypesHasAnIdentifierOfItsOwn() {
+    let names = CatalogRenderer.tableNames(forSchemasAt: [
+      "Schemas/Listings.events.yaml", "Orders.yml", "more/order-events.yaml", "2024.events.yaml",
+      "Other/Listings.events.yaml", "Ünïcode.events.yaml",
+    ])
+    #expect(names["Schemas/Listings.events.yaml"] == "listingsEvents")
+    #expect(names["Orders.yml"] == "ordersEvents")
+    #expect(names["more/order-events.yaml"] == "orderEvents")
+    #expect(names["2024.events.yaml"] == "schema2024Events")
+    #expect(names["Other/Listings.events.yaml"] == "listingsEvents2")
+    #expect(names["Ünïcode.events.yaml"] == "nCodeEvents")
+  }
+
   @Test func typesAreSpelledModuleQualified() {
     #expect(Swift.type(.builtin(.string)) == "Swift.String")
     #expect(Swift.type(.optional(.array(.builtin(.date)))) == "[Foundation.Date]?")

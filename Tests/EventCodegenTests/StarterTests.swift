@@ -24,7 +24,7 @@ struct StarterTests {
     #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
     #expect(report.eventCount == 3)
     let plan = try Generator.plan([target], options: GeneratorOptions())
-    #expect(plan.files?.count == 2)
+    #expect(plan.files?.count == 1)
     let (config, diagnostics) = try GeneratorConfig.load(target + "/eventgen-config.yaml")
     #expect(diagnostics.isEmpty)
     #expect(config?.accessLevel == .public)

@@ -2,13 +2,85 @@ import EventSchema
 
 /// Renders the run's catalog: a table of every event type, so that envelopes and notifications
 /// decode by wire name. A table, not a `switch`, keeps its cost flat as events are added.
+///
+/// Each schema's file lists its own event types (`GeneratedEvents.ordersEvents`), and the
+/// catalog, in the first schema's file, joins those lists by name. The catalog then names no
+/// event type: editing an event recompiles its own schema's file only, not also the file that
+/// holds the catalog (which would otherwise depend on every event of the run).
 struct CatalogRenderer {
   let access: String
 
-  func render(_ schema: SchemaSet) -> [Declaration] {
-    let names = schema.allEvents.map { "  \($0.name).self," }
+  /// The name of each schema's list of event types, by schema path. Schemas without events have
+  /// none.
+  static func tableNames(_ run: SchemaSet) -> [String: String] {
+    tableNames(forSchemasAt: run.files.filter { !$0.events.isEmpty }.map(\.path))
+  }
+
+  /// The names of the lists of event types of the schemas at `paths`, in run order: a file name
+  /// in lower camel case with `Events` (`Orders.events.yaml` → `ordersEvents`), numbered from 2
+  /// when an earlier schema took it.
+  static func tableNames(forSchemasAt paths: [String]) -> [String: String] {
+    var names: [String: String] = [:]
+    var taken: Set<String> = []
+    for path in paths {
+      let base = tableName(forSchemaAt: path)
+      var name = base
+      var suffix = 2
+      while taken.contains(name) {
+        name = "\(base)\(suffix)"
+        suffix += 1
+      }
+      taken.insert(name)
+      names[path] = name
+    }
+    return names
+  }
+
+  private static func tableName(forSchemaAt path: String) -> String {
+    var file = Substring(path.split(separator: "/").last ?? Substring(path))
+    for suffix in [".yaml", ".yml"] where file.hasSuffix(suffix) {
+      file = file.dropLast(suffix.count)
+      break
+    }
+    let words = file.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.map(String.init)
+    var name = words.enumerated().map { index, word in
+      index == 0 ? word.prefix(1).lowercased() + word.dropFirst() : word.prefix(1).uppercased() + word.dropFirst()
+    }.joined()
+    if words.last?.lowercased() != "events" { name += "Events" }
+    if name.first?.isLetter != true { name = "schema" + name.prefix(1).uppercased() + name.dropFirst() }
+    return name
+  }
+
+  /// `GeneratedEvents.<name>`: the event types of one schema, in the schema's own file.
+  func renderTable(named name: String, of file: SchemaFile) -> Declaration {
+    let names = file.events.map { "  \($0.name).self," }
+    let fileName = file.path.split(separator: "/").last.map(String.init) ?? file.path
+    return .extension(
+      ExtensionDecl(
+        type: "GeneratedEvents",
+        members: [
+          .property(
+            PropertyDecl(
+              doc: ["The event types of `\(fileName)`, for ``catalog``."], modifiers: "static ", keyword: "let",
+              name: name, type: "[any \(Swift.runtime("Event")).Type]",
+              initializer: "[\n" + names.joined(separator: "\n") + "\n]"))
+        ]))
+  }
+
+  /// The `GeneratedEvents` enum and its catalog, which joins the schemas' lists.
+  func render(_ run: SchemaSet) -> [Declaration] {
+    let tables = Self.tableNames(run)
+    let lists = run.files.compactMap { tables[$0.path] }.map { "Self.\($0)" }
     let catalog = Swift.runtime("EventCatalog")
-    let table = names.isEmpty ? "\(catalog)([])" : "\(catalog)([\n" + names.joined(separator: "\n") + "\n])"
+    let table: String
+    switch lists.count {
+    case 0: table = "\(catalog)([])"
+    case 1: table = "\(catalog)(\(lists[0]))"
+    default:
+      table =
+        "\(catalog)(\n  Swift.Array(\n    [\n" + lists.map { "      \($0)," }.joined(separator: "\n")
+        + "\n    ].joined()\n  )\n)"
+    }
     return [
       .type(
         NominalDecl(

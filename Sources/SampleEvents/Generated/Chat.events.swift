@@ -173,3 +173,252 @@ nonisolated public enum Pagination: TypedEvents.EventGroup {
     }
   }
 }
+
+@_spi(Generated) nonisolated extension Attachment: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.url = try reader.decode(Foundation.URL.self, forKey: "url")
+    self.thumbnail = try reader.decodeIfPresent(Foundation.Data.self, forKey: "thumbnail")
+    self.byteCount = try reader.decode(Swift.UInt64.self, forKey: "byteCount")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.url, forKey: "url")
+    writer.encodeIfPresent(self.thumbnail, forKey: "thumbnail")
+    writer.encode(self.byteCount, forKey: "byteCount")
+  }
+}
+
+@_spi(Generated) nonisolated extension Message: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.id = try reader.decode(MessageID.self, forKey: "id")
+    self.sender = try reader.decode(Swift.String.self, forKey: "sender")
+    self.text = try reader.decode(Swift.String.self, forKey: "text")
+    self.sentAt = try reader.decode(Foundation.Date.self, forKey: "sentAt")
+    self.attachments = try reader.decode([Attachment].self, forKey: "attachments")
+    self.reactions = try reader.decode([Swift.String: Swift.Int].self, forKey: "reactions")
+    self.replyTo = try reader.decodeIfPresent([Message].self, forKey: "replyTo")
+    self._edited = try reader.decode(Swift.Bool.self, forKey: "edited", default: false)
+    self.editedAt = try reader.decodeIfPresent(Foundation.Date.self, forKey: "editedAt")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+    writer.encode(self.sender, forKey: "sender")
+    writer.encode(self.text, forKey: "text")
+    writer.encode(self.sentAt, forKey: "sentAt")
+    writer.encode(self.attachments, forKey: "attachments")
+    writer.encode(self.reactions, forKey: "reactions")
+    writer.encodeIfPresent(self.replyTo, forKey: "replyTo")
+    writer.encode(self._edited, forKey: "edited")
+    writer.encodeIfPresent(self.editedAt, forKey: "editedAt")
+  }
+}
+
+@_spi(Generated) nonisolated extension FetchMessagesRequested: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.conversation = try reader.decode(ConversationID.self, forKey: "conversation")
+    self.before = try reader.decodeIfPresent(MessageID.self, forKey: "before")
+    self.limit = try reader.decode(Swift.UInt16.self, forKey: "limit", default: 50)
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.conversation, forKey: "conversation")
+    writer.encodeIfPresent(self.before, forKey: "before")
+    writer.encode(self.limit, forKey: "limit")
+  }
+}
+
+nonisolated extension FetchMessagesRequested: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `conversation`.
+  public var eventSubject: ConversationID { self.conversation }
+}
+
+@_spi(Generated) nonisolated extension MessagesLoaded: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.conversation = try reader.decode(ConversationID.self, forKey: "conversation")
+    self.messages = try reader.decode([Message].self, forKey: "messages")
+    self.hasMore = try reader.decode(Swift.Bool.self, forKey: "hasMore")
+    self.loadedIn = try reader.decode(Swift.Double.self, forKey: "loadedIn")
+    self.score = try reader.decodeIfPresent(Swift.Float.self, forKey: "score")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.conversation, forKey: "conversation")
+    writer.encode(self.messages, forKey: "messages")
+    writer.encode(self.hasMore, forKey: "hasMore")
+    writer.encode(self.loadedIn, forKey: "loadedIn")
+    writer.encodeIfPresent(self.score, forKey: "score")
+  }
+}
+
+nonisolated extension MessagesLoaded: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `conversation`.
+  public var eventSubject: ConversationID { self.conversation }
+}
+
+nonisolated extension Pagination: TypedEvents.SubjectIdentifiable {
+  /// What the event is about; all events of the group share it.
+  public var eventSubject: ConversationID {
+    switch self {
+    case .request(let event):
+      return event.eventSubject
+    case .page(let event):
+      return event.eventSubject
+    }
+  }
+}
+
+/// Filter helpers: each receives only the events about one entity.
+nonisolated extension TypedEvents.EventObserving {
+  /// `FetchMessagesRequested` events about one conversation, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func fetchMessagesRequestedEvents(
+    conversation subject: ConversationID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<FetchMessagesRequested> {
+    self.events(FetchMessagesRequested.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `FetchMessagesRequested` event about one conversation.
+  public func subscribeToFetchMessagesRequestedEvents(
+    conversation subject: ConversationID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (FetchMessagesRequested) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(FetchMessagesRequested.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `FetchMessagesRequested` event about one conversation.
+  public func subscribeToFetchMessagesRequestedEvents(
+    conversation subject: ConversationID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (FetchMessagesRequested) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(FetchMessagesRequested.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `MessagesLoaded` events about one conversation, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func messagesLoadedEvents(
+    conversation subject: ConversationID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<MessagesLoaded> {
+    self.events(MessagesLoaded.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `MessagesLoaded` event about one conversation.
+  public func subscribeToMessagesLoadedEvents(
+    conversation subject: ConversationID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (MessagesLoaded) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(MessagesLoaded.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `MessagesLoaded` event about one conversation.
+  public func subscribeToMessagesLoadedEvents(
+    conversation subject: ConversationID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (MessagesLoaded) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(MessagesLoaded.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `Pagination` events about one conversation, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func paginationEvents(
+    conversation subject: ConversationID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<Pagination> {
+    self.events(Pagination.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `Pagination` event about one conversation.
+  public func subscribeToPaginationEvents(
+    conversation subject: ConversationID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (Pagination) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(Pagination.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `Pagination` event about one conversation.
+  public func subscribeToPaginationEvents(
+    conversation subject: ConversationID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (Pagination) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(Pagination.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+}
+
+#if compiler(>=6.2)
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension FetchMessagesRequested: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension MessagesLoaded: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+#endif
+
+nonisolated extension GeneratedEvents {
+  /// The event types of `Chat.events.yaml`, for ``catalog``.
+  static let chatEvents: [any TypedEvents.Event.Type] = [
+    FetchMessagesRequested.self,
+    MessagesLoaded.self,
+  ]
+}

@@ -136,3 +136,294 @@ nonisolated public enum BoxEvent: TypedEvents.EventGroup {
     }
   }
 }
+
+@_spi(Generated) nonisolated extension Item: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.id = try reader.decode(ItemID.self, forKey: "id")
+    self.title = try reader.decode(Swift.String.self, forKey: "title")
+    self.quantity = try reader.decode(Swift.Int32.self, forKey: "quantity", default: 1)
+    self.tags = try reader.decode([Swift.String].self, forKey: "tags")
+    self.barcode = try reader.decodeIfPresent(Swift.String.self, forKey: "barcode")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+    writer.encode(self.title, forKey: "title")
+    writer.encode(self.quantity, forKey: "quantity")
+    writer.encode(self.tags, forKey: "tags")
+    writer.encodeIfPresent(self.barcode, forKey: "barcode")
+  }
+}
+
+@_spi(Generated) nonisolated extension BoxProvisioned: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.boxId = try reader.decode(BoxID.self, forKey: "boxId")
+    self.title = try reader.decode(Swift.String.self, forKey: "title")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.boxId, forKey: "boxId")
+    writer.encode(self.title, forKey: "title")
+  }
+}
+
+nonisolated extension BoxProvisioned: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `boxId`.
+  public var eventSubject: BoxID { self.boxId }
+}
+
+@_spi(Generated) nonisolated extension ItemProvisioned: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.boxId = try reader.decode(BoxID.self, forKey: "boxId")
+    self.item = try reader.decode(Item.self, forKey: "item")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.boxId, forKey: "boxId")
+    writer.encode(self.item, forKey: "item")
+  }
+}
+
+nonisolated extension ItemProvisioned: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `boxId`.
+  public var eventSubject: BoxID { self.boxId }
+}
+
+@_spi(Generated) nonisolated extension ItemMoved: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.item = try reader.decode(Item.self, forKey: "item")
+    self.from = try reader.decode(BoxID.self, forKey: "from")
+    self.to = try reader.decode(BoxID.self, forKey: "to")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.item, forKey: "item")
+    writer.encode(self.from, forKey: "from")
+    writer.encode(self.to, forKey: "to")
+  }
+}
+
+nonisolated extension ItemMoved: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `item.id`.
+  public var eventSubject: ItemID { self.item.id }
+}
+
+nonisolated extension BoxEvent: TypedEvents.SubjectIdentifiable {
+  /// What the event is about; all events of the group share it.
+  public var eventSubject: BoxID {
+    switch self {
+    case .boxProvisioned(let event):
+      return event.eventSubject
+    case .itemProvisioned(let event):
+      return event.eventSubject
+    }
+  }
+}
+
+/// Filter helpers: each receives only the events about one entity.
+nonisolated extension TypedEvents.EventObserving {
+  /// `BoxProvisioned` events about one box, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func boxProvisionedEvents(
+    box subject: BoxID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<BoxProvisioned> {
+    self.events(BoxProvisioned.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `BoxProvisioned` event about one box.
+  public func subscribeToBoxProvisionedEvents(
+    box subject: BoxID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (BoxProvisioned) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(BoxProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `BoxProvisioned` event about one box.
+  public func subscribeToBoxProvisionedEvents(
+    box subject: BoxID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (BoxProvisioned) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(BoxProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ItemProvisioned` events about one box, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func itemProvisionedEvents(
+    box subject: BoxID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<ItemProvisioned> {
+    self.events(ItemProvisioned.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `ItemProvisioned` event about one box.
+  public func subscribeToItemProvisionedEvents(
+    box subject: BoxID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (ItemProvisioned) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ItemProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `ItemProvisioned` event about one box.
+  public func subscribeToItemProvisionedEvents(
+    box subject: BoxID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ItemProvisioned) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ItemProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ItemMoved` events about one item, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func itemMovedEvents(
+    item subject: ItemID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<ItemMoved> {
+    self.events(ItemMoved.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `ItemMoved` event about one item.
+  public func subscribeToItemMovedEvents(
+    item subject: ItemID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (ItemMoved) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ItemMoved.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `ItemMoved` event about one item.
+  public func subscribeToItemMovedEvents(
+    item subject: ItemID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ItemMoved) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ItemMoved.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `BoxEvent` events about one box, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func boxEvents(
+    box subject: BoxID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<BoxEvent> {
+    self.events(BoxEvent.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `BoxEvent` event about one box.
+  public func subscribeToBoxEvents(
+    box subject: BoxID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (BoxEvent) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(BoxEvent.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `BoxEvent` event about one box.
+  public func subscribeToBoxEvents(
+    box subject: BoxID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (BoxEvent) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(BoxEvent.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+}
+
+#if compiler(>=6.2)
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension BoxProvisioned: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension ItemProvisioned: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension ItemMoved: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+#endif
+
+nonisolated extension GeneratedEvents {
+  /// The event types of `Inventory.events.yaml`, for ``catalog``.
+  static let inventoryEvents: [any TypedEvents.Event.Type] = [
+    BoxProvisioned.self,
+    ItemProvisioned.self,
+    ItemMoved.self,
+  ]
+}

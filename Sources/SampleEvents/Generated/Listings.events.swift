@@ -310,3 +310,508 @@ nonisolated public enum ListingChange: TypedEvents.EventGroup {
     }
   }
 }
+
+@_spi(Generated) nonisolated extension Money: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.amount = try reader.decode(Foundation.Decimal.self, forKey: "amount")
+    self.currency = try reader.decode(Currency.self, forKey: "currency")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.amount, forKey: "amount")
+    writer.encode(self.currency, forKey: "currency")
+  }
+}
+
+@_spi(Generated) nonisolated extension Listing: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.id = try reader.decode(ListingID.self, forKey: "id")
+    self.title = try reader.decode(Swift.String.self, forKey: "title")
+    self.price = try reader.decode(Money.self, forKey: "price")
+    self.status = try reader.decode(Status.self, forKey: "status")
+    self.seller = try reader.decode(UserID.self, forKey: "seller")
+    self.photos = try reader.decode([Foundation.URL].self, forKey: "photos")
+    self.location = try reader.decodeIfPresent(GeoPoint.self, forKey: "location")
+    self.attributes = try reader.decode([Swift.String: Swift.String].self, forKey: "attributes", default: [:])
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+    writer.encode(self.title, forKey: "title")
+    writer.encode(self.price, forKey: "price")
+    writer.encode(self.status, forKey: "status")
+    writer.encode(self.seller, forKey: "seller")
+    writer.encode(self.photos, forKey: "photos")
+    writer.encodeIfPresent(self.location, forKey: "location")
+    writer.encode(self.attributes, forKey: "attributes")
+  }
+}
+
+@_spi(Generated) nonisolated extension ListingCreated: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.listing = try reader.decode(Listing.self, forKey: "listing")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.listing, forKey: "listing")
+  }
+}
+
+nonisolated extension ListingCreated: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `listing.id`.
+  public var eventSubject: ListingID { self.listing.id }
+}
+
+@_spi(Generated) nonisolated extension ListingUpdated: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.listing = try reader.decode(Listing.self, forKey: "listing")
+    self.changedFields = try reader.decode([Swift.String].self, forKey: "changed_fields")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.listing, forKey: "listing")
+    writer.encode(self.changedFields, forKey: "changed_fields")
+  }
+}
+
+nonisolated extension ListingUpdated: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `listing.id`.
+  public var eventSubject: ListingID { self.listing.id }
+}
+
+@_spi(Generated) nonisolated extension ListingSold: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.id = try reader.decode(ListingID.self, forKey: "id")
+    self.price = try reader.decode(Money.self, forKey: "price")
+    self.soldAt = try reader.decode(Foundation.Date.self, forKey: "soldAt")
+    self.buyer = try reader.decodeIfPresent(UserID.self, forKey: "buyer")
+    self.channel = try reader.decode(Swift.String.self, forKey: "sales_channel", default: "app")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+    writer.encode(self.price, forKey: "price")
+    writer.encode(self.soldAt, forKey: "soldAt")
+    writer.encodeIfPresent(self.buyer, forKey: "buyer")
+    writer.encode(self.channel, forKey: "sales_channel")
+  }
+}
+
+nonisolated extension ListingSold: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `id`.
+  public var eventSubject: ListingID { self.id }
+}
+
+@_spi(Generated) nonisolated extension ListingRemoved: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.id = try reader.decode(ListingID.self, forKey: "id")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+  }
+}
+
+nonisolated extension ListingRemoved: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `id`.
+  public var eventSubject: ListingID { self.id }
+}
+
+@_spi(Generated) nonisolated extension ListingArchived: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.id = try reader.decode(ListingID.self, forKey: "id")
+    self.reason = try reader.decodeIfPresent(Swift.String.self, forKey: "reason")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+    writer.encodeIfPresent(self.reason, forKey: "reason")
+  }
+}
+
+nonisolated extension ListingArchived: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `id`.
+  public var eventSubject: ListingID { self.id }
+}
+
+nonisolated extension ListingEvent: TypedEvents.SubjectIdentifiable {
+  /// What the event is about; all events of the group share it.
+  public var eventSubject: ListingID {
+    switch self {
+    case .listingCreated(let event):
+      return event.eventSubject
+    case .listingUpdated(let event):
+      return event.eventSubject
+    case .listingSold(let event):
+      return event.eventSubject
+    case .listingRemoved(let event):
+      return event.eventSubject
+    case .listingArchived(let event):
+      return event.eventSubject
+    }
+  }
+}
+
+nonisolated extension ListingChange: TypedEvents.SubjectIdentifiable {
+  /// What the event is about; all events of the group share it.
+  public var eventSubject: ListingID {
+    switch self {
+    case .created(let event):
+      return event.eventSubject
+    case .updated(let event):
+      return event.eventSubject
+    case .sold(let event):
+      return event.eventSubject
+    }
+  }
+}
+
+/// Filter helpers: each receives only the events about one entity.
+nonisolated extension TypedEvents.EventObserving {
+  /// `ListingCreated` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func listingCreatedEvents(
+    listing subject: ListingID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<ListingCreated> {
+    self.events(ListingCreated.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `ListingCreated` event about one listing.
+  public func subscribeToListingCreatedEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (ListingCreated) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingCreated.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `ListingCreated` event about one listing.
+  public func subscribeToListingCreatedEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingCreated) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingCreated.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ListingUpdated` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func listingUpdatedEvents(
+    listing subject: ListingID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<ListingUpdated> {
+    self.events(ListingUpdated.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `ListingUpdated` event about one listing.
+  public func subscribeToListingUpdatedEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (ListingUpdated) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingUpdated.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `ListingUpdated` event about one listing.
+  public func subscribeToListingUpdatedEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingUpdated) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingUpdated.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ListingSold` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func listingSoldEvents(
+    listing subject: ListingID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<ListingSold> {
+    self.events(ListingSold.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `ListingSold` event about one listing.
+  public func subscribeToListingSoldEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (ListingSold) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingSold.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `ListingSold` event about one listing.
+  public func subscribeToListingSoldEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingSold) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingSold.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ListingRemoved` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func listingRemovedEvents(
+    listing subject: ListingID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<ListingRemoved> {
+    self.events(ListingRemoved.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `ListingRemoved` event about one listing.
+  public func subscribeToListingRemovedEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (ListingRemoved) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingRemoved.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `ListingRemoved` event about one listing.
+  public func subscribeToListingRemovedEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingRemoved) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingRemoved.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ListingArchived` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func listingArchivedEvents(
+    listing subject: ListingID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<ListingArchived> {
+    self.events(ListingArchived.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `ListingArchived` event about one listing.
+  public func subscribeToListingArchivedEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (ListingArchived) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingArchived.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `ListingArchived` event about one listing.
+  public func subscribeToListingArchivedEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingArchived) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingArchived.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ListingEvent` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func listingEvents(
+    listing subject: ListingID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<ListingEvent> {
+    self.events(ListingEvent.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `ListingEvent` event about one listing.
+  public func subscribeToListingEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (ListingEvent) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingEvent.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `ListingEvent` event about one listing.
+  public func subscribeToListingEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingEvent) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingEvent.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// `ListingChange` events about one listing, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func listingChangeEvents(
+    listing subject: ListingID,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<ListingChange> {
+    self.events(ListingChange.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `ListingChange` event about one listing.
+  public func subscribeToListingChangeEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (ListingChange) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingChange.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `ListingChange` event about one listing.
+  public func subscribeToListingChangeEvents(
+    listing subject: ListingID,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ListingChange) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ListingChange.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+}
+
+#if compiler(>=6.2)
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension ListingCreated: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension ListingUpdated: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension ListingSold: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension ListingRemoved: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension ListingArchived: Foundation.NotificationCenter.MainActorMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+#endif
+
+nonisolated extension GeneratedEvents {
+  /// The event types of `Listings.events.yaml`, for ``catalog``.
+  static let listingsEvents: [any TypedEvents.Event.Type] = [
+    ListingCreated.self,
+    ListingUpdated.self,
+    ListingSold.self,
+    ListingRemoved.self,
+    ListingArchived.self,
+  ]
+}

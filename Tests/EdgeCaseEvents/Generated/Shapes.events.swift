@@ -84,3 +84,151 @@ nonisolated public struct DeepNesting: TypedEvents.Event {
     self.holes = holes
   }
 }
+
+@_spi(Generated) nonisolated extension Shape: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.name = try reader.decode(Swift.String.self, forKey: "name")
+    self.corners = try reader.decode(Count.self, forKey: "corners")
+    self.children = try reader.decode([Shape].self, forKey: "children", default: [])
+    self.parent = try reader.decodeIfPresent([Shape].self, forKey: "parent")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.name, forKey: "name")
+    writer.encode(self.corners, forKey: "corners")
+    writer.encode(self.children, forKey: "children")
+    writer.encodeIfPresent(self.parent, forKey: "parent")
+  }
+}
+
+@_spi(Generated) nonisolated extension ShapeDrawn: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.shape = try reader.decode(Shape.self, forKey: "shape")
+    self.level = try reader.decode(Level.self, forKey: "level")
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.shape, forKey: "shape")
+    writer.encode(self.level, forKey: "level")
+  }
+}
+
+nonisolated extension ShapeDrawn: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `shape.name`.
+  public var eventSubject: Swift.String { self.shape.name }
+}
+
+@_spi(Generated) nonisolated extension DeepNesting: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    self.levels = try reader.decode([[[[Swift.String: [[Swift.Int64]]]]]].self, forKey: "levels")
+    self.shapesByName = try reader.decodeIfPresent([Swift.String: [[Shape]]].self, forKey: "shapesByName")
+    self.dates = try reader.decodeIfPresent([[Swift.String: [Foundation.Date]]].self, forKey: "dates")
+    self.tokens = try reader.decode([[Swift.String: [Token]]].self, forKey: "tokens")
+    self.sparse = try reader.decodeIfPresent([[Swift.String: [Swift.Int64?]?]?].self, forKey: "sparse")
+    self.gaps = try reader.decode([Swift.Int?].self, forKey: "gaps", default: [1, nil])
+    self.holes = try reader.decode([Swift.String: Swift.Int?].self, forKey: "holes", default: ["a": nil, "b": 2])
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.levels, forKey: "levels")
+    writer.encodeIfPresent(self.shapesByName, forKey: "shapesByName")
+    writer.encodeIfPresent(self.dates, forKey: "dates")
+    writer.encode(self.tokens, forKey: "tokens")
+    writer.encodeIfPresent(self.sparse, forKey: "sparse")
+    writer.encode(self.gaps, forKey: "gaps")
+    writer.encode(self.holes, forKey: "holes")
+  }
+}
+
+/// Filter helpers: each receives only the events about one entity.
+nonisolated extension TypedEvents.EventObserving {
+  /// `ShapeDrawn` events about one name, as an asynchronous sequence; with `replay`, the
+  /// latest one first.
+  public func shapeDrawnEvents(
+    name subject: Swift.String,
+    replay: Swift.Bool = false,
+    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
+  ) -> TypedEvents.EventStream<ShapeDrawn> {
+    self.events(ShapeDrawn.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Calls `handler` with each `ShapeDrawn` event about one name.
+  public func subscribeToShapeDrawnEvents(
+    name subject: Swift.String,
+    delivery: TypedEvents.EventDelivery = .immediate,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Sendable (ShapeDrawn) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ShapeDrawn.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+
+  /// Calls `handler` on the main actor with each `ShapeDrawn` event about one name.
+  public func subscribeToShapeDrawnEvents(
+    name subject: Swift.String,
+    delivery: TypedEvents.MainActorDelivery,
+    replay: Swift.Bool = false,
+    _ handler: @escaping @Swift.MainActor @Sendable (ShapeDrawn) -> Swift.Void
+  ) -> TypedEvents.EventSubscription {
+    self.subscribe(ShapeDrawn.self, about: subject, delivery: delivery, replay: replay, handler)
+  }
+}
+
+#if compiler(>=6.2)
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension ShapeDrawn: Foundation.NotificationCenter.AsyncMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension DeepNesting: Foundation.NotificationCenter.AsyncMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+#endif
+
+nonisolated extension GeneratedEvents {
+  /// The event types of `Shapes.events.yaml`, for ``catalog``.
+  static let shapesEvents: [any TypedEvents.Event.Type] = [
+    ShapeDrawn.self,
+    DeepNesting.self,
+  ]
+}
