@@ -68,7 +68,8 @@ public enum Generator {
   /// change, so that unchanged files keep their modification time and a killed run leaves every
   /// file either as it was or complete.
   ///
-  /// Files that an earlier run generated for a schema that is gone are removed. A file this tool
+  /// Files that an earlier run generated and this one does not (their schema is gone, or an older
+  /// eventgen wrote them) are removed. A file this tool
   /// did not write is never changed or removed: unless `force` is set, its presence stops the run
   /// before anything is written, so that a mistyped `--output` cannot mix generated and
   /// hand-written code; and one that has the name of a file to generate stops it even with `force`.
@@ -155,7 +156,9 @@ public enum Generator {
     }
     let planned = Set(files.map(\.name))
     for name in existing.sorted() where !planned.contains(name) && isGenerated(at: path(directory, name)) {
-      problems.append("\(path(directory, name)): generated for a schema that is gone; generate again to remove it\n")
+      problems.append(
+        "\(path(directory, name)): generated earlier, but nothing generates it now (its schema is gone, or an older eventgen wrote it); generate again to remove it\n"
+      )
     }
     return problems
   }

@@ -63,6 +63,11 @@ struct RenderingTests {
     #expect(names["2024.events.yaml"] == "schema2024Events")
     #expect(names["Other/Listings.events.yaml"] == "listingsEvents2")
     #expect(names["Ünïcode.events.yaml"] == "nCodeEvents")
+    #expect(CatalogRenderer.tableNames(forSchemasAt: ["事件.yaml"]) == ["事件.yaml": "schemaEvents"])
+    // A name the schemas declare would capture `Name.self` inside `GeneratedEvents`.
+    #expect(
+      CatalogRenderer.tableNames(forSchemasAt: ["Chat.events.yaml"], avoiding: ["chatEvents"])
+        == ["Chat.events.yaml": "chatEvents2"])
   }
 
   @Test func typesAreSpelledModuleQualified() {

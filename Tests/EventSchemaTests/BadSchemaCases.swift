@@ -226,6 +226,10 @@ let badSchemas: [BadSchema] = [
       "2:3: error: `Foundation` is the module generated code qualifies Foundation names with; choose another name"
     ]),
   BadSchema(
+    name: "event named like the catalog's member",
+    yaml: "events:\n  catalog:\n    fields:\n      id: String\n",
+    expected: ["2:3: error: `catalog` is a member of the catalog that generated code declares; choose another name"]),
+  BadSchema(
     name: "field clashing with a generated member",
     yaml: "events:\n  A:\n    fields:\n      userInfo: String\n",
     expected: [

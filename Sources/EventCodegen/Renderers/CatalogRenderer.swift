@@ -13,15 +13,19 @@ struct CatalogRenderer {
   /// The name of each schema's list of event types, by schema path. Schemas without events have
   /// none.
   static func tableNames(_ run: SchemaSet) -> [String: String] {
-    tableNames(forSchemasAt: run.files.filter { !$0.events.isEmpty }.map(\.path))
+    // A list inside `GeneratedEvents` of a type's name would capture `Name.self` in the lists.
+    let declared = run.files.flatMap { file in
+      file.types.map(\.name) + file.events.map(\.name) + file.groups.map(\.name) + file.externals
+    }
+    return tableNames(forSchemasAt: run.files.filter { !$0.events.isEmpty }.map(\.path), avoiding: Set(declared))
   }
 
   /// The names of the lists of event types of the schemas at `paths`, in run order: a file name
   /// in lower camel case with `Events` (`Orders.events.yaml` → `ordersEvents`), numbered from 2
-  /// when an earlier schema took it.
-  static func tableNames(forSchemasAt paths: [String]) -> [String: String] {
+  /// when an earlier schema or a name in `avoiding` took it.
+  static func tableNames(forSchemasAt paths: [String], avoiding: Set<String> = []) -> [String: String] {
     var names: [String: String] = [:]
-    var taken: Set<String> = []
+    var taken = avoiding
     for path in paths {
       let base = tableName(forSchemaAt: path)
       var name = base
@@ -46,7 +50,7 @@ struct CatalogRenderer {
     var name = words.enumerated().map { index, word in
       index == 0 ? word.prefix(1).lowercased() + word.dropFirst() : word.prefix(1).uppercased() + word.dropFirst()
     }.joined()
-    if words.last?.lowercased() != "events" { name += "Events" }
+    if words.last?.lowercased() != "events" { name += words.isEmpty ? "schemaEvents" : "Events" }
     if name.first?.isLetter != true { name = "schema" + name.prefix(1).uppercased() + name.dropFirst() }
     return name
   }

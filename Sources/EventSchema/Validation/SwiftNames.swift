@@ -47,6 +47,9 @@ public enum SwiftNames {
       "Reader": "a generic parameter of the generated field coding",
       "Writer": "a generic parameter of the generated field coding",
       "GeneratedEvents": "the catalog that generated code declares",
+      // Inside `GeneratedEvents`, where the lists of event types name each event, its member
+      // `catalog` would capture an event of that name.
+      "catalog": "a member of the catalog that generated code declares",
     ]
     // A schema type of a built-in's name would make `Date` in a field type mean two things.
     for builtin in BuiltinType.allCases { reasons[builtin.swiftName] = "a built-in type of the schema language" }
