@@ -23,6 +23,19 @@ public struct CodeGenerator: Sendable {
   ///     driver puts it in the first schema's file, so that file names stay derived from schema
   ///     paths alone.
   public func render(_ file: SchemaFile, of run: SchemaSet, holdsCatalog: Bool = false) -> String {
+    render(file, of: run, tables: CatalogRenderer.tableNames(run), holdsCatalog: holdsCatalog)
+  }
+
+  /// The Swift source for every schema file of a run, in the run's order; the first file also
+  /// holds the catalog. Names the schemas' lists of event types once for the whole run.
+  public func render(_ run: SchemaSet) -> [String] {
+    let tables = CatalogRenderer.tableNames(run)
+    return run.files.enumerated().map { index, file in
+      render(file, of: run, tables: tables, holdsCatalog: index == 0)
+    }
+  }
+
+  private func render(_ file: SchemaFile, of run: SchemaSet, tables: [String: String], holdsCatalog: Bool) -> String {
     var declarations: [Declaration] = [versionCheck]
     let types = TypeRenderer(access: access)
     let events = EventRenderer(access: access)
@@ -49,10 +62,10 @@ public struct CodeGenerator: Sendable {
     // Type declarations first, then their extensions: a rule that needs no bookkeeping.
     var extensions = declarations.filter(Self.isExtension)
     let catalog = CatalogRenderer(access: access)
-    if let table = CatalogRenderer.tableNames(run)[file.path] {
+    if let table = tables[file.path] {
       extensions.append(catalog.renderTable(named: table, of: file))
     }
-    if holdsCatalog { extensions += catalog.render(run) }
+    if holdsCatalog { extensions += catalog.render(run, tables: tables) }
     let ordered = declarations.filter { !Self.isExtension($0) } + extensions
     var fileHeader = header(for: file.path)
     if holdsCatalog {

@@ -46,10 +46,8 @@ public enum Generator {
       return Plan(files: nil, diagnostics: result.diagnostics, eventCount: 0, schemaFiles: files)
     }
     let generator = CodeGenerator(options: options)
-    let outputs = schema.files.enumerated().map { index, file in
-      GeneratedFile(
-        name: OutputNaming.outputFileName(forSchemaAt: file.path),
-        contents: generator.render(file, of: schema, holdsCatalog: index == 0))
+    let outputs = zip(schema.files, generator.render(schema)).map { file, contents in
+      GeneratedFile(name: OutputNaming.outputFileName(forSchemaAt: file.path), contents: contents)
     }
     return Plan(files: outputs, diagnostics: result.diagnostics, eventCount: schema.allEvents.count, schemaFiles: files)
   }

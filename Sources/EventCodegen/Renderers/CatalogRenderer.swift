@@ -71,9 +71,9 @@ struct CatalogRenderer {
         ]))
   }
 
-  /// The `GeneratedEvents` enum and its catalog, which joins the schemas' lists.
-  func render(_ run: SchemaSet) -> [Declaration] {
-    let tables = Self.tableNames(run)
+  /// The `GeneratedEvents` enum and its catalog, which joins the schemas' lists (`tables`, from
+  /// ``tableNames(_:)``).
+  func render(_ run: SchemaSet, tables: [String: String]) -> [Declaration] {
     let lists = run.files.compactMap { tables[$0.path] }.map { "Self.\($0)" }
     let catalog = Swift.runtime("EventCatalog")
     let table: String
