@@ -94,7 +94,7 @@ public struct CodeGenerator: Sendable {
   }
 
   /// The file name alone, so that output does not depend on where the schemas are checked out.
-  private static func fileName(_ path: String) -> String {
+  static func fileName(_ path: String) -> String {
     path.split(separator: "/").last.map(String.init) ?? path
   }
 

@@ -58,7 +58,7 @@ struct CatalogRenderer {
   /// `GeneratedEvents.<name>`: the event types of one schema, in the schema's own file.
   func renderTable(named name: String, of file: SchemaFile) -> Declaration {
     let names = file.events.map { "  \($0.name).self," }
-    let fileName = file.path.split(separator: "/").last.map(String.init) ?? file.path
+    let fileName = CodeGenerator.fileName(file.path)
     return .extension(
       ExtensionDecl(
         type: "GeneratedEvents",
