@@ -53,8 +53,11 @@ public protocol FieldWriter {
 /// (``UserInfoCodable``), `==` and `hash(into:)`.
 ///
 /// Keeping those in the runtime, written once, rather than in every generated type is most of
-/// what keeps generated code cheap to compile (Benchmarks/compile-cost.sh). The defaults are
-/// inlinable, so a release build still specialises them for each type.
+/// what keeps generated code cheap to compile (Benchmarks/compile-cost.sh). Only the `userInfo`
+/// defaults are inlinable, so a release build specialises them for each type: they are the
+/// bus's and the notification bridge's path. JSON coding, `==` and `hash(into:)` run the
+/// generic code instead; specialising them for every type took a quarter of a clean release
+/// build of 300 events.
 @_spi(Generated)
 public protocol FieldCodable: Hashable, Codable, UserInfoCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take
@@ -67,13 +70,14 @@ public protocol FieldCodable: Hashable, Codable, UserInfoCodable {
 @_spi(Generated)
 extension FieldCodable {
   /// Decodes from JSON or another `Decoder`, with the schema's wire keys.
-  @inlinable
+  // Not inlinable, nor left for a release build to serialise on its own: see the protocol.
+  @_semantics("optimize.no.crossmodule")
   public init(from decoder: any Decoder) throws {
     try self.init(fields: DecodingFields(decoder))
   }
 
   /// Encodes to JSON or another `Encoder`, with the schema's wire keys.
-  @inlinable
+  @_semantics("optimize.no.crossmodule")
   public func encode(to encoder: any Encoder) throws {
     var fields = EncodingFields(encoder)
     write(fields: &fields)
@@ -104,7 +108,7 @@ extension FieldCodable {
   }
 
   /// Hashes every field.
-  @inlinable
+  @_semantics("optimize.no.crossmodule")
   public func hash(into hasher: inout Hasher) {
     var fields = FieldHasher(hasher: hasher)
     write(fields: &fields)
