@@ -47,12 +47,14 @@ public struct CodeGenerator: Sendable {
       file.events.compactMap { event in
         event.subject.map {
           FilterHelperRenderer.Subjected(
-            typeName: event.name, subjectType: $0.type, fallbackLabel: $0.properties.last ?? "subject")
+            typeName: event.name, subjectType: $0.type, fallbackLabel: $0.properties.last ?? "subject",
+            isGroup: false)
         }
       }
       + file.groups.compactMap { group in
         group.subjectType.map {
-          FilterHelperRenderer.Subjected(typeName: group.name, subjectType: $0, fallbackLabel: "subject")
+          FilterHelperRenderer.Subjected(
+            typeName: group.name, subjectType: $0, fallbackLabel: "subject", isGroup: true)
         }
       }
     declarations += FilterHelperRenderer(access: access).render(subjected)
@@ -103,7 +105,7 @@ public struct CodeGenerator: Sendable {
       """
       // A compile error here means this file was generated for another version of the TypedEvents
       // runtime: generate it again with the eventgen that matches the runtime.
-      fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_2 {}
+      fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_3 {}
       """)
   }
 }

@@ -18,7 +18,7 @@ func say(_ scenario: String, _ text: String) {
 let bike = Listing(
   id: ListingID("bike-1"), title: "Vintage bike", price: Money(amount: 129, currency: .euro), status: .active,
   seller: UserID(UUID()), photos: [])
-bus.subscribeToListingEvents(listing: bike.id) { event in
+bus.subscribe(.listingEvents(listing: bike.id)) { event in
   say("listings", "detail screen of \(bike.id) redraws for \(type(of: event.event).eventName)")
 }.store(in: &subscriptions)
 /// The detail screen as an app writes it: main-actor state, and a handler typed `@MainActor`
@@ -30,7 +30,7 @@ final class ListingDetailScreen {
 
   init(_ listing: Listing, events: some EventObserving) {
     title = listing.title
-    events.subscribeToListingEvents(listing: listing.id, delivery: .mainActor) { event in
+    events.subscribe(.listingEvents(listing: listing.id), delivery: .mainActor) { event in
       if case .listingSold = event { self.title = "\(listing.title) (sold)" }
       say("listings", "detail screen on the main actor shows \"\(self.title)\"")
     }.store(in: &subscriptions)
@@ -78,7 +78,7 @@ deepView.publish(UnselectApplication(id: ApplicationID("com.example.Mail")))
 // MARK: Chat pagination: a trigger and an observer wired through one binding.
 
 let conversation = ConversationID(42)
-bus.subscribeToFetchMessagesRequestedEvents(conversation: conversation) { request in
+bus.subscribe(.fetchMessagesRequestedEvents(conversation: conversation)) { request in
   // The loader answers every request with a page.
   let page = (0..<min(Int(request.limit), 3)).map { index in
     Message(
@@ -87,7 +87,7 @@ bus.subscribeToFetchMessagesRequestedEvents(conversation: conversation) { reques
   }
   bus.publish(MessagesLoaded(conversation: conversation, messages: page, hasMore: false, loadedIn: 0.01))
 }.store(in: &subscriptions)
-bus.subscribeToMessagesLoadedEvents(conversation: conversation, replay: true) { page in
+bus.subscribe(.messagesLoadedEvents(conversation: conversation), replay: true) { page in
   say("chat", "list shows \(page.messages.count) messages, more: \(page.hasMore)")
 }.store(in: &subscriptions)
 bus.publish(FetchMessagesRequested(conversation: conversation, before: nil))

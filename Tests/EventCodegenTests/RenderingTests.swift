@@ -38,7 +38,7 @@ struct RenderingTests {
 
   @Test func filterHelperLabelsComeFromTheSubjectType() {
     func label(_ type: FieldType, _ fallback: String = "subject") -> String {
-      FilterHelperRenderer.label(for: .init(typeName: "E", subjectType: type, fallbackLabel: fallback))
+      FilterHelperRenderer.label(for: .init(typeName: "E", subjectType: type, fallbackLabel: fallback, isGroup: false))
     }
     #expect(label(.named("ListingID", .wrapper(.string))) == "listing")
     #expect(label(.named("BoxId", .wrapper(.uuid))) == "box")

@@ -34,10 +34,10 @@ struct GeneratedBusTests {
   @Test func filterHelpersDeliverOnlyTheirEntity() {
     let bus = EventBus()
     let seen = Locked<[String]>([])
-    let screen = bus.subscribeToListingEvents(listing: ListingID("l-1")) { event in
+    let screen = bus.subscribe(.listingEvents(listing: ListingID("l-1"))) { event in
       seen.withValue { $0.append(type(of: event.event).eventName) }
     }
-    let boxScreen = bus.subscribeToBoxEvents(box: Fixtures.item.boxId) { _ in seen.withValue { $0.append("box") } }
+    let boxScreen = bus.subscribe(.boxEvents(box: Fixtures.item.boxId)) { _ in seen.withValue { $0.append("box") } }
     bus.publish(Fixtures.sold)
     bus.publish(ListingSold(id: ListingID("other"), price: Money(amount: 1, currency: .euro), soldAt: Date()))
     bus.publish(ListingCreated(listing: Fixtures.listing))
@@ -45,6 +45,44 @@ struct GeneratedBusTests {
     bus.publish(BoxProvisioned(boxId: BoxID(UUID()), title: "other box"))
     #expect(seen.value == ["Listings.ListingSold", "Listings.ListingCreated", "box"])
     withExtendedLifetime([screen, boxScreen]) {}
+  }
+
+  @Test func aFilterHelperIsASelectorThatFiltersChainOnto() {
+    let bus = EventBus()
+    let prices = Locked<[Decimal]>([])
+    let cheapOnes = bus.subscribe(.listingSoldEvents(listing: ListingID("l-1")).filter { $0.price.amount < 100 }) {
+      sold in prices.withValue { $0.append(sold.price.amount) }
+    }
+    for (listing, amount) in [("l-1", 50), ("l-1", 500), ("l-2", 60), ("l-1", 70)] {
+      bus.publish(
+        ListingSold(id: ListingID(listing), price: Money(amount: Decimal(amount), currency: .euro), soldAt: Date()))
+    }
+    #expect(prices.value == [50, 70])
+    withExtendedLifetime(cheapOnes) {}
+  }
+
+  @Test func aGroupHelperStreamsTheLatestAboutItsSubjectFirst() async {
+    let bus = EventBus()
+    bus.publish(ListingCreated(listing: Fixtures.listing))
+    let stream = bus.events(.listingEvents(listing: Fixtures.listing.id), replay: true)
+    bus.publish(ListingSold(id: ListingID("other"), price: Money(amount: 1, currency: .euro), soldAt: Date()))
+    bus.publish(Fixtures.sold)
+    var names: [String] = []
+    for await event in stream {
+      names.append(type(of: event.event).eventName)
+      if names.count == 2 { break }
+    }
+    #expect(names == ["Listings.ListingCreated", "Listings.ListingSold"])
+  }
+
+  @Test func equalEventsHashAlikeAndASetKeepsOne() {
+    let sold = Fixtures.sold
+    let copy = ListingSold(
+      id: sold.id, price: sold.price, soldAt: sold.soldAt, buyer: sold.buyer, channel: sold.channel)
+    let other = ListingSold(
+      id: ListingID("other"), price: sold.price, soldAt: sold.soldAt, buyer: sold.buyer, channel: sold.channel)
+    #expect(copy.hashValue == Fixtures.sold.hashValue)
+    #expect(Set([Fixtures.sold, copy, other]).count == 2)
   }
 
   @Test func oneHandlerReceivesAWholeGroup() {

@@ -10,7 +10,7 @@ final class ListingDetailScreen {
   private(set) var redraws: [String] = []
 
   init(listing: ListingID, events: some EventObserving) {
-    events.subscribeToListingEvents(listing: listing, delivery: .mainActor, replay: true) { [weak self] event in
+    events.subscribe(.listingEvents(listing: listing), delivery: .mainActor, replay: true) { [weak self] event in
       self?.redraw(for: event)  // the handler is @MainActor: checked by the compiler
     }.store(in: &subscriptions)
   }

@@ -34,9 +34,9 @@ public final class ListingBoard {
       self.record("selector", $0)
     }
     .store(in: &subscriptions)
-    events.subscribeToListingSoldEvents(listing: listing, delivery: .mainActor) { self.record("helper", $0) }
+    events.subscribe(.listingSoldEvents(listing: listing), delivery: .mainActor) { self.record("helper", $0) }
       .store(in: &subscriptions)
-    events.subscribeToListingChangeEvents(listing: listing, delivery: .mainActor, replay: true) {
+    events.subscribe(.listingChangeEvents(listing: listing), delivery: .mainActor, replay: true) {
       self.record("group helper", $0.event)
     }
     .store(in: &subscriptions)
@@ -45,7 +45,7 @@ public final class ListingBoard {
     events.subscribe(ListingSold.self) { _ in counter.increment() }.store(in: &subscriptions)
     nonisolatedCounter = counter
     // Streams, iterated by main-actor tasks.
-    let stream = events.listingSoldEvents(listing: listing, replay: true)
+    let stream = events.events(.listingSoldEvents(listing: listing), replay: true)
     streamTasks.append(
       Task {
         for await sold in stream { self.record("stream helper", sold) }

@@ -1,7 +1,14 @@
 import EventSchema
 
-/// Renders named helpers that deliver only the events about one entity, such as
-/// `listingEvents(listing:)`: the pattern of screens that each show a few listings.
+/// Renders a named selector per subject-bearing event or group, such as
+/// `.listingEvents(listing:)`, that receives only the events about one entity: the pattern of
+/// screens that each show a few listings.
+///
+/// One static function per type, without default arguments, is all the generated code adds:
+/// subscribing, main-actor delivery, replay and streams are the runtime's generic
+/// `subscribe(_:delivery:replay:_:)` and `events(_:replay:bufferingPolicy:)`, written once. Every
+/// generated public declaration is type-checked again by the emit-module job after any edit, so
+/// three overloads with defaults per type cost every rebuild about a fifth more (BENCHMARKS.md).
 struct FilterHelperRenderer {
   let access: String
 
@@ -11,69 +18,40 @@ struct FilterHelperRenderer {
     var subjectType: FieldType
     /// The last property of the subject path, when the subject type says nothing better.
     var fallbackLabel: String
+    /// Whether the type is a group, selected with `.group(_:)` rather than `.event(_:)`.
+    var isGroup: Bool
   }
 
-  /// One extension of `EventObserving` with three helpers per subject-bearing event or group, or
-  /// nothing when the file has none.
+  /// One constrained extension of `EventSelector` per subject-bearing event or group.
   func render(_ items: [Subjected]) -> [Declaration] {
-    guard !items.isEmpty else { return [] }
-    let members = items.flatMap { item -> [Declaration] in
+    items.map { item in
       let label = Self.label(for: item)
-      let base = SwiftNames.lowerCamelCase(item.typeName)
-      let plural = item.typeName.hasSuffix("Event") ? "\(base)s" : "\(base)Events"
-      let capitalized = plural.prefix(1).uppercased() + plural.dropFirst()
-      let subject = Swift.type(item.subjectType)
-      let streamCall =
-        "self.events(\(item.typeName).self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)"
-      let call = "self.subscribe(\(item.typeName).self, about: subject, delivery: delivery, replay: replay, handler)"
-      return [
-        .function(
-          FunctionDecl(
-            doc: [
-              "`\(item.typeName)` events about one \(label), as an asynchronous sequence; with `replay`, the",
-              "latest one first.",
-            ],
-            signature: """
-              \(access)func \(plural)(
-                \(label) subject: \(subject),
-                replay: Swift.Bool = false,
-                bufferingPolicy: \(Swift.runtime("EventBufferingPolicy")) = .unbounded
-              ) -> \(Swift.runtime("EventStream"))<\(item.typeName)>
-              """,
-            body: [.line(streamCall)])),
-        .function(
-          FunctionDecl(
-            doc: ["Calls `handler` with each `\(item.typeName)` event about one \(label)."],
-            signature: """
-              \(access)func subscribeTo\(capitalized)(
-                \(label) subject: \(subject),
-                delivery: \(Swift.runtime("EventDelivery")) = .immediate,
-                replay: Swift.Bool = false,
-                _ handler: @escaping @Sendable (\(item.typeName)) -> Swift.Void
-              ) -> \(Swift.runtime("EventSubscription"))
-              """,
-            body: [.line(call)])),
-        .function(
-          FunctionDecl(
-            doc: ["Calls `handler` on the main actor with each `\(item.typeName)` event about one \(label)."],
-            signature: """
-              \(access)func subscribeTo\(capitalized)(
-                \(label) subject: \(subject),
-                delivery: \(Swift.runtime("MainActorDelivery")),
-                replay: Swift.Bool = false,
-                _ handler: @escaping @Swift.MainActor @Sendable (\(item.typeName)) -> Swift.Void
-              ) -> \(Swift.runtime("EventSubscription"))
-              """,
-            body: [.line(call)])),
-      ]
-    }
-    return [
-      .extension(
+      let name = Self.selectorName(for: item.typeName)
+      // `.group(_:)` is not inlinable; `.event(_:)` is, so events go through the runtime's
+      // `_event(about:)`, which keeps the delivery path from being specialised per event type.
+      let selector =
+        item.isGroup ? "Self.group(\(item.typeName).self).about(subject)" : "Self._event(about: subject)"
+      return .extension(
         ExtensionDecl(
-          doc: ["Filter helpers: each receives only the events about one entity."],
-          type: Swift.runtime("EventObserving"),
-          members: members))
-    ]
+          type: Swift.runtime("EventSelector"),
+          whereClause: "Value == \(item.typeName)",
+          members: [
+            .function(
+              FunctionDecl(
+                doc: [
+                  "The `\(item.typeName)` events about one \(label), for `subscribe(_:)` or `events(_:)`,",
+                  "as in `bus.subscribe(.\(name)(\(label): id)) { … }`.",
+                ],
+                signature: "\(access)static func \(name)(\(label) subject: \(Swift.type(item.subjectType))) -> Self",
+                body: [.line(selector)]))
+          ]))
+    }
+  }
+
+  /// `ListingSold` → `listingSoldEvents`, `ListingEvent` → `listingEvents`.
+  static func selectorName(for typeName: String) -> String {
+    let base = SwiftNames.lowerCamelCase(typeName)
+    return typeName.hasSuffix("Event") ? "\(base)s" : "\(base)Events"
   }
 
   /// The suffixes that mark a type as an entity's identifier, longest first: `ListingIdentifier`,

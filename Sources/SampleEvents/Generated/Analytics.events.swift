@@ -8,7 +8,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_2 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_3 {}
 
 /// A bundle identifier, such as `com.example.Mail`.
 nonisolated public struct ApplicationID: TypedEvents.StrongIdentifier {
@@ -216,66 +216,19 @@ nonisolated extension UnselectApplication: TypedEvents.SubjectIdentifiable {
   }
 }
 
-/// Filter helpers: each receives only the events about one entity.
-nonisolated extension TypedEvents.EventObserving {
-  /// `SelectApplication` events about one application, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func selectApplicationEvents(
-    application subject: ApplicationID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<SelectApplication> {
-    self.events(SelectApplication.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+nonisolated extension TypedEvents.EventSelector where Value == SelectApplication {
+  /// The `SelectApplication` events about one application, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.selectApplicationEvents(application: id)) { … }`.
+  public static func selectApplicationEvents(application subject: ApplicationID) -> Self {
+    Self._event(about: subject)
   }
+}
 
-  /// Calls `handler` with each `SelectApplication` event about one application.
-  public func subscribeToSelectApplicationEvents(
-    application subject: ApplicationID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (SelectApplication) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(SelectApplication.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `SelectApplication` event about one application.
-  public func subscribeToSelectApplicationEvents(
-    application subject: ApplicationID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (SelectApplication) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(SelectApplication.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `UnselectApplication` events about one application, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func unselectApplicationEvents(
-    application subject: ApplicationID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<UnselectApplication> {
-    self.events(UnselectApplication.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `UnselectApplication` event about one application.
-  public func subscribeToUnselectApplicationEvents(
-    application subject: ApplicationID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (UnselectApplication) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(UnselectApplication.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `UnselectApplication` event about one application.
-  public func subscribeToUnselectApplicationEvents(
-    application subject: ApplicationID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (UnselectApplication) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(UnselectApplication.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == UnselectApplication {
+  /// The `UnselectApplication` events about one application, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.unselectApplicationEvents(application: id)) { … }`.
+  public static func unselectApplicationEvents(application subject: ApplicationID) -> Self {
+    Self._event(about: subject)
   }
 }
 

@@ -7,7 +7,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_2 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_3 {}
 
 nonisolated public struct ConversationID: TypedEvents.StrongIdentifier {
   /// The wrapped value.
@@ -276,96 +276,27 @@ nonisolated extension Pagination: TypedEvents.SubjectIdentifiable {
   }
 }
 
-/// Filter helpers: each receives only the events about one entity.
-nonisolated extension TypedEvents.EventObserving {
-  /// `FetchMessagesRequested` events about one conversation, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func fetchMessagesRequestedEvents(
-    conversation subject: ConversationID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<FetchMessagesRequested> {
-    self.events(FetchMessagesRequested.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+nonisolated extension TypedEvents.EventSelector where Value == FetchMessagesRequested {
+  /// The `FetchMessagesRequested` events about one conversation, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.fetchMessagesRequestedEvents(conversation: id)) { … }`.
+  public static func fetchMessagesRequestedEvents(conversation subject: ConversationID) -> Self {
+    Self._event(about: subject)
   }
+}
 
-  /// Calls `handler` with each `FetchMessagesRequested` event about one conversation.
-  public func subscribeToFetchMessagesRequestedEvents(
-    conversation subject: ConversationID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (FetchMessagesRequested) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(FetchMessagesRequested.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == MessagesLoaded {
+  /// The `MessagesLoaded` events about one conversation, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.messagesLoadedEvents(conversation: id)) { … }`.
+  public static func messagesLoadedEvents(conversation subject: ConversationID) -> Self {
+    Self._event(about: subject)
   }
+}
 
-  /// Calls `handler` on the main actor with each `FetchMessagesRequested` event about one conversation.
-  public func subscribeToFetchMessagesRequestedEvents(
-    conversation subject: ConversationID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (FetchMessagesRequested) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(FetchMessagesRequested.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `MessagesLoaded` events about one conversation, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func messagesLoadedEvents(
-    conversation subject: ConversationID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<MessagesLoaded> {
-    self.events(MessagesLoaded.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `MessagesLoaded` event about one conversation.
-  public func subscribeToMessagesLoadedEvents(
-    conversation subject: ConversationID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (MessagesLoaded) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(MessagesLoaded.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `MessagesLoaded` event about one conversation.
-  public func subscribeToMessagesLoadedEvents(
-    conversation subject: ConversationID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (MessagesLoaded) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(MessagesLoaded.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `Pagination` events about one conversation, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func paginationEvents(
-    conversation subject: ConversationID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<Pagination> {
-    self.events(Pagination.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `Pagination` event about one conversation.
-  public func subscribeToPaginationEvents(
-    conversation subject: ConversationID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (Pagination) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(Pagination.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `Pagination` event about one conversation.
-  public func subscribeToPaginationEvents(
-    conversation subject: ConversationID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (Pagination) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(Pagination.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == Pagination {
+  /// The `Pagination` events about one conversation, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.paginationEvents(conversation: id)) { … }`.
+  public static func paginationEvents(conversation subject: ConversationID) -> Self {
+    Self.group(Pagination.self).about(subject)
   }
 }
 

@@ -7,7 +7,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_2 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_3 {}
 
 nonisolated public struct BoxID: TypedEvents.StrongIdentifier {
   /// The wrapped value.
@@ -228,126 +228,35 @@ nonisolated extension BoxEvent: TypedEvents.SubjectIdentifiable {
   }
 }
 
-/// Filter helpers: each receives only the events about one entity.
-nonisolated extension TypedEvents.EventObserving {
-  /// `BoxProvisioned` events about one box, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func boxProvisionedEvents(
-    box subject: BoxID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<BoxProvisioned> {
-    self.events(BoxProvisioned.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+nonisolated extension TypedEvents.EventSelector where Value == BoxProvisioned {
+  /// The `BoxProvisioned` events about one box, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.boxProvisionedEvents(box: id)) { … }`.
+  public static func boxProvisionedEvents(box subject: BoxID) -> Self {
+    Self._event(about: subject)
   }
+}
 
-  /// Calls `handler` with each `BoxProvisioned` event about one box.
-  public func subscribeToBoxProvisionedEvents(
-    box subject: BoxID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (BoxProvisioned) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(BoxProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == ItemProvisioned {
+  /// The `ItemProvisioned` events about one box, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.itemProvisionedEvents(box: id)) { … }`.
+  public static func itemProvisionedEvents(box subject: BoxID) -> Self {
+    Self._event(about: subject)
   }
+}
 
-  /// Calls `handler` on the main actor with each `BoxProvisioned` event about one box.
-  public func subscribeToBoxProvisionedEvents(
-    box subject: BoxID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (BoxProvisioned) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(BoxProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == ItemMoved {
+  /// The `ItemMoved` events about one item, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.itemMovedEvents(item: id)) { … }`.
+  public static func itemMovedEvents(item subject: ItemID) -> Self {
+    Self._event(about: subject)
   }
+}
 
-  /// `ItemProvisioned` events about one box, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func itemProvisionedEvents(
-    box subject: BoxID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<ItemProvisioned> {
-    self.events(ItemProvisioned.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ItemProvisioned` event about one box.
-  public func subscribeToItemProvisionedEvents(
-    box subject: BoxID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (ItemProvisioned) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ItemProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `ItemProvisioned` event about one box.
-  public func subscribeToItemProvisionedEvents(
-    box subject: BoxID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (ItemProvisioned) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ItemProvisioned.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ItemMoved` events about one item, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func itemMovedEvents(
-    item subject: ItemID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<ItemMoved> {
-    self.events(ItemMoved.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ItemMoved` event about one item.
-  public func subscribeToItemMovedEvents(
-    item subject: ItemID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (ItemMoved) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ItemMoved.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `ItemMoved` event about one item.
-  public func subscribeToItemMovedEvents(
-    item subject: ItemID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (ItemMoved) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ItemMoved.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `BoxEvent` events about one box, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func boxEvents(
-    box subject: BoxID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<BoxEvent> {
-    self.events(BoxEvent.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `BoxEvent` event about one box.
-  public func subscribeToBoxEvents(
-    box subject: BoxID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (BoxEvent) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(BoxEvent.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `BoxEvent` event about one box.
-  public func subscribeToBoxEvents(
-    box subject: BoxID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (BoxEvent) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(BoxEvent.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == BoxEvent {
+  /// The `BoxEvent` events about one box, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.boxEvents(box: id)) { … }`.
+  public static func boxEvents(box subject: BoxID) -> Self {
+    Self.group(BoxEvent.self).about(subject)
   }
 }
 

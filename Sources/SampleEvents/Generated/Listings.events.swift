@@ -7,7 +7,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_2 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_3 {}
 
 /// Identifies a listing across the app and the backend.
 nonisolated public struct ListingID: TypedEvents.StrongIdentifier {
@@ -480,216 +480,59 @@ nonisolated extension ListingChange: TypedEvents.SubjectIdentifiable {
   }
 }
 
-/// Filter helpers: each receives only the events about one entity.
-nonisolated extension TypedEvents.EventObserving {
-  /// `ListingCreated` events about one listing, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func listingCreatedEvents(
-    listing subject: ListingID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<ListingCreated> {
-    self.events(ListingCreated.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+nonisolated extension TypedEvents.EventSelector where Value == ListingCreated {
+  /// The `ListingCreated` events about one listing, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.listingCreatedEvents(listing: id)) { … }`.
+  public static func listingCreatedEvents(listing subject: ListingID) -> Self {
+    Self._event(about: subject)
   }
+}
 
-  /// Calls `handler` with each `ListingCreated` event about one listing.
-  public func subscribeToListingCreatedEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (ListingCreated) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingCreated.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == ListingUpdated {
+  /// The `ListingUpdated` events about one listing, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.listingUpdatedEvents(listing: id)) { … }`.
+  public static func listingUpdatedEvents(listing subject: ListingID) -> Self {
+    Self._event(about: subject)
   }
+}
 
-  /// Calls `handler` on the main actor with each `ListingCreated` event about one listing.
-  public func subscribeToListingCreatedEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (ListingCreated) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingCreated.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == ListingSold {
+  /// The `ListingSold` events about one listing, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.listingSoldEvents(listing: id)) { … }`.
+  public static func listingSoldEvents(listing subject: ListingID) -> Self {
+    Self._event(about: subject)
   }
+}
 
-  /// `ListingUpdated` events about one listing, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func listingUpdatedEvents(
-    listing subject: ListingID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<ListingUpdated> {
-    self.events(ListingUpdated.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
+nonisolated extension TypedEvents.EventSelector where Value == ListingRemoved {
+  /// The `ListingRemoved` events about one listing, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.listingRemovedEvents(listing: id)) { … }`.
+  public static func listingRemovedEvents(listing subject: ListingID) -> Self {
+    Self._event(about: subject)
   }
+}
 
-  /// Calls `handler` with each `ListingUpdated` event about one listing.
-  public func subscribeToListingUpdatedEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (ListingUpdated) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingUpdated.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == ListingArchived {
+  /// The `ListingArchived` events about one listing, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.listingArchivedEvents(listing: id)) { … }`.
+  public static func listingArchivedEvents(listing subject: ListingID) -> Self {
+    Self._event(about: subject)
   }
+}
 
-  /// Calls `handler` on the main actor with each `ListingUpdated` event about one listing.
-  public func subscribeToListingUpdatedEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (ListingUpdated) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingUpdated.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == ListingEvent {
+  /// The `ListingEvent` events about one listing, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.listingEvents(listing: id)) { … }`.
+  public static func listingEvents(listing subject: ListingID) -> Self {
+    Self.group(ListingEvent.self).about(subject)
   }
+}
 
-  /// `ListingSold` events about one listing, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func listingSoldEvents(
-    listing subject: ListingID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<ListingSold> {
-    self.events(ListingSold.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ListingSold` event about one listing.
-  public func subscribeToListingSoldEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (ListingSold) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingSold.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `ListingSold` event about one listing.
-  public func subscribeToListingSoldEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (ListingSold) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingSold.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ListingRemoved` events about one listing, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func listingRemovedEvents(
-    listing subject: ListingID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<ListingRemoved> {
-    self.events(ListingRemoved.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ListingRemoved` event about one listing.
-  public func subscribeToListingRemovedEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (ListingRemoved) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingRemoved.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `ListingRemoved` event about one listing.
-  public func subscribeToListingRemovedEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (ListingRemoved) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingRemoved.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ListingArchived` events about one listing, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func listingArchivedEvents(
-    listing subject: ListingID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<ListingArchived> {
-    self.events(ListingArchived.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ListingArchived` event about one listing.
-  public func subscribeToListingArchivedEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (ListingArchived) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingArchived.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `ListingArchived` event about one listing.
-  public func subscribeToListingArchivedEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (ListingArchived) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingArchived.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ListingEvent` events about one listing, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func listingEvents(
-    listing subject: ListingID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<ListingEvent> {
-    self.events(ListingEvent.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ListingEvent` event about one listing.
-  public func subscribeToListingEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (ListingEvent) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingEvent.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `ListingEvent` event about one listing.
-  public func subscribeToListingEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (ListingEvent) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingEvent.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// `ListingChange` events about one listing, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func listingChangeEvents(
-    listing subject: ListingID,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<ListingChange> {
-    self.events(ListingChange.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ListingChange` event about one listing.
-  public func subscribeToListingChangeEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (ListingChange) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingChange.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `ListingChange` event about one listing.
-  public func subscribeToListingChangeEvents(
-    listing subject: ListingID,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (ListingChange) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ListingChange.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == ListingChange {
+  /// The `ListingChange` events about one listing, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.listingChangeEvents(listing: id)) { … }`.
+  public static func listingChangeEvents(listing subject: ListingID) -> Self {
+    Self.group(ListingChange.self).about(subject)
   }
 }
 

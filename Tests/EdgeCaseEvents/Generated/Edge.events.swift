@@ -8,7 +8,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_2 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_3 {}
 
 nonisolated public struct Count: TypedEvents.StrongIdentifier {
   /// The wrapped value.
@@ -617,36 +617,11 @@ nonisolated extension Nested: TypedEvents.SubjectIdentifiable {
   }
 }
 
-/// Filter helpers: each receives only the events about one entity.
-nonisolated extension TypedEvents.EventObserving {
-  /// `Nested` events about one token, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func nestedEvents(
-    token subject: Token,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<Nested> {
-    self.events(Nested.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `Nested` event about one token.
-  public func subscribeToNestedEvents(
-    token subject: Token,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (Nested) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(Nested.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `Nested` event about one token.
-  public func subscribeToNestedEvents(
-    token subject: Token,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (Nested) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(Nested.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == Nested {
+  /// The `Nested` events about one token, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.nestedEvents(token: id)) { … }`.
+  public static func nestedEvents(token subject: Token) -> Self {
+    Self._event(about: subject)
   }
 }
 

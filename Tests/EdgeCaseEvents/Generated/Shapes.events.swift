@@ -7,7 +7,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_2 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_3 {}
 
 nonisolated public struct Shape: Swift.Hashable, Swift.Codable, TypedEvents.UserInfoCodable {
   public var name: Swift.String
@@ -146,36 +146,11 @@ nonisolated extension ShapeDrawn: TypedEvents.SubjectIdentifiable {
   }
 }
 
-/// Filter helpers: each receives only the events about one entity.
-nonisolated extension TypedEvents.EventObserving {
-  /// `ShapeDrawn` events about one name, as an asynchronous sequence; with `replay`, the
-  /// latest one first.
-  public func shapeDrawnEvents(
-    name subject: Swift.String,
-    replay: Swift.Bool = false,
-    bufferingPolicy: TypedEvents.EventBufferingPolicy = .unbounded
-  ) -> TypedEvents.EventStream<ShapeDrawn> {
-    self.events(ShapeDrawn.self, about: subject, replay: replay, bufferingPolicy: bufferingPolicy)
-  }
-
-  /// Calls `handler` with each `ShapeDrawn` event about one name.
-  public func subscribeToShapeDrawnEvents(
-    name subject: Swift.String,
-    delivery: TypedEvents.EventDelivery = .immediate,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Sendable (ShapeDrawn) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ShapeDrawn.self, about: subject, delivery: delivery, replay: replay, handler)
-  }
-
-  /// Calls `handler` on the main actor with each `ShapeDrawn` event about one name.
-  public func subscribeToShapeDrawnEvents(
-    name subject: Swift.String,
-    delivery: TypedEvents.MainActorDelivery,
-    replay: Swift.Bool = false,
-    _ handler: @escaping @Swift.MainActor @Sendable (ShapeDrawn) -> Swift.Void
-  ) -> TypedEvents.EventSubscription {
-    self.subscribe(ShapeDrawn.self, about: subject, delivery: delivery, replay: replay, handler)
+nonisolated extension TypedEvents.EventSelector where Value == ShapeDrawn {
+  /// The `ShapeDrawn` events about one name, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.shapeDrawnEvents(name: id)) { … }`.
+  public static func shapeDrawnEvents(name subject: Swift.String) -> Self {
+    Self._event(about: subject)
   }
 }
 
