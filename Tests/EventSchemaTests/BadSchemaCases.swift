@@ -272,6 +272,12 @@ let badSchemas: [BadSchema] = [
     yaml: "types:\n  Reader:\n    wraps: String\n",
     expected: ["2:3: error: `Reader` is a generic parameter of the generated field coding; choose another name"]),
   BadSchema(
+    name: "type shadowing the generic parameter of EventSelector",
+    yaml: "types:\n  Value:\n    wraps: String\n",
+    expected: [
+      "2:3: error: `Value` is the generic parameter of TypedEvents.EventSelector, which the filter helpers extend; choose another name"
+    ]),
+  BadSchema(
     name: "enum with a duplicate raw value",
     yaml: "types:\n  C:\n    enum: {euro: EUR, eur: EUR}\n",
     expected: ["3:28: error: duplicate raw value \"EUR\" in enum `C` (first at line 3, column 18)"]),

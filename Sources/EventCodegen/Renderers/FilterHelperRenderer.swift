@@ -8,7 +8,8 @@ import EventSchema
 /// subscribing, main-actor delivery, replay and streams are the runtime's generic
 /// `subscribe(_:delivery:replay:_:)` and `events(_:replay:bufferingPolicy:)`, written once. Every
 /// generated public declaration is type-checked again by the emit-module job after any edit, so
-/// three overloads with defaults per type cost every rebuild about a fifth more (BENCHMARKS.md).
+/// three overloads with defaults per type cost every rebuild about a fifth more: 4.5 s of the
+/// emit-module job after one edit in 500 events, against 3.6 s without them.
 struct FilterHelperRenderer {
   let access: String
 
@@ -27,6 +28,8 @@ struct FilterHelperRenderer {
     items.map { item in
       let label = Self.label(for: item)
       let name = Self.selectorName(for: item.typeName)
+      // `subject subject:` draws a warning: a label equal to the parameter's name is the name.
+      let parameter = label == "subject" ? "subject" : "\(label) subject"
       // `.group(_:)` is not inlinable; `.event(_:)` is, so events go through the runtime's
       // `_event(about:)`, which keeps the delivery path from being specialised per event type.
       let selector =
@@ -42,7 +45,7 @@ struct FilterHelperRenderer {
                   "The `\(item.typeName)` events about one \(label), for `subscribe(_:)` or `events(_:)`,",
                   "as in `bus.subscribe(.\(name)(\(label): id)) { … }`.",
                 ],
-                signature: "\(access)static func \(name)(\(label) subject: \(Swift.type(item.subjectType))) -> Self",
+                signature: "\(access)static func \(name)(\(parameter): \(Swift.type(item.subjectType))) -> Self",
                 body: [.line(selector)]))
           ]))
     }

@@ -46,6 +46,9 @@ public enum SwiftNames {
       // Inside the generated field coding these are its generic parameters.
       "Reader": "a generic parameter of the generated field coding",
       "Writer": "a generic parameter of the generated field coding",
+      // The filter helpers extend `EventSelector where Value == …`, whose parameter types would
+      // then mean the event type.
+      "Value": "the generic parameter of TypedEvents.EventSelector, which the filter helpers extend",
       "GeneratedEvents": "the catalog that generated code declares",
       // Inside `GeneratedEvents`, where the lists of event types name each event, its member
       // `catalog` would capture an event of that name.

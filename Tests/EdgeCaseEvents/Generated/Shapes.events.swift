@@ -85,6 +85,26 @@ nonisolated public struct DeepNesting: TypedEvents.Event {
   }
 }
 
+/// Its events share a plain String subject, so its filter helper is labelled `subject:`.
+///
+/// Subscribing to the group delivers each of its events; publishing a case publishes its event.
+nonisolated public enum Drawing: TypedEvents.EventGroup {
+  case shapeDrawn(ShapeDrawn)
+
+  /// Each member event type and the case that wraps it.
+  public static let members: [TypedEvents.EventGroupMember<Drawing>] = [
+    TypedEvents.EventGroupMember(ShapeDrawn.self) { .shapeDrawn($0) },
+  ]
+
+  /// The event this value holds.
+  public var event: any TypedEvents.Event {
+    switch self {
+    case .shapeDrawn(let event):
+      return event
+    }
+  }
+}
+
 @_spi(Generated) nonisolated extension Shape: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
@@ -146,11 +166,29 @@ nonisolated extension ShapeDrawn: TypedEvents.SubjectIdentifiable {
   }
 }
 
+nonisolated extension Drawing: TypedEvents.SubjectIdentifiable {
+  /// What the event is about; all events of the group share it.
+  public var eventSubject: Swift.String {
+    switch self {
+    case .shapeDrawn(let event):
+      return event.eventSubject
+    }
+  }
+}
+
 nonisolated extension TypedEvents.EventSelector where Value == ShapeDrawn {
   /// The `ShapeDrawn` events about one name, for `subscribe(_:)` or `events(_:)`,
   /// as in `bus.subscribe(.shapeDrawnEvents(name: id)) { … }`.
   public static func shapeDrawnEvents(name subject: Swift.String) -> Self {
     Self._event(about: subject)
+  }
+}
+
+nonisolated extension TypedEvents.EventSelector where Value == Drawing {
+  /// The `Drawing` events about one subject, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.drawingEvents(subject: id)) { … }`.
+  public static func drawingEvents(subject: Swift.String) -> Self {
+    Self.group(Drawing.self).about(subject)
   }
 }
 
