@@ -30,7 +30,7 @@ struct EventRenderer {
           ] + coding.properties + [
             coding.memberwiseInitializer(doc: "Creates the event.", deprecated: event.deprecated)
           ])),
-      coding.codingExtension(for: event.name),
+      coding.codingExtension(for: event.name, initializerIsDeprecated: event.deprecated != nil),
     ]
     if let subject = event.subject {
       declarations.append(

@@ -72,7 +72,10 @@ struct FieldCodingRenderer {
 
   /// The coding of the fields, written once: a generic reader and writer, from which the
   /// runtime's `FieldCodable` derives JSON, `userInfo` and `hash(into:)`.
-  func codingExtension(for type: String) -> Declaration {
+  ///
+  /// `initializerIsDeprecated`: the memberwise initializer is deprecated, so the decoder must not
+  /// call it (that would warn in every build) and assigns the fields one by one instead.
+  func codingExtension(for type: String, initializerIsDeprecated: Bool = false) -> Declaration {
     // SPI, as the protocol is: the conformance stays out of the module's public interface.
     .extension(
       ExtensionDecl(
@@ -83,7 +86,7 @@ struct FieldCodingRenderer {
               "Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.",
             signature:
               "\(access)init<Reader: \(Swift.runtime("FieldReader"))>(fields reader: Reader) throws(Reader.Failure)",
-            reader: "reader"),
+            reader: "reader", callsMemberwiseInitializer: !initializerIsDeprecated),
           encoder(
             doc: "Writes the fields, by wire key, to JSON, `userInfo` or a hasher.",
             signature: "\(access)func write<Writer: \(Swift.runtime("FieldWriter"))>(fields writer: inout Writer)",
@@ -91,24 +94,46 @@ struct FieldCodingRenderer {
         ]))
   }
 
-  /// A decoding initializer: `self.x = try reader.decode(T.self, forKey: "k")` per field.
-  private func decoder(doc: String, signature: String, reader: String) -> Declaration {
-    let body: [Statement] = fields.map { field in
+  /// A decoding initializer: one `reader.decode(T.self, forKey: "k")` per field, passed to the
+  /// memberwise initializer in a single `try self.init(…)`.
+  ///
+  /// One call rather than `self.x = try …` per field: a throw between two assignments leaves
+  /// `self` partly initialized, and the compiler then tracks every field's state to destroy the
+  /// assigned ones, which made a clean build of 300 events about a tenth slower in debug and
+  /// in release (Benchmarks/compile-cost.sh).
+  private func decoder(doc: String, signature: String, reader: String, callsMemberwiseInitializer: Bool)
+    -> Declaration
+  {
+    let values: [(field: Field, expression: String)] = fields.map { field in
       let key = Swift.stringLiteral(field.wireKey)
-      let expression: String
       switch (field.type, field.defaultValue) {
       case (.optional(let wrapped), nil), (.optional(let wrapped), .some(DefaultValue.none)):
-        expression = "try \(reader).decodeIfPresent(\(Swift.type(wrapped)).self, forKey: \(key))"
+        return (field, "\(reader).decodeIfPresent(\(Swift.type(wrapped)).self, forKey: \(key))")
       case (.optional(let wrapped), let value?):
-        expression =
-          "try \(reader).decodeIfPresent(\(Swift.type(wrapped)).self, forKey: \(key)) ?? \(ValueSpelling.expression(value, of: field.type))"
+        return (
+          field,
+          "\(reader).decodeIfPresent(\(Swift.type(wrapped)).self, forKey: \(key)) ?? \(ValueSpelling.expression(value, of: field.type))"
+        )
       case (let type, let value?):
-        expression =
-          "try \(reader).decode(\(Swift.type(type)).self, forKey: \(key), default: \(ValueSpelling.expression(value, of: type)))"
+        return (
+          field,
+          "\(reader).decode(\(Swift.type(type)).self, forKey: \(key), default: \(ValueSpelling.expression(value, of: type)))"
+        )
       case (let type, nil):
-        expression = "try \(reader).decode(\(Swift.type(type)).self, forKey: \(key))"
+        return (field, "\(reader).decode(\(Swift.type(type)).self, forKey: \(key))")
       }
-      return .line("self.\(Self.storage(field)) = \(expression)")
+    }
+    let body: [Statement]
+    if values.isEmpty {
+      body = []
+    } else if callsMemberwiseInitializer {
+      let arguments = values.enumerated().map { index, value in
+        Statement.line(
+          "\(Swift.argumentLabel(value.field.name)): \(value.expression)\(index == values.count - 1 ? "" : ",")")
+      }
+      body = [.block("try self.init(", arguments, close: ")")]
+    } else {
+      body = values.map { .line("self.\(Self.storage($0.field)) = try \($0.expression)") }
     }
     return .function(FunctionDecl(doc: [doc], signature: signature, body: body))
   }

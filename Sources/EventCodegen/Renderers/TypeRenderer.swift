@@ -105,7 +105,7 @@ struct TypeRenderer {
           members: coding.properties + [
             coding.memberwiseInitializer(doc: "Creates a value.", deprecated: type.deprecated)
           ])),
-      coding.codingExtension(for: type.name),
+      coding.codingExtension(for: type.name, initializerIsDeprecated: type.deprecated != nil),
     ]
   }
 }

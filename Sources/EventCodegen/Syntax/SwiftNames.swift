@@ -7,6 +7,12 @@ enum Swift {
     SwiftNames.keywords.contains(name) ? "`\(name)`" : name
   }
 
+  /// `name` as an argument label in a call: there only `inout` needs backticks, and any other
+  /// keyword in backticks draws a warning (Swift 6.3).
+  static func argumentLabel(_ name: String) -> String {
+    name == "inout" ? "`inout`" : name
+  }
+
   /// The Swift spelling of a field type, every name from the standard library or Foundation
   /// module-qualified (`Swift.String`, `Foundation.Date`), so that a type the module declares
   /// under the same name cannot capture it. Schema types are the module's own and stay bare.

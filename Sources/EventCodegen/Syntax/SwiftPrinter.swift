@@ -153,7 +153,7 @@ struct SwiftPrinter {
     case .line(let text):
       emit(text)
     case .block(let opening, let body, let close):
-      emit(opening + " {")
+      emit(opening)
       indentation += 1
       body.forEach { self.statement($0) }
       indentation -= 1

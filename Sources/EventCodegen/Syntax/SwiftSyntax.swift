@@ -74,7 +74,8 @@ struct FunctionDecl: Equatable {
 indirect enum Statement: Equatable {
   /// One line.
   case line(String)
-  /// `header {`, the nested statements, and `}` (or another closing line).
+  /// An opening line as written (`if ready {`, `try self.init(`), the nested statements one
+  /// level deeper, and the closing line.
   case block(String, [Statement], close: String = "}")
   /// `switch subject {` with its cases, each label aligned with the `switch` as Swift style has it.
   case `switch`(String, [(label: String, body: [Statement])])

@@ -151,9 +151,11 @@ nonisolated public enum AnalyticsWindowAction: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension ChangeDateRange: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.from = try reader.decode(Foundation.Date.self, forKey: "from")
-    self.until = try reader.decode(Foundation.Date.self, forKey: "until")
-    self.granularity = try reader.decode(Granularity.self, forKey: "granularity", default: .day)
+    try self.init(
+      from: reader.decode(Foundation.Date.self, forKey: "from"),
+      until: reader.decode(Foundation.Date.self, forKey: "until"),
+      granularity: reader.decode(Granularity.self, forKey: "granularity", default: .day)
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -167,7 +169,9 @@ nonisolated public enum AnalyticsWindowAction: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension SelectApplication: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ApplicationID.self, forKey: "id")
+    try self.init(
+      id: reader.decode(ApplicationID.self, forKey: "id")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -184,7 +188,9 @@ nonisolated extension SelectApplication: TypedEvents.SubjectIdentifiable {
 @_spi(Generated) nonisolated extension UnselectApplication: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ApplicationID.self, forKey: "id")
+    try self.init(
+      id: reader.decode(ApplicationID.self, forKey: "id")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -201,10 +207,12 @@ nonisolated extension UnselectApplication: TypedEvents.SubjectIdentifiable {
 @_spi(Generated) nonisolated extension ExportRequested: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.format = try reader.decode(Swift.String.self, forKey: "format", default: "csv")
-    self.includeHidden = try reader.decode(Swift.Bool.self, forKey: "includeHidden", default: false)
-    self.maximumRows = try reader.decodeIfPresent(Swift.Int64.self, forKey: "maximumRows") ?? 10000
-    self.columnWidths = try reader.decode([Swift.String: Swift.Double].self, forKey: "columnWidths", default: ["name": 120.5, "value": 80.0])
+    try self.init(
+      format: reader.decode(Swift.String.self, forKey: "format", default: "csv"),
+      includeHidden: reader.decode(Swift.Bool.self, forKey: "includeHidden", default: false),
+      maximumRows: reader.decodeIfPresent(Swift.Int64.self, forKey: "maximumRows") ?? 10000,
+      columnWidths: reader.decode([Swift.String: Swift.Double].self, forKey: "columnWidths", default: ["name": 120.5, "value": 80.0])
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.

@@ -177,9 +177,11 @@ nonisolated public enum Pagination: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension Attachment: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.url = try reader.decode(Foundation.URL.self, forKey: "url")
-    self.thumbnail = try reader.decodeIfPresent(Foundation.Data.self, forKey: "thumbnail")
-    self.byteCount = try reader.decode(Swift.UInt64.self, forKey: "byteCount")
+    try self.init(
+      url: reader.decode(Foundation.URL.self, forKey: "url"),
+      thumbnail: reader.decodeIfPresent(Foundation.Data.self, forKey: "thumbnail"),
+      byteCount: reader.decode(Swift.UInt64.self, forKey: "byteCount")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -193,15 +195,17 @@ nonisolated public enum Pagination: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension Message: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(MessageID.self, forKey: "id")
-    self.sender = try reader.decode(Swift.String.self, forKey: "sender")
-    self.text = try reader.decode(Swift.String.self, forKey: "text")
-    self.sentAt = try reader.decode(Foundation.Date.self, forKey: "sentAt")
-    self.attachments = try reader.decode([Attachment].self, forKey: "attachments")
-    self.reactions = try reader.decode([Swift.String: Swift.Int].self, forKey: "reactions")
-    self.replyTo = try reader.decodeIfPresent([Message].self, forKey: "replyTo")
-    self._edited = try reader.decode(Swift.Bool.self, forKey: "edited", default: false)
-    self.editedAt = try reader.decodeIfPresent(Foundation.Date.self, forKey: "editedAt")
+    try self.init(
+      id: reader.decode(MessageID.self, forKey: "id"),
+      sender: reader.decode(Swift.String.self, forKey: "sender"),
+      text: reader.decode(Swift.String.self, forKey: "text"),
+      sentAt: reader.decode(Foundation.Date.self, forKey: "sentAt"),
+      attachments: reader.decode([Attachment].self, forKey: "attachments"),
+      reactions: reader.decode([Swift.String: Swift.Int].self, forKey: "reactions"),
+      replyTo: reader.decodeIfPresent([Message].self, forKey: "replyTo"),
+      edited: reader.decode(Swift.Bool.self, forKey: "edited", default: false),
+      editedAt: reader.decodeIfPresent(Foundation.Date.self, forKey: "editedAt")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -221,9 +225,11 @@ nonisolated public enum Pagination: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension FetchMessagesRequested: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.conversation = try reader.decode(ConversationID.self, forKey: "conversation")
-    self.before = try reader.decodeIfPresent(MessageID.self, forKey: "before")
-    self.limit = try reader.decode(Swift.UInt16.self, forKey: "limit", default: 50)
+    try self.init(
+      conversation: reader.decode(ConversationID.self, forKey: "conversation"),
+      before: reader.decodeIfPresent(MessageID.self, forKey: "before"),
+      limit: reader.decode(Swift.UInt16.self, forKey: "limit", default: 50)
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -242,11 +248,13 @@ nonisolated extension FetchMessagesRequested: TypedEvents.SubjectIdentifiable {
 @_spi(Generated) nonisolated extension MessagesLoaded: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.conversation = try reader.decode(ConversationID.self, forKey: "conversation")
-    self.messages = try reader.decode([Message].self, forKey: "messages")
-    self.hasMore = try reader.decode(Swift.Bool.self, forKey: "hasMore")
-    self.loadedIn = try reader.decode(Swift.Double.self, forKey: "loadedIn")
-    self.score = try reader.decodeIfPresent(Swift.Float.self, forKey: "score")
+    try self.init(
+      conversation: reader.decode(ConversationID.self, forKey: "conversation"),
+      messages: reader.decode([Message].self, forKey: "messages"),
+      hasMore: reader.decode(Swift.Bool.self, forKey: "hasMore"),
+      loadedIn: reader.decode(Swift.Double.self, forKey: "loadedIn"),
+      score: reader.decodeIfPresent(Swift.Float.self, forKey: "score")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.

@@ -140,11 +140,13 @@ nonisolated public enum BoxEvent: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension Item: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ItemID.self, forKey: "id")
-    self.title = try reader.decode(Swift.String.self, forKey: "title")
-    self.quantity = try reader.decode(Swift.Int32.self, forKey: "quantity", default: 1)
-    self.tags = try reader.decode([Swift.String].self, forKey: "tags")
-    self.barcode = try reader.decodeIfPresent(Swift.String.self, forKey: "barcode")
+    try self.init(
+      id: reader.decode(ItemID.self, forKey: "id"),
+      title: reader.decode(Swift.String.self, forKey: "title"),
+      quantity: reader.decode(Swift.Int32.self, forKey: "quantity", default: 1),
+      tags: reader.decode([Swift.String].self, forKey: "tags"),
+      barcode: reader.decodeIfPresent(Swift.String.self, forKey: "barcode")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -160,8 +162,10 @@ nonisolated public enum BoxEvent: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension BoxProvisioned: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.boxId = try reader.decode(BoxID.self, forKey: "boxId")
-    self.title = try reader.decode(Swift.String.self, forKey: "title")
+    try self.init(
+      boxId: reader.decode(BoxID.self, forKey: "boxId"),
+      title: reader.decode(Swift.String.self, forKey: "title")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -179,8 +183,10 @@ nonisolated extension BoxProvisioned: TypedEvents.SubjectIdentifiable {
 @_spi(Generated) nonisolated extension ItemProvisioned: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.boxId = try reader.decode(BoxID.self, forKey: "boxId")
-    self.item = try reader.decode(Item.self, forKey: "item")
+    try self.init(
+      boxId: reader.decode(BoxID.self, forKey: "boxId"),
+      item: reader.decode(Item.self, forKey: "item")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -198,9 +204,11 @@ nonisolated extension ItemProvisioned: TypedEvents.SubjectIdentifiable {
 @_spi(Generated) nonisolated extension ItemMoved: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.item = try reader.decode(Item.self, forKey: "item")
-    self.from = try reader.decode(BoxID.self, forKey: "from")
-    self.to = try reader.decode(BoxID.self, forKey: "to")
+    try self.init(
+      item: reader.decode(Item.self, forKey: "item"),
+      from: reader.decode(BoxID.self, forKey: "from"),
+      to: reader.decode(BoxID.self, forKey: "to")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.

@@ -314,8 +314,10 @@ nonisolated public enum ListingChange: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension Money: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.amount = try reader.decode(Foundation.Decimal.self, forKey: "amount")
-    self.currency = try reader.decode(Currency.self, forKey: "currency")
+    try self.init(
+      amount: reader.decode(Foundation.Decimal.self, forKey: "amount"),
+      currency: reader.decode(Currency.self, forKey: "currency")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -328,14 +330,16 @@ nonisolated public enum ListingChange: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension Listing: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ListingID.self, forKey: "id")
-    self.title = try reader.decode(Swift.String.self, forKey: "title")
-    self.price = try reader.decode(Money.self, forKey: "price")
-    self.status = try reader.decode(Status.self, forKey: "status")
-    self.seller = try reader.decode(UserID.self, forKey: "seller")
-    self.photos = try reader.decode([Foundation.URL].self, forKey: "photos")
-    self.location = try reader.decodeIfPresent(GeoPoint.self, forKey: "location")
-    self.attributes = try reader.decode([Swift.String: Swift.String].self, forKey: "attributes", default: [:])
+    try self.init(
+      id: reader.decode(ListingID.self, forKey: "id"),
+      title: reader.decode(Swift.String.self, forKey: "title"),
+      price: reader.decode(Money.self, forKey: "price"),
+      status: reader.decode(Status.self, forKey: "status"),
+      seller: reader.decode(UserID.self, forKey: "seller"),
+      photos: reader.decode([Foundation.URL].self, forKey: "photos"),
+      location: reader.decodeIfPresent(GeoPoint.self, forKey: "location"),
+      attributes: reader.decode([Swift.String: Swift.String].self, forKey: "attributes", default: [:])
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -354,7 +358,9 @@ nonisolated public enum ListingChange: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension ListingCreated: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.listing = try reader.decode(Listing.self, forKey: "listing")
+    try self.init(
+      listing: reader.decode(Listing.self, forKey: "listing")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -371,8 +377,10 @@ nonisolated extension ListingCreated: TypedEvents.SubjectIdentifiable {
 @_spi(Generated) nonisolated extension ListingUpdated: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.listing = try reader.decode(Listing.self, forKey: "listing")
-    self.changedFields = try reader.decode([Swift.String].self, forKey: "changed_fields")
+    try self.init(
+      listing: reader.decode(Listing.self, forKey: "listing"),
+      changedFields: reader.decode([Swift.String].self, forKey: "changed_fields")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -390,11 +398,13 @@ nonisolated extension ListingUpdated: TypedEvents.SubjectIdentifiable {
 @_spi(Generated) nonisolated extension ListingSold: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ListingID.self, forKey: "id")
-    self.price = try reader.decode(Money.self, forKey: "price")
-    self.soldAt = try reader.decode(Foundation.Date.self, forKey: "soldAt")
-    self.buyer = try reader.decodeIfPresent(UserID.self, forKey: "buyer")
-    self.channel = try reader.decode(Swift.String.self, forKey: "sales_channel", default: "app")
+    try self.init(
+      id: reader.decode(ListingID.self, forKey: "id"),
+      price: reader.decode(Money.self, forKey: "price"),
+      soldAt: reader.decode(Foundation.Date.self, forKey: "soldAt"),
+      buyer: reader.decodeIfPresent(UserID.self, forKey: "buyer"),
+      channel: reader.decode(Swift.String.self, forKey: "sales_channel", default: "app")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -432,8 +442,10 @@ nonisolated extension ListingRemoved: TypedEvents.SubjectIdentifiable {
 @_spi(Generated) nonisolated extension ListingArchived: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.id = try reader.decode(ListingID.self, forKey: "id")
-    self.reason = try reader.decodeIfPresent(Swift.String.self, forKey: "reason")
+    try self.init(
+      id: reader.decode(ListingID.self, forKey: "id"),
+      reason: reader.decodeIfPresent(Swift.String.self, forKey: "reason")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.

@@ -240,6 +240,9 @@ nonisolated public struct Keywords: TypedEvents.Event {
   public let encoder: Swift.Bool
   public let decoder: Swift.Bool
   public let writer: Swift.String
+  public let `let`: Swift.String?
+  public let `var`: Swift.Int?
+  public let `inout`: Swift.Bool?
 
   /// Creates the event.
   public init(
@@ -252,7 +255,10 @@ nonisolated public struct Keywords: TypedEvents.Event {
     container: Swift.Int,
     encoder: Swift.Bool,
     decoder: Swift.Bool,
-    writer: Swift.String
+    writer: Swift.String,
+    `let`: Swift.String? = nil,
+    `var`: Swift.Int? = nil,
+    `inout`: Swift.Bool? = nil
   ) {
     self.`default` = `default`
     self.`in` = `in`
@@ -264,6 +270,9 @@ nonisolated public struct Keywords: TypedEvents.Event {
     self.encoder = encoder
     self.decoder = decoder
     self.writer = writer
+    self.`let` = `let`
+    self.`var` = `var`
+    self.`inout` = `inout`
   }
 }
 
@@ -445,25 +454,27 @@ nonisolated public enum Explicit: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension Everything: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.string = try reader.decode(Swift.String.self, forKey: "string")
-    self.bool = try reader.decode(Swift.Bool.self, forKey: "bool")
-    self.int = try reader.decode(Swift.Int.self, forKey: "int")
-    self.int8 = try reader.decode(Swift.Int8.self, forKey: "int8")
-    self.int16 = try reader.decode(Swift.Int16.self, forKey: "int16")
-    self.int32 = try reader.decode(Swift.Int32.self, forKey: "int32")
-    self.int64 = try reader.decode(Swift.Int64.self, forKey: "int64")
-    self.uint = try reader.decode(Swift.UInt.self, forKey: "uint")
-    self.uint8 = try reader.decode(Swift.UInt8.self, forKey: "uint8")
-    self.uint16 = try reader.decode(Swift.UInt16.self, forKey: "uint16")
-    self.uint32 = try reader.decode(Swift.UInt32.self, forKey: "uint32")
-    self.uint64 = try reader.decode(Swift.UInt64.self, forKey: "uint64")
-    self.double = try reader.decode(Swift.Double.self, forKey: "double")
-    self.float = try reader.decode(Swift.Float.self, forKey: "float")
-    self.decimal = try reader.decode(Foundation.Decimal.self, forKey: "decimal")
-    self.date = try reader.decode(Foundation.Date.self, forKey: "date")
-    self.uuid = try reader.decode(Foundation.UUID.self, forKey: "uuid")
-    self.url = try reader.decode(Foundation.URL.self, forKey: "url")
-    self.data = try reader.decode(Foundation.Data.self, forKey: "data")
+    try self.init(
+      string: reader.decode(Swift.String.self, forKey: "string"),
+      bool: reader.decode(Swift.Bool.self, forKey: "bool"),
+      int: reader.decode(Swift.Int.self, forKey: "int"),
+      int8: reader.decode(Swift.Int8.self, forKey: "int8"),
+      int16: reader.decode(Swift.Int16.self, forKey: "int16"),
+      int32: reader.decode(Swift.Int32.self, forKey: "int32"),
+      int64: reader.decode(Swift.Int64.self, forKey: "int64"),
+      uint: reader.decode(Swift.UInt.self, forKey: "uint"),
+      uint8: reader.decode(Swift.UInt8.self, forKey: "uint8"),
+      uint16: reader.decode(Swift.UInt16.self, forKey: "uint16"),
+      uint32: reader.decode(Swift.UInt32.self, forKey: "uint32"),
+      uint64: reader.decode(Swift.UInt64.self, forKey: "uint64"),
+      double: reader.decode(Swift.Double.self, forKey: "double"),
+      float: reader.decode(Swift.Float.self, forKey: "float"),
+      decimal: reader.decode(Foundation.Decimal.self, forKey: "decimal"),
+      date: reader.decode(Foundation.Date.self, forKey: "date"),
+      uuid: reader.decode(Foundation.UUID.self, forKey: "uuid"),
+      url: reader.decode(Foundation.URL.self, forKey: "url"),
+      data: reader.decode(Foundation.Data.self, forKey: "data")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -493,15 +504,17 @@ nonisolated public enum Explicit: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension Nested: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.owner = try reader.decode(Token.self, forKey: "owner")
-    self.optionalArray = try reader.decodeIfPresent([Swift.Int].self, forKey: "optionalArray")
-    self.arrayOfArrays = try reader.decode([[Swift.String]].self, forKey: "arrayOfArrays")
-    self.dictionaryOfArrays = try reader.decode([Swift.String: [Count]].self, forKey: "dictionaryOfArrays")
-    self.arrayOfDictionaries = try reader.decode([[Swift.String: Swift.Double]].self, forKey: "arrayOfDictionaries")
-    self.optionalDictionary = try reader.decodeIfPresent([Swift.String: [Swift.String: Swift.Bool]].self, forKey: "optionalDictionary")
-    self.shapes = try reader.decode([Shape].self, forKey: "shapes")
-    self.shapeByName = try reader.decodeIfPresent([Swift.String: Shape].self, forKey: "shapeByName")
-    self.old = try reader.decodeIfPresent(Old.self, forKey: "old")
+    try self.init(
+      owner: reader.decode(Token.self, forKey: "owner"),
+      optionalArray: reader.decodeIfPresent([Swift.Int].self, forKey: "optionalArray"),
+      arrayOfArrays: reader.decode([[Swift.String]].self, forKey: "arrayOfArrays"),
+      dictionaryOfArrays: reader.decode([Swift.String: [Count]].self, forKey: "dictionaryOfArrays"),
+      arrayOfDictionaries: reader.decode([[Swift.String: Swift.Double]].self, forKey: "arrayOfDictionaries"),
+      optionalDictionary: reader.decodeIfPresent([Swift.String: [Swift.String: Swift.Bool]].self, forKey: "optionalDictionary"),
+      shapes: reader.decode([Shape].self, forKey: "shapes"),
+      shapeByName: reader.decodeIfPresent([Swift.String: Shape].self, forKey: "shapeByName"),
+      old: reader.decodeIfPresent(Old.self, forKey: "old")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -526,16 +539,21 @@ nonisolated extension Nested: TypedEvents.SubjectIdentifiable {
 @_spi(Generated) nonisolated extension Keywords: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.`default` = try reader.decode(Swift.String.self, forKey: "default")
-    self.`in` = try reader.decode(Swift.Int.self, forKey: "in")
-    self.`class` = try reader.decode(Swift.Bool.self, forKey: "class")
-    self.`protocol` = try reader.decode(Weekday.self, forKey: "protocol")
-    self.`return` = try reader.decodeIfPresent(Level.self, forKey: "return")
-    self.reader = try reader.decode(Swift.String.self, forKey: "reader")
-    self.container = try reader.decode(Swift.Int.self, forKey: "container")
-    self.encoder = try reader.decode(Swift.Bool.self, forKey: "encoder")
-    self.decoder = try reader.decode(Swift.Bool.self, forKey: "decoder")
-    self.writer = try reader.decode(Swift.String.self, forKey: "writer")
+    try self.init(
+      default: reader.decode(Swift.String.self, forKey: "default"),
+      in: reader.decode(Swift.Int.self, forKey: "in"),
+      class: reader.decode(Swift.Bool.self, forKey: "class"),
+      protocol: reader.decode(Weekday.self, forKey: "protocol"),
+      return: reader.decodeIfPresent(Level.self, forKey: "return"),
+      reader: reader.decode(Swift.String.self, forKey: "reader"),
+      container: reader.decode(Swift.Int.self, forKey: "container"),
+      encoder: reader.decode(Swift.Bool.self, forKey: "encoder"),
+      decoder: reader.decode(Swift.Bool.self, forKey: "decoder"),
+      writer: reader.decode(Swift.String.self, forKey: "writer"),
+      let: reader.decodeIfPresent(Swift.String.self, forKey: "let"),
+      var: reader.decodeIfPresent(Swift.Int.self, forKey: "var"),
+      `inout`: reader.decodeIfPresent(Swift.Bool.self, forKey: "inout")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -550,29 +568,34 @@ nonisolated extension Nested: TypedEvents.SubjectIdentifiable {
     writer.encode(self.encoder, forKey: "encoder")
     writer.encode(self.decoder, forKey: "decoder")
     writer.encode(self.writer, forKey: "writer")
+    writer.encodeIfPresent(self.`let`, forKey: "let")
+    writer.encodeIfPresent(self.`var`, forKey: "var")
+    writer.encodeIfPresent(self.`inout`, forKey: "inout")
   }
 }
 
 @_spi(Generated) nonisolated extension TrickyDefaults: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.quote = try reader.decode(Swift.String.self, forKey: "quote", default: "say \"hi\"\\n\\(x) \t tab é 🎉")
-    self.multiline = try reader.decode(Swift.String.self, forKey: "multiline", default: "line one\nline two")
-    self.empty = try reader.decode(Swift.String.self, forKey: "empty", default: "")
-    self.minimum = try reader.decode(Swift.Int64.self, forKey: "minimum", default: -9223372036854775808)
-    self.maximum = try reader.decode(Swift.UInt64.self, forKey: "maximum", default: 18446744073709551615)
-    self.small = try reader.decode(Swift.Int8.self, forKey: "small", default: -128)
-    self.ratio = try reader.decode(Ratio.self, forKey: "ratio", default: Ratio(rawValue: 0.5))
-    self.money = try reader.decode(Foundation.Decimal.self, forKey: "money", default: Foundation.Decimal(sign: .minus, exponent: -4, significand: 12345678))
-    self.float = try reader.decode(Swift.Float.self, forKey: "float", default: 0.001)
-    self.weekday = try reader.decode(Weekday.self, forKey: "weekday", default: .`default`)
-    self.level = try reader.decode(Level.self, forKey: "level", default: .high)
-    self.token = try reader.decode(Token.self, forKey: "token", default: Token(rawValue: Foundation.UUID(uuid: (0x5A, 0x8B, 0x0A, 0x3C, 0x2F, 0x6E, 0x4C, 0x1D, 0x9B, 0x7A, 0x0E, 0x1F, 0x2D, 0x3C, 0x4B, 0x5A))))
-    self.tags = try reader.decode([Swift.String].self, forKey: "tags", default: ["a", "b c", ""])
-    self.limits = try reader.decode([Swift.String: Swift.Int].self, forKey: "limits", default: ["low": 1, "high": 99])
-    self.maybe = try reader.decodeIfPresent(Swift.Bool.self, forKey: "maybe") ?? true
-    self.nothing = try reader.decodeIfPresent(Swift.Int.self, forKey: "nothing")
-    self._legacy = try reader.decode(Swift.Bool.self, forKey: "legacy", default: false)
+    try self.init(
+      quote: reader.decode(Swift.String.self, forKey: "quote", default: "say \"hi\"\\n\\(x) \t tab é 🎉"),
+      multiline: reader.decode(Swift.String.self, forKey: "multiline", default: "line one\nline two"),
+      empty: reader.decode(Swift.String.self, forKey: "empty", default: ""),
+      minimum: reader.decode(Swift.Int64.self, forKey: "minimum", default: -9223372036854775808),
+      maximum: reader.decode(Swift.UInt64.self, forKey: "maximum", default: 18446744073709551615),
+      small: reader.decode(Swift.Int8.self, forKey: "small", default: -128),
+      ratio: reader.decode(Ratio.self, forKey: "ratio", default: Ratio(rawValue: 0.5)),
+      money: reader.decode(Foundation.Decimal.self, forKey: "money", default: Foundation.Decimal(sign: .minus, exponent: -4, significand: 12345678)),
+      float: reader.decode(Swift.Float.self, forKey: "float", default: 0.001),
+      weekday: reader.decode(Weekday.self, forKey: "weekday", default: .`default`),
+      level: reader.decode(Level.self, forKey: "level", default: .high),
+      token: reader.decode(Token.self, forKey: "token", default: Token(rawValue: Foundation.UUID(uuid: (0x5A, 0x8B, 0x0A, 0x3C, 0x2F, 0x6E, 0x4C, 0x1D, 0x9B, 0x7A, 0x0E, 0x1F, 0x2D, 0x3C, 0x4B, 0x5A)))),
+      tags: reader.decode([Swift.String].self, forKey: "tags", default: ["a", "b c", ""]),
+      limits: reader.decode([Swift.String: Swift.Int].self, forKey: "limits", default: ["low": 1, "high": 99]),
+      maybe: reader.decodeIfPresent(Swift.Bool.self, forKey: "maybe") ?? true,
+      nothing: reader.decodeIfPresent(Swift.Int.self, forKey: "nothing"),
+      legacy: reader.decode(Swift.Bool.self, forKey: "legacy", default: false)
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.

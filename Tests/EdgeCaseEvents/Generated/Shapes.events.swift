@@ -108,10 +108,12 @@ nonisolated public enum Drawing: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension Shape: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.name = try reader.decode(Swift.String.self, forKey: "name")
-    self.corners = try reader.decode(Count.self, forKey: "corners")
-    self.children = try reader.decode([Shape].self, forKey: "children", default: [])
-    self.parent = try reader.decodeIfPresent([Shape].self, forKey: "parent")
+    try self.init(
+      name: reader.decode(Swift.String.self, forKey: "name"),
+      corners: reader.decode(Count.self, forKey: "corners"),
+      children: reader.decode([Shape].self, forKey: "children", default: []),
+      parent: reader.decodeIfPresent([Shape].self, forKey: "parent")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -126,8 +128,10 @@ nonisolated public enum Drawing: TypedEvents.EventGroup {
 @_spi(Generated) nonisolated extension ShapeDrawn: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.shape = try reader.decode(Shape.self, forKey: "shape")
-    self.level = try reader.decode(Level.self, forKey: "level")
+    try self.init(
+      shape: reader.decode(Shape.self, forKey: "shape"),
+      level: reader.decode(Level.self, forKey: "level")
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
@@ -145,13 +149,15 @@ nonisolated extension ShapeDrawn: TypedEvents.SubjectIdentifiable {
 @_spi(Generated) nonisolated extension DeepNesting: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
-    self.levels = try reader.decode([[[[Swift.String: [[Swift.Int64]]]]]].self, forKey: "levels")
-    self.shapesByName = try reader.decodeIfPresent([Swift.String: [[Shape]]].self, forKey: "shapesByName")
-    self.dates = try reader.decodeIfPresent([[Swift.String: [Foundation.Date]]].self, forKey: "dates")
-    self.tokens = try reader.decode([[Swift.String: [Token]]].self, forKey: "tokens")
-    self.sparse = try reader.decodeIfPresent([[Swift.String: [Swift.Int64?]?]?].self, forKey: "sparse")
-    self.gaps = try reader.decode([Swift.Int?].self, forKey: "gaps", default: [1, nil])
-    self.holes = try reader.decode([Swift.String: Swift.Int?].self, forKey: "holes", default: ["a": nil, "b": 2])
+    try self.init(
+      levels: reader.decode([[[[Swift.String: [[Swift.Int64]]]]]].self, forKey: "levels"),
+      shapesByName: reader.decodeIfPresent([Swift.String: [[Shape]]].self, forKey: "shapesByName"),
+      dates: reader.decodeIfPresent([[Swift.String: [Foundation.Date]]].self, forKey: "dates"),
+      tokens: reader.decode([[Swift.String: [Token]]].self, forKey: "tokens"),
+      sparse: reader.decodeIfPresent([[Swift.String: [Swift.Int64?]?]?].self, forKey: "sparse"),
+      gaps: reader.decode([Swift.Int?].self, forKey: "gaps", default: [1, nil]),
+      holes: reader.decode([Swift.String: Swift.Int?].self, forKey: "holes", default: ["a": nil, "b": 2])
+    )
   }
 
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
