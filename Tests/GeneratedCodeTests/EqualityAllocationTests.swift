@@ -55,6 +55,7 @@ struct EqualityAllocationTests {
           var hasher = Hasher()
           event.hash(into: &hasher)
           keep(hasher.finalize())
+          keep(event.hashValue)
         }
       }
       #expect(count == 0, "\(E.self): \(count) allocations in 10 comparisons and hashes")

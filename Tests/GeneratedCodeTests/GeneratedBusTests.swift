@@ -82,6 +82,11 @@ struct GeneratedBusTests {
     let other = ListingSold(
       id: ListingID("other"), price: sold.price, soldAt: sold.soldAt, buyer: sold.buyer, channel: sold.channel)
     #expect(copy.hashValue == Fixtures.sold.hashValue)
+    #expect(other.hashValue != Fixtures.sold.hashValue)
+    // hashValue is the runtime's, not synthesized per type: it must agree with hash(into:).
+    var hasher = Hasher()
+    sold.hash(into: &hasher)
+    #expect(sold.hashValue == hasher.finalize())
     #expect(Set([Fixtures.sold, copy, other]).count == 2)
   }
 

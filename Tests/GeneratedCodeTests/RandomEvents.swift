@@ -57,15 +57,15 @@ extension Optional: Sampled where Wrapped: FieldValue {
 struct RandomFields: FieldReader {
   let sampler: Sampler
 
-  func decode<Value: FieldValue>(_ type: Value.Type, forKey key: String) throws(SamplingError) -> Value {
+  func decode<Value: DecodableField>(_ type: Value.Type, forKey key: String) throws(SamplingError) -> Value {
     try sampler.value(Value.self)
   }
 
-  func decodeIfPresent<Value: FieldValue>(_ type: Value.Type, forKey key: String) throws(SamplingError) -> Value? {
+  func decodeIfPresent<Value: DecodableField>(_ type: Value.Type, forKey key: String) throws(SamplingError) -> Value? {
     sampler.chance(4) ? nil : try sampler.value(Value.self)
   }
 
-  func decode<Value: FieldValue>(
+  func decode<Value: DecodableField>(
     _ type: Value.Type, forKey key: String, default defaultValue: @autoclosure () -> Value
   ) throws(SamplingError) -> Value {
     sampler.chance(4) ? defaultValue() : try sampler.value(Value.self)

@@ -7,6 +7,18 @@
 @_spi(Generated)
 public typealias FieldValue = Codable & PropertyListConvertible & Hashable
 
+/// What a ``FieldReader`` needs of a field's type: its JSON form and its property-list form.
+///
+/// Narrower than ``FieldValue`` on purpose: each protocol in a generic signature is one more
+/// witness table that unspecialised generated code looks up and passes at every field.
+@_spi(Generated)
+public typealias DecodableField = Decodable & PropertyListConvertible
+
+/// What a ``FieldWriter`` needs of a field's type: its JSON form, its property-list form, and
+/// `Hashable` for `hash(into:)` and `==`.
+@_spi(Generated)
+public typealias EncodableField = Encodable & PropertyListConvertible & Hashable
+
 /// Reads the fields of an event or value type, by wire key.
 ///
 /// Generated code reads its fields once, generically, through this protocol; `userInfo`
@@ -19,13 +31,13 @@ public protocol FieldReader {
   associatedtype Failure: Error
 
   /// The value under `key`; a missing key is an error.
-  func decode<Value: FieldValue>(_ type: Value.Type, forKey key: String) throws(Failure) -> Value
+  func decode<Value: DecodableField>(_ type: Value.Type, forKey key: String) throws(Failure) -> Value
 
   /// The value under `key`, or nil when the key is missing.
-  func decodeIfPresent<Value: FieldValue>(_ type: Value.Type, forKey key: String) throws(Failure) -> Value?
+  func decodeIfPresent<Value: DecodableField>(_ type: Value.Type, forKey key: String) throws(Failure) -> Value?
 
   /// The value under `key`, or `defaultValue` when the key is missing.
-  func decode<Value: FieldValue>(
+  func decode<Value: DecodableField>(
     _ type: Value.Type, forKey key: String, default defaultValue: @autoclosure () -> Value
   ) throws(Failure) -> Value
 }
@@ -37,10 +49,10 @@ public protocol FieldReader {
 @_spi(Generated)
 public protocol FieldWriter {
   /// Writes `value` under `key`.
-  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String)
+  mutating func encode<Value: EncodableField>(_ value: Value, forKey key: String)
 
   /// Writes `value` under `key`, or nothing when it is nil.
-  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String)
+  mutating func encodeIfPresent<Value: EncodableField>(_ value: Value?, forKey key: String)
 }
 
 @_spi(Generated) extension UserInfoReader: FieldReader {}
@@ -114,6 +126,16 @@ extension FieldCodable {
     write(fields: &fields)
     hasher = fields.hasher
   }
+
+  /// The hash of every field, as `hash(into:)` feeds them to a fresh `Hasher`.
+  ///
+  /// Written here once: otherwise the compiler synthesizes this property for every type.
+  @_semantics("optimize.no.crossmodule")
+  public var hashValue: Int {
+    var hasher = Hasher()
+    hash(into: &hasher)
+    return hasher.finalize()
+  }
 }
 
 /// Feeds each field into a hasher.
@@ -130,13 +152,13 @@ public struct FieldHasher: FieldWriter {
 
   /// Combines `value` into the hasher; the key is the same for every value of the type.
   @inlinable
-  public mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
+  public mutating func encode<Value: EncodableField>(_ value: Value, forKey key: String) {
     hasher.combine(value)
   }
 
   /// Combines `value`, nil included, into the hasher.
   @inlinable
-  public mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
+  public mutating func encodeIfPresent<Value: EncodableField>(_ value: Value?, forKey key: String) {
     hasher.combine(value)
   }
 }
@@ -234,11 +256,11 @@ struct FieldStash: FieldWriter {
     cursor = FieldCursor(buffer)
   }
 
-  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
+  mutating func encode<Value: EncodableField>(_ value: Value, forKey key: String) {
     stash(value)
   }
 
-  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
+  mutating func encodeIfPresent<Value: EncodableField>(_ value: Value?, forKey key: String) {
     stash(value)
   }
 
@@ -267,11 +289,11 @@ struct FieldComparer: FieldWriter {
     self.count = count
   }
 
-  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
+  mutating func encode<Value: EncodableField>(_ value: Value, forKey key: String) {
     compare(value)
   }
 
-  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
+  mutating func encodeIfPresent<Value: EncodableField>(_ value: Value?, forKey key: String) {
     compare(value)
   }
 
@@ -301,11 +323,11 @@ struct FieldReleaser: FieldWriter {
     self.count = count
   }
 
-  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
+  mutating func encode<Value: EncodableField>(_ value: Value, forKey key: String) {
     release(Value.self)
   }
 
-  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
+  mutating func encodeIfPresent<Value: EncodableField>(_ value: Value?, forKey key: String) {
     release(Value?.self)
   }
 
@@ -320,11 +342,11 @@ struct FieldReleaser: FieldWriter {
 struct FieldList: FieldWriter {
   var values: [AnyHashable] = []
 
-  mutating func encode<Value: FieldValue>(_ value: Value, forKey key: String) {
+  mutating func encode<Value: EncodableField>(_ value: Value, forKey key: String) {
     values.append(AnyHashable(value))
   }
 
-  mutating func encodeIfPresent<Value: FieldValue>(_ value: Value?, forKey key: String) {
+  mutating func encodeIfPresent<Value: EncodableField>(_ value: Value?, forKey key: String) {
     values.append(AnyHashable(value))
   }
 }
