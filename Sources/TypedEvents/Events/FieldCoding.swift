@@ -62,7 +62,7 @@ public protocol FieldWriter {
 
 /// A type whose fields generated code reads and writes once, generically: the runtime derives
 /// from those two functions its JSON coding (`Codable`), its `userInfo` coding
-/// (``UserInfoCodable``), `==` and `hash(into:)`.
+/// (``UserInfoCodable``), `==`, `hash(into:)` and `hashValue`.
 ///
 /// Keeping those in the runtime, written once, rather than in every generated type is most of
 /// what keeps generated code cheap to compile (Benchmarks/compile-cost.sh). Only the `userInfo`
