@@ -50,5 +50,5 @@ enum Fixtures {
   static let keywords = Keywords(
     default: "d", in: 1, class: true, protocol: .unknown("sunday"), return: .max, reader: "r", container: 2,
     encoder: false,
-    decoder: true, writer: "w")
+    decoder: true, writer: "w", let: "l", var: 7, `inout`: false)
 }

@@ -61,6 +61,22 @@ struct GeneratedBusTests {
     withExtendedLifetime(cheapOnes) {}
   }
 
+  /// The subject of `Keywords` is its field `var`: the helper is declared with a backticked label
+  /// and called with a bare one.
+  @Test func aHelperLabelledWithAKeywordSelectsItsSubject() {
+    let bus = EventBus()
+    let writers = Locked<[String]>([])
+    let handler = bus.subscribe(.keywordsEvents(var: 7)) { event in writers.withValue { $0.append(event.writer) } }
+    bus.publish(Fixtures.keywords)
+    bus.publish(
+      Keywords(
+        default: "", in: 0, class: false, protocol: .monday, reader: "", container: 0, encoder: false, decoder: false,
+        writer: "other", var: 8))
+    #expect(Fixtures.keywords.eventSubject == 7)
+    #expect(writers.value == ["w"])
+    withExtendedLifetime(handler) {}
+  }
+
   @Test func aGroupHelperStreamsTheLatestAboutItsSubjectFirst() async {
     let bus = EventBus()
     bus.publish(ListingCreated(listing: Fixtures.listing))

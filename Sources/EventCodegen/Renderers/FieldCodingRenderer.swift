@@ -71,7 +71,7 @@ struct FieldCodingRenderer {
   }
 
   /// The coding of the fields, written once: a generic reader and writer, from which the
-  /// runtime's `FieldCodable` derives JSON, `userInfo` and `hash(into:)`.
+  /// runtime's `FieldCodable` derives JSON, `userInfo`, `==`, `hash(into:)` and `hashValue`.
   ///
   /// `initializerIsDeprecated`: the memberwise initializer is deprecated, so the decoder must not
   /// call it (that would warn in every build) and assigns the fields one by one instead.
@@ -86,7 +86,7 @@ struct FieldCodingRenderer {
               "Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.",
             signature:
               "\(access)init<Reader: \(Swift.runtime("FieldReader"))>(fields reader: Reader) throws(Reader.Failure)",
-            reader: "reader", callsMemberwiseInitializer: !initializerIsDeprecated),
+            reader: "reader", oneCall: !initializerIsDeprecated),
           encoder(
             doc: "Writes the fields, by wire key, to JSON, `userInfo` or a hasher.",
             signature: "\(access)func write<Writer: \(Swift.runtime("FieldWriter"))>(fields writer: inout Writer)",
@@ -95,15 +95,13 @@ struct FieldCodingRenderer {
   }
 
   /// A decoding initializer: one `reader.decode(T.self, forKey: "k")` per field, passed to the
-  /// memberwise initializer in a single `try self.init(…)`.
+  /// memberwise initializer in a single `try self.init(…)` when `oneCall`, else assigned.
   ///
   /// One call rather than `self.x = try …` per field: a throw between two assignments leaves
   /// `self` partly initialized, and the compiler then tracks every field's state to destroy the
   /// assigned ones, which made a clean build of 300 events about a tenth slower in debug and
   /// in release (Benchmarks/compile-cost.sh).
-  private func decoder(doc: String, signature: String, reader: String, callsMemberwiseInitializer: Bool)
-    -> Declaration
-  {
+  private func decoder(doc: String, signature: String, reader: String, oneCall: Bool) -> Declaration {
     let values: [(field: Field, expression: String)] = fields.map { field in
       let key = Swift.stringLiteral(field.wireKey)
       switch (field.type, field.defaultValue) {
@@ -126,7 +124,7 @@ struct FieldCodingRenderer {
     let body: [Statement]
     if values.isEmpty {
       body = []
-    } else if callsMemberwiseInitializer {
+    } else if oneCall {
       let arguments = values.enumerated().map { index, value in
         Statement.line(
           "\(Swift.argumentLabel(value.field.name)): \(value.expression)\(index == values.count - 1 ? "" : ",")")

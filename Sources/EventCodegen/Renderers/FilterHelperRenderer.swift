@@ -29,7 +29,9 @@ struct FilterHelperRenderer {
       let label = Self.label(for: item)
       let name = Self.selectorName(for: item.typeName)
       // `subject subject:` draws a warning: a label equal to the parameter's name is the name.
-      let parameter = label == "subject" ? "subject" : "\(label) subject"
+      // A keyword label (a subject field named `var`, a type named `LetID`) keeps its backticks
+      // in the declaration; a call writes it as an argument label.
+      let parameter = label == "subject" ? "subject" : "\(Swift.identifier(label)) subject"
       // `.group(_:)` is not inlinable; `.event(_:)` is, so events go through the runtime's
       // `_event(about:)`, which keeps the delivery path from being specialised per event type.
       let selector =
@@ -43,7 +45,7 @@ struct FilterHelperRenderer {
               FunctionDecl(
                 doc: [
                   "The `\(item.typeName)` events about one \(label), for `subscribe(_:)` or `events(_:)`,",
-                  "as in `bus.subscribe(.\(name)(\(label): id)) { … }`.",
+                  "as in `bus.subscribe(.\(name)(\(Swift.argumentLabel(label)): id)) { … }`.",
                 ],
                 signature: "\(access)static func \(name)(\(parameter): \(Swift.type(item.subjectType))) -> Self",
                 body: [.line(selector)]))

@@ -8,7 +8,7 @@ enum Swift {
   }
 
   /// `name` as an argument label in a call: there only `inout` needs backticks, and any other
-  /// keyword in backticks draws a warning (Swift 6.3).
+  /// keyword in backticks draws a warning.
   static func argumentLabel(_ name: String) -> String {
     name == "inout" ? "`inout`" : name
   }

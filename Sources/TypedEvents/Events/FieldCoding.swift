@@ -68,8 +68,9 @@ public protocol FieldWriter {
 /// what keeps generated code cheap to compile (Benchmarks/compile-cost.sh). Only the `userInfo`
 /// defaults are inlinable, so a release build specialises them for each type: `userInfo` is
 /// what the notification bridge carries. JSON coding (the event log's, the envelopes' and the
-/// PostgreSQL store's format), `==` and `hash(into:)` run the generic code instead; specialising
-/// them for every type took a quarter of a clean release build of 300 events.
+/// PostgreSQL store's format), `==`, `hash(into:)` and `hashValue` run the generic code
+/// instead; specialising them for every type took a quarter of a clean release build of 300
+/// events.
 @_spi(Generated)
 public protocol FieldCodable: Hashable, Codable, UserInfoCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take

@@ -241,7 +241,7 @@ nonisolated public struct Keywords: TypedEvents.Event {
   public let decoder: Swift.Bool
   public let writer: Swift.String
   public let `let`: Swift.String?
-  public let `var`: Swift.Int?
+  public let `var`: Swift.Int
   public let `inout`: Swift.Bool?
 
   /// Creates the event.
@@ -257,7 +257,7 @@ nonisolated public struct Keywords: TypedEvents.Event {
     decoder: Swift.Bool,
     writer: Swift.String,
     `let`: Swift.String? = nil,
-    `var`: Swift.Int? = nil,
+    `var`: Swift.Int = 0,
     `inout`: Swift.Bool? = nil
   ) {
     self.`default` = `default`
@@ -551,7 +551,7 @@ nonisolated extension Nested: TypedEvents.SubjectIdentifiable {
       decoder: reader.decode(Swift.Bool.self, forKey: "decoder"),
       writer: reader.decode(Swift.String.self, forKey: "writer"),
       let: reader.decodeIfPresent(Swift.String.self, forKey: "let"),
-      var: reader.decodeIfPresent(Swift.Int.self, forKey: "var"),
+      var: reader.decode(Swift.Int.self, forKey: "var", default: 0),
       `inout`: reader.decodeIfPresent(Swift.Bool.self, forKey: "inout")
     )
   }
@@ -569,9 +569,14 @@ nonisolated extension Nested: TypedEvents.SubjectIdentifiable {
     writer.encode(self.decoder, forKey: "decoder")
     writer.encode(self.writer, forKey: "writer")
     writer.encodeIfPresent(self.`let`, forKey: "let")
-    writer.encodeIfPresent(self.`var`, forKey: "var")
+    writer.encode(self.`var`, forKey: "var")
     writer.encodeIfPresent(self.`inout`, forKey: "inout")
   }
+}
+
+nonisolated extension Keywords: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `var`.
+  public var eventSubject: Swift.Int { self.`var` }
 }
 
 @_spi(Generated) nonisolated extension TrickyDefaults: TypedEvents.FieldCodable {
@@ -644,6 +649,14 @@ nonisolated extension TypedEvents.EventSelector where Value == Nested {
   /// The `Nested` events about one token, for `subscribe(_:)` or `events(_:)`,
   /// as in `bus.subscribe(.nestedEvents(token: id)) { … }`.
   public static func nestedEvents(token subject: Token) -> Self {
+    Self._event(about: subject)
+  }
+}
+
+nonisolated extension TypedEvents.EventSelector where Value == Keywords {
+  /// The `Keywords` events about one var, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.keywordsEvents(var: id)) { … }`.
+  public static func keywordsEvents(`var` subject: Swift.Int) -> Self {
     Self._event(about: subject)
   }
 }
