@@ -75,7 +75,7 @@ struct FieldCodingRenderer {
   ///
   /// `initializerIsDeprecated`: the memberwise initializer is deprecated, so the decoder must not
   /// call it (that would warn in every build) and assigns the fields one by one instead.
-  func codingExtension(for type: String, initializerIsDeprecated: Bool = false) -> Declaration {
+  func codingExtension(for type: String, initializerIsDeprecated: Bool) -> Declaration {
     // SPI, as the protocol is: the conformance stays out of the module's public interface.
     .extension(
       ExtensionDecl(

@@ -2,11 +2,6 @@
 // `@_spi(Generated)`, so it stays out of an app's autocompletion, and generated files import it
 // with `@_spi(Generated) import TypedEvents`.
 
-/// What a field of an event or value type may hold: it has a JSON form and a property-list form,
-/// and it is `Hashable`, so that the fields make the value's `hash(into:)`.
-@_spi(Generated)
-public typealias FieldValue = Codable & PropertyListConvertible & Hashable
-
 /// What a ``FieldReader`` needs of a field's type: its JSON form and its property-list form.
 ///
 /// Narrower than ``FieldValue`` on purpose: each protocol in a generic signature is one more
@@ -18,6 +13,11 @@ public typealias DecodableField = Decodable & PropertyListConvertible
 /// `Hashable` for `hash(into:)` and `==`.
 @_spi(Generated)
 public typealias EncodableField = Encodable & PropertyListConvertible & Hashable
+
+/// What a field of an event or value type may hold: what a reader and a writer need of it, a
+/// JSON form, a property-list form, and `Hashable`.
+@_spi(Generated)
+public typealias FieldValue = DecodableField & EncodableField
 
 /// Reads the fields of an event or value type, by wire key.
 ///
