@@ -103,7 +103,7 @@ if runs("compile") {
 if runs("rebuild") {
   print("rebuild after editing one event (minutes)…")
   let environment =
-    quick ? ["EVENTS": "20", "FILES": "2", "REPS": "1"] : ["EVENTS": "500", "FILES": "10", "REPS": "3"]
+    quick ? ["EVENTS": "20", "FILES": "2", "REPS": "1"] : ["EVENTS": "500", "FILES": "10", "REPS": "5"]
   if let rows = runCapturing("/bin/bash", ["\(benchmarksFolder)/rebuild-cost.sh"], environment: environment)?.output {
     report.builds += BuildRow.parse(rows)
   }
