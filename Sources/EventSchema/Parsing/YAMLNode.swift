@@ -70,7 +70,13 @@ public struct YAMLScalar: Sendable, Hashable {
 
   /// Whether this is YAML's null: an unquoted `~`, `null`, `Null`, `NULL` or nothing.
   public var isNull: Bool {
-    style == .plain && ["", "~", "null", "Null", "NULL"].contains(value)
+    // A switch rather than `[…].contains`: no array to build per call in a debug build, which the
+    // build-tool plugin runs.
+    guard style == .plain else { return false }
+    switch value {
+    case "", "~", "null", "Null", "NULL": return true
+    default: return false
+    }
   }
 
   /// How many characters precede the text on its first line: 1 for a quoted scalar.
