@@ -34,16 +34,14 @@ struct SwiftPrinter {
   }
 
   /// Whether `bytes` holds a line feed.
-  ///
-  /// A pointer loop, because the build-tool plugin runs a debug `eventgen`: there the generic
-  /// `contains` runs unspecialised, an iterator call per byte, and took a seventh of a plugin run
-  /// (callgrind), while a pointer's `pointee` and `+` are transparent even in a debug build.
-  /// (`utf8.contains` was slower still, in any build.)
   private static func containsNewline(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    // A pointer loop: the plugin runs a debug eventgen, where the generic `contains` ran
+    // unspecialised, a call per byte (a seventh of a debug run, callgrind).
     guard var byte = bytes.baseAddress else { return false }
     let end = byte + bytes.count
+    let newline = UInt8(ascii: "\n")
     while byte < end {
-      if byte.pointee == UInt8(ascii: "\n") { return true }
+      if byte.pointee == newline { return true }
       byte += 1
     }
     return false
