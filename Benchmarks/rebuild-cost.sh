@@ -51,6 +51,10 @@ for shape in plugin checked-in naive; do
   # belongs to no edit.
   (cd "$work/$shape" && rebuild "$shape" > /dev/null && rebuild "$shape" > /dev/null)
 done
+# row LABEL: prints the row of the build just timed, from the loop's variables.
+row() {
+  printf 'rebuild\t%s\tdebug\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t-\n' "$1" "$events" "$files" "$swift_files" "$lines" "$rep" "$wall" "$cpu"
+}
 # Shapes take turns within each repetition, so that a slow spell of the machine hits all three.
 for rep in $(seq 1 "$reps"); do
   for shape in plugin checked-in naive; do
@@ -74,7 +78,7 @@ for rep in $(seq 1 "$reps"); do
     # SwiftPM prints on every build, do not count).
     echo "$sources" | xargs grep -q "extra$rep" || { echo "rebuild-cost: the edit extra$rep did not reach the $shape sources" >&2; exit 1; }
     grep -q "Compiling Gen " "$work/build.log" || { cat "$work/build.log" >&2; echo "rebuild-cost: the $shape build compiled nothing" >&2; exit 1; }
-    printf 'rebuild\t%s\tdebug\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t-\n' "$shape" "$events" "$files" "$swift_files" "$lines" "$rep" "$wall" "$cpu"
+    row "$shape"
     # The same command again with nothing changed: the floor that SwiftPM (and, checked in, the
     # generator's run) puts under every build, whatever the code. It must compile nothing: a
     # generator run, or SwiftPM, that touched unchanged files would show here.
@@ -85,6 +89,6 @@ for rep in $(seq 1 "$reps"); do
       echo "rebuild-cost: the $shape build with nothing changed compiled again" >&2
       exit 1
     fi
-    printf 'rebuild\t%s (no change)\tdebug\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t-\n' "$shape" "$events" "$files" "$swift_files" "$lines" "$rep" "$wall" "$cpu"
+    row "$shape (no change)"
   done
 done
