@@ -12,12 +12,65 @@ struct EventTimestampTests {
   @Test func theDateOfTheIssueComesBackExactly() throws {
     let date = Date(timeIntervalSinceReferenceDate: 785_000_000.1234567)
     let text = try #require(EventTimestamp.string(from: date))
-    #expect(text == "2025-11-16T15:33:20.12345671653747559Z")
+    #expect(text == "2025-11-16T15:33:20.1234567Z")
     #expect(EventTimestamp.date(from: text) == date)
     // What ISO8601DateFormatter keeps: milliseconds, another Date.
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     #expect(formatter.date(from: formatter.string(from: date)) != date)
+  }
+
+  @Test func theIssuesDateHasTheDigitsAJVMReads() throws {
+    let date = Date(timeIntervalSinceReferenceDate: 785_000_000.123456)
+    #expect(EventTimestamp.string(from: date) == "2025-11-16T15:33:20.123456Z")
+    #expect(EventTimestamp.date(from: "2025-11-16T15:33:20.12345600128173828Z") == date)  // old logs
+  }
+
+  /// The digits after the point, or "" for whole seconds.
+  func fraction(of text: String) -> Substring {
+    guard let dot = text.firstIndex(of: ".") else { return "" }
+    return text[text.index(after: dot)..<text.index(before: text.endIndex)]
+  }
+
+  @Test func datesFrom1970To2100NeedAtMostNineDigitsAndComeBackExactly() {
+    var random = SplitMix64(state: 0x1970_2100)
+    // -978,307,200 s is 1970-01-01; 3,155,760,000 s after 2001 is 2101-01-01.
+    let span = 978_307_200.0 + 3_155_760_000.0
+    var longestFarFrom2001 = 0
+    var beyondNine = 0
+    for _ in 0..<100_000 {
+      let interval = Double(random.next() >> 11) / Double(1 << 53) * span - 978_307_200
+      guard let text = EventTimestamp.string(from: Date(timeIntervalSinceReferenceDate: interval)) else {
+        Issue.record("no timestamp for \(interval)")
+        continue
+      }
+      #expect(EventTimestamp.date(from: text)?.timeIntervalSinceReferenceDate == interval, "\(interval): \(text)")
+      let digits = fraction(of: text).count
+      if abs(interval) >= 8_388_608 { longestFarFrom2001 = max(longestFarFrom2001, digits) }
+      if digits > 9 {
+        beyondNine += 1
+        #expect(abs(interval) < 8_388_608, "\(interval) needs \(digits) digits: \(text)")
+      }
+      // Fewest: one digit less gives another Date.
+      if digits > 0 {
+        let shorter = text.dropLast(2) + "Z"
+        #expect(EventTimestamp.date(from: String(shorter))?.timeIntervalSinceReferenceDate != interval, "\(text)")
+      }
+    }
+    #expect(longestFarFrom2001 == 9)
+    // Only dates within 97 days of 2001, about 0.4 % of the span, may need more.
+    #expect(beyondNine < 400)
+  }
+
+  @Test(arguments: [
+    0.0, 1.0, -1.0, 86_400.0, -978_307_200.0, 3_155_760_000.0, -0.5, 0.5, 1e-9, -1e-9, 8_388_608.25,
+    -8_388_608.000000001, 8_388_607.123456789, 4e9 + 0.1, -4e9 - 0.1, 1e12 + 0.5, -6e10, 1.7e11 + 0.001,
+  ])
+  func edgeCasesComeBackExactly(_ interval: Double) throws {
+    let text = try #require(EventTimestamp.string(from: Date(timeIntervalSinceReferenceDate: interval)))
+    #expect(EventTimestamp.date(from: text)?.timeIntervalSinceReferenceDate == interval, "\(text)")
+    if abs(interval) >= 8_388_608 { #expect(fraction(of: text).count <= 9, "\(text)") }
+    if interval == interval.rounded(.down) { #expect(!text.contains("."), "\(text)") }
   }
 
   @Test func nowComesBackExactly() {

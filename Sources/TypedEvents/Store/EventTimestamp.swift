@@ -1,12 +1,26 @@
 import Foundation
 
-/// RFC 3339 timestamps that give back the exact `Date` they were made from.
+/// RFC 3339 timestamps that give back the exact `Date` they were made from, and that every
+/// mainstream parser reads.
 ///
 /// `ISO8601DateFormatter` keeps milliseconds, so a `Date()` written with it reads back as another
-/// `Date`. This form writes the whole seconds in UTC and then as many fractional digits as the
-/// `Date` needs, no more: `2026-11-23T12:00:00.1234567165374756Z`. Any RFC 3339 reader accepts it
-/// (PostgreSQL's `timestamptz` and CloudEvents consumers keep microseconds of it), and
+/// `Date`. This form writes the whole seconds in UTC and then the fewest fractional digits `d`
+/// for which whole seconds + `0.d` is the original `Date` again: `2026-11-23T12:00:00.1234567Z`.
 /// ``date(from:)`` reads it back `==` to the original.
+///
+/// ## How many digits
+///
+/// A `Date` is a Double of seconds since 2001-01-01T00:00:00Z, so its precision shrinks with its
+/// distance from 2001. At least 2²³ seconds (97 days) away, before 2000-09-25T21:49:52Z or from
+/// 2001-04-08T02:10:08Z on, its spacing is coarser than a nanosecond and **at most 9 digits**
+/// are ever written: Java's `Instant.parse` (which takes at most 9), Python's
+/// `datetime.fromisoformat` (microseconds), PostgreSQL's `timestamptz` (microseconds) and Go's
+/// `time.Parse` (nanoseconds) all read it. `Date()` today needs 6 or 7. Closer to 2001 a `Date`
+/// can need up to 17 digits; a reader limited to 9, such as `Instant.parse`, refuses those
+/// timestamps, while readers that take any number of digits round them to what they keep.
+///
+/// Reading is lenient: any number of digits (so logs written with longer fractions read back
+/// exactly), `Z` or an offset, `T`, `t` or a space between date and time.
 ///
 /// Exact for every `Date` within about 95 billion years of 2001 (`timeIntervalSinceReferenceDate`
 /// below 3e18 in magnitude); RFC 3339 has no form for the others.
@@ -47,7 +61,7 @@ public enum EventTimestamp {
       text += "."
       // In (-1, 0), `-1 + fraction` would round: write 1 - |interval| digit by digit instead,
       // and ``date(from:)`` takes the complement back.
-      text += whole == -1 ? tenComplement(fractionDigits(-interval)) : fractionDigits(fraction)
+      text += whole == -1 ? tenComplement(fractionDigits(-interval)) : fractionDigits(of: interval, whole: whole)
     }
     text += "Z"
     return text
@@ -108,6 +122,40 @@ public enum EventTimestamp {
   }
 
   // MARK: Digits
+
+  /// Powers of ten that a Double holds exactly, for the fast check in ``fractionDigits(of:whole:)``.
+  private static let exactPowersOfTen: [Double] = (0...15).map { (0..<$0).reduce(1.0) { product, _ in product * 10 } }
+
+  /// The fewest digits `d` after the point for which `whole + Double("0.d")`, what ``date(from:)``
+  /// computes, is `interval` itself: at most 9 for a date more than about 116 days from 2001.
+  ///
+  /// The shortest digits of the fraction taken alone are often longer, as the fraction, a Double
+  /// of its own, carries 17 significant digits the sum rounds away (issue: a JVM reads at most 9).
+  private static func fractionDigits(of interval: Double, whole: Double) -> String {
+    let fraction = interval - whole
+    for count in 1...15 {
+      let scale = exactPowersOfTen[count]
+      let nearest = (fraction * scale).rounded()
+      // The product rounds, so the right numerator may be a neighbour of the nearest one.
+      for numerator in [nearest, nearest - 1, nearest + 1] where numerator > 0 && numerator < scale {
+        // Both operands are exact (numerator < 10^15 < 2^53), so the quotient is the correctly
+        // rounded value of 0.d: the Double that `Double("0." + digits)` parses.
+        if whole + numerator / scale == interval {
+          return zeroPadded(UInt64(numerator), count)
+        }
+      }
+    }
+    // 16 or 17 digits, within days of 2001: the shortest form of the fraction is exact.
+    return fractionDigits(fraction)
+  }
+
+  /// `value` with leading zeros to `width` digits, trailing zeros removed.
+  private static func zeroPadded(_ value: UInt64, _ width: Int) -> String {
+    var digits = String(value)
+    if digits.count < width { digits = String(repeating: "0", count: width - digits.count) + digits }
+    while digits.last == "0" { digits.removeLast() }
+    return digits
+  }
 
   /// The digits after "0." of `fraction` in (0, 1), shortest that read back as the same Double.
   private static func fractionDigits(_ fraction: Double) -> String {
