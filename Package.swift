@@ -134,7 +134,7 @@ let package = Package(
     // a reason without one, or without the trait.
     .testTarget(
       name: "TypedEventsPostgresTests",
-      dependencies: ["TypedEventsPostgres", "TypedEvents", "SampleEvents"] + postgresDependencies),
+      dependencies: ["TypedEventsPostgres", "TypedEvents", "SampleEvents", "TestSupport"] + postgresDependencies),
     // What more than one test target needs: a seeded random generator.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     // Counts a thread's heap allocations (malloc defined in the test executable; off under sanitizers).

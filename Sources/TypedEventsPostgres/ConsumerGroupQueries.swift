@@ -69,8 +69,9 @@
     )
       async throws
     {
-      let envelope = String(
-        decoding: try stored.envelope.cloudEventJSON(source: "/typedevents/\(schema)"), as: UTF8.self)
+      // An envelope without a source of its own is parked as coming from this store.
+      let source = stored.envelope.source == nil ? "/typedevents/\(schema)" : nil
+      let envelope = String(decoding: try stored.envelope.cloudEventJSON(source: source), as: UTF8.self)
       try await run(
         """
         INSERT INTO \(unescaped: schema).dead_letters

@@ -134,14 +134,15 @@
     /// ``append(_:on:notify:)``.
     @discardableResult
     public func append<E: Event>(
-      _ event: E, metadata: [String: String] = [:], on connection: PostgresConnection, notify: Bool = true
+      _ event: E, metadata: [String: EventAttributeValue] = [:], on connection: PostgresConnection,
+      notify: Bool = true
     ) async throws -> EventEnvelope {
       let envelope = try EventEnvelope(event, metadata: metadata)
       try await append([envelope], on: connection, notify: notify)
       return envelope
     }
 
-    /// One multi-row INSERT per 1,000 envelopes (8 binds a row, PostgreSQL allows 65,535).
+    /// One multi-row INSERT per 1,000 envelopes (11 binds a row, PostgreSQL allows 65,535).
     private func insertStatements(_ envelopes: [EventEnvelope]) throws -> [PostgresQuery] {
       for envelope in envelopes { try envelope.validate() }
       let metadataEncoder = JSONEncoder()
@@ -150,26 +151,31 @@
       var start = envelopes.startIndex
       while start < envelopes.endIndex {
         let chunk = envelopes[start..<min(start + 1000, envelopes.endIndex)]
-        var binds = PostgresBindings(capacity: chunk.count * 8)
+        var binds = PostgresBindings(capacity: chunk.count * 11)
         var rows: [String] = []
         for envelope in chunk {
           let n = binds.count
           rows.append(
-            "($\(n + 1)::uuid, $\(n + 2)::timestamptz, $\(n + 3)::float8, $\(n + 4)::text, $\(n + 5)::integer, "
-              + "$\(n + 6)::text, $\(n + 7)::jsonb, $\(n + 8)::json)")
+            "($\(n + 1)::text, $\(n + 2)::text, $\(n + 3)::timestamptz, $\(n + 4)::float8, $\(n + 5)::text, "
+              + "$\(n + 6)::integer, $\(n + 7)::text, $\(n + 8)::text, $\(n + 9)::text, $\(n + 10)::jsonb, "
+              + "$\(n + 11)::json)")
           binds.append(envelope.id)
+          binds.append(envelope.source)
           binds.append(envelope.time)
-          binds.append(envelope.time.timeIntervalSinceReferenceDate)
+          binds.append(envelope.time?.timeIntervalSinceReferenceDate)
           binds.append(envelope.name)
           binds.append(envelope.version)
           binds.append(envelope.subject)
+          binds.append(envelope.dataContentType)
+          binds.append(envelope.dataSchema)
           binds.append(String(decoding: try metadataEncoder.encode(envelope.metadata), as: UTF8.self))
           binds.append(String(decoding: envelope.payload, as: UTF8.self))
         }
         statements.append(
           PostgresQuery(
             unsafeSQL: """
-              INSERT INTO \(schema).events (id, time, time_exact, name, version, subject, metadata, payload)
+              INSERT INTO \(schema).events
+                (id, source, time, time_exact, name, version, subject, data_content_type, data_schema, metadata, payload)
               VALUES \(rows.joined(separator: ", ")) ON CONFLICT (id) DO NOTHING
               """, binds: binds))
         start = chunk.endIndex
@@ -203,7 +209,8 @@
       // `tx::text AS tx_text`: a bare `ORDER BY tx` would otherwise sort by the output column,
       // the text, and put transaction 1000 before 999.
       let query: PostgresQuery = """
-        SELECT tx::text AS tx_text, position, id, time_exact, name, version, subject, metadata::text, payload::text
+        SELECT tx::text AS tx_text, position, id, source, time_exact, name, version, subject, data_content_type,
+          data_schema, metadata::text, payload::text
         FROM \(unescaped: schema).events
         WHERE (tx, position) > (\(String(after.transaction))::xid8, \(after.sequence))
           AND tx < pg_snapshot_xmin(pg_current_snapshot())
@@ -225,17 +232,20 @@
       var envelopes: [StoredEnvelope<Position>] = []
       var skipped: [String] = []
       var next = position
-      for try await (tx, sequence, id, time, name, version, subject, metadata, payload) in rows.decode(
-        (String, Int64, UUID, Double, String, Int, String?, String, String).self)
-      {
+      for try await row in rows {
+        let (tx, sequence, id, source, time, name, version, subject, contentType, dataSchema, metadata, payload) =
+          try row.decode(
+            (String, Int64, String, String?, Double?, String, Int, String?, String?, String?, String, String).self)
         let here = Position(transaction: UInt64(tx) ?? 0, sequence: sequence)
         next = here
-        guard let metadata = try? JSONDecoder().decode([String: String].self, from: Data(metadata.utf8)) else {
-          skipped.append("\(here): the metadata is not an object of strings")
+        guard let metadata = try? JSONDecoder().decode([String: EventAttributeValue].self, from: Data(metadata.utf8))
+        else {
+          skipped.append("\(here): the metadata is not an object of strings, whole numbers and Booleans")
           continue
         }
         let envelope = EventEnvelope(
-          id: id, time: Date(timeIntervalSinceReferenceDate: time), name: name, version: version, subject: subject,
+          id: id, source: source, time: time.map(Date.init(timeIntervalSinceReferenceDate:)), name: name,
+          version: version, subject: subject, dataContentType: contentType, dataSchema: dataSchema,
           metadata: metadata, payload: Data(payload.utf8))
         envelopes.append(StoredEnvelope(position: here, envelope: envelope))
       }

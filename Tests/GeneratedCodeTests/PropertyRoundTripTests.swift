@@ -117,11 +117,17 @@ struct PropertyRoundTripTests {
         guard try JSONDecoder().decode(E.self, from: try plainEncoder.encode(event)) == event else {
           return fail("changed by JSON with the default coders")
         }
-        // Through an envelope, as a log or a store carries it, and CloudEvents: exact, dates included.
-        let envelope = try EventEnvelope(event)
-        let carried = try EventEnvelope(cloudEventJSON: try envelope.cloudEventJSON(source: "/property-tests"))
-        guard carried == envelope, try carried.decode(using: allGeneratedEvents) as? E == event else {
-          return fail("changed by an envelope: \(String(decoding: envelope.payload, as: UTF8.self).prefix(2_000))")
+        // Through an envelope, as a log or a store carries it, and CloudEvents in the structured
+        // and both binary modes: exact, dates included.
+        let envelope = try EventEnvelope(event, source: "/property-tests")
+        for carried in [
+          try EventEnvelope(cloudEventJSON: try envelope.cloudEventJSON()),
+          try EventEnvelope(cloudEventMessage: try envelope.cloudEventMessage(.http)),
+          try EventEnvelope(cloudEventMessage: try envelope.cloudEventMessage(.kafka)),
+        ] {
+          guard carried == envelope, try carried.decode(using: allGeneratedEvents) as? E == event else {
+            return fail("changed by an envelope: \(String(decoding: envelope.payload, as: UTF8.self).prefix(2_000))")
+          }
         }
       }
     }

@@ -101,7 +101,7 @@
     @Test func envelopesTheCatalogCannotDecodeAreReportedAndSkipped() async throws {
       try await withStore { store in
         let unknown = EventEnvelope(
-          id: UUID(), time: Date(), name: "Other.Thing", version: 1, payload: Data(#"{"a":1}"#.utf8))
+          id: UUID().uuidString, time: Date(), name: "Other.Thing", version: 1, payload: Data(#"{"a":1}"#.utf8))
         var newer = try EventEnvelope(Self.box("from a newer deploy"))
         newer.version = 2
         try await store.append([unknown, newer, try EventEnvelope(Self.box("known"))])

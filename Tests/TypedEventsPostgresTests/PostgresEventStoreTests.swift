@@ -72,7 +72,7 @@
       try await withStore { store in
         let good = try EventEnvelope(Self.box("good"))
         let bad = EventEnvelope(
-          id: UUID(), time: Date(), name: "Inventory.BoxProvisioned", version: 1, payload: Data("[1]".utf8))
+          id: UUID().uuidString, time: Date(), name: "Inventory.BoxProvisioned", version: 1, payload: Data("[1]".utf8))
         await #expect(throws: EventLogError.self) { try await store.append([good, bad]) }
         #expect(try await store.read(after: nil, limit: 10).envelopes.isEmpty)
       }

@@ -61,9 +61,9 @@ struct EventConsumerTests {
       }
       #expect(first == [1, 2, 3, 4])
       // Batches [1, 2] and [3, 4]: only the first was checkpointed, so 3 and 4 come again.
-      var second: [(Int, UUID)] = []
+      var second: [(Int, String)] = []
       let secondRun = Task {
-        var seen: [(Int, UUID)] = []
+        var seen: [(Int, String)] = []
         for try await (event, envelope) in consumer.events(from: checkpoint) {
           seen.append(((event as? Tick)?.count ?? -1, envelope.id))
           if seen.count == 3 { break }

@@ -108,6 +108,41 @@ struct EventLogTests {
     #expect(try envelopes.first?.decode(using: catalog) as? Tick == Tick(source: "s-1", count: 7))
   }
 
+  @Test func anEnvelopeFromElsewhereComesBackWhole() throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    // A CloudEvent's id is any string, its time optional, its extensions typed.
+    let foreign = EventEnvelope(
+      id: "A234-1234-1234", source: "https://github.com/cloudevents/spec/pull", time: nil, name: "Test.Tick",
+      version: 2, subject: "123", dataContentType: "application/json; charset=utf-8",
+      dataSchema: "https://example.com/tick.json", metadata: ["retries": 3, "replayed": true, "region": "eu"],
+      payload: Data(#"{"count":5,"source":"123"}"#.utf8))
+    try log.append(foreign)
+    let (envelopes, problems) = try log.read()
+    #expect(problems.isEmpty)
+    #expect(envelopes == [foreign])
+    #expect(
+      try envelopes.first?.decode(using: catalog, acceptingNewerVersions: true) as? Tick
+        == Tick(source: "123", count: 5))
+  }
+
+  @Test func linesWrittenBeforeCloudEventsEnvelopesReadExactly() throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    // What the log wrote before: a UUID id, 17 digits of fraction, string metadata, no source.
+    let line =
+      #"{"id":"6F9619FF-8B86-D011-B42D-00C04FC964FF","metadata":{"trace":"abc"},"name":"Test.Tick","#
+      + #""time":"2025-11-16T15:33:20.12345671653747559Z","version":1,"payload":{"count":7}}"# + "\n"
+    try Data(line.utf8).write(to: log.url)
+    let (envelopes, problems) = try log.read()
+    #expect(problems.isEmpty)
+    let envelope = try #require(envelopes.first)
+    #expect(envelope.id == UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")?.uuidString)
+    #expect(envelope.time == Date(timeIntervalSinceReferenceDate: 785_000_000.1234567))
+    #expect(envelope.metadata == ["trace": "abc"])
+    #expect(envelope.source == nil)
+  }
+
   @Test func thePayloadIsKeptByteForByte() throws {
     let log = temporaryLog()
     defer { try? FileManager.default.removeItem(at: log.url) }
@@ -115,7 +150,7 @@ struct EventLogTests {
     let payload = Data(
       #"{"count":1,"source":"a","exact":0.1000000000000000055511151231257827,"huge":123456789012345678901234567890}"#
         .utf8)
-    let envelope = EventEnvelope(id: UUID(), time: Date(), name: "Test.Tick", version: 1, payload: payload)
+    let envelope = EventEnvelope(id: UUID().uuidString, time: Date(), name: "Test.Tick", version: 1, payload: payload)
     try log.append(envelope)
     #expect(try log.read().envelopes.first?.payload == payload)
   }
@@ -128,7 +163,8 @@ struct EventLogTests {
     let log = temporaryLog()
     defer { try? FileManager.default.removeItem(at: log.url) }
     let good = try EventEnvelope(Tick(count: 1))
-    let bad = EventEnvelope(id: UUID(), time: Date(), name: "Test.Tick", version: 1, payload: Data(payload.utf8))
+    let bad = EventEnvelope(
+      id: UUID().uuidString, time: Date(), name: "Test.Tick", version: 1, payload: Data(payload.utf8))
     #expect {
       try log.append(contentsOf: [good, bad])
     } throws: { error in
@@ -136,7 +172,7 @@ struct EventLogTests {
     }
     #expect(!FileManager.default.fileExists(atPath: log.url.path))
     #expect(throws: EventLogError.self) {
-      try log.append(EventEnvelope(id: UUID(), time: Date(), name: "", version: 1, payload: Data("{}".utf8)))
+      try log.append(EventEnvelope(id: UUID().uuidString, time: Date(), name: "", version: 1, payload: Data("{}".utf8)))
     }
   }
 

@@ -1,24 +1,34 @@
 import Foundation
 
 /// One envelope per line: `{"id":…,"metadata":{…},"name":…,"subject":…,"time":…,"version":…,"payload":{…}}`,
-/// the header's keys sorted and the payload last, spliced in as written.
+/// the header's keys sorted and the payload last, spliced in as written. `source`, `dataschema`
+/// and `datacontenttype` appear only where the envelope has them, so lines written before they
+/// existed read as they always did; ids were UUIDs then and read as their strings.
 extension EventLog {
   struct Header: Codable {
-    var id: UUID
-    var metadata: [String: String]?
+    var id: String
+    var source: String?
+    var metadata: [String: EventAttributeValue]?
     var name: String
     var subject: String?
-    var time: String
+    var time: String?
     var version: Int
+    var datacontenttype: String?
+    var dataschema: String?
   }
 
   static func line(for envelope: EventEnvelope) throws -> Data {
-    guard let time = EventTimestamp.string(from: envelope.time) else {
-      throw EventLogError.malformed("the time of \(envelope.name) \(envelope.id) has no timestamp")
+    var time: String?
+    if let date = envelope.time {
+      guard let text = EventTimestamp.string(from: date) else {
+        throw EventLogError.malformed("the time of \(envelope.name) \(envelope.id) has no timestamp")
+      }
+      time = text
     }
     let header = Header(
-      id: envelope.id, metadata: envelope.metadata.isEmpty ? nil : envelope.metadata, name: envelope.name,
-      subject: envelope.subject, time: time, version: envelope.version)
+      id: envelope.id, source: envelope.source, metadata: envelope.metadata.isEmpty ? nil : envelope.metadata,
+      name: envelope.name, subject: envelope.subject, time: time, version: envelope.version,
+      datacontenttype: envelope.dataContentType, dataschema: envelope.dataSchema)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     var line = try encoder.encode(header)
@@ -37,15 +47,20 @@ extension EventLog {
     } catch {
       throw EventLogError.malformed("not an event envelope (id, time, name, version, payload): \(error)")
     }
-    guard let time = EventTimestamp.date(from: header.time) else {
-      throw EventLogError.malformed("not an RFC 3339 time: \(header.time)")
+    var time: Date?
+    if let text = header.time {
+      guard let date = EventTimestamp.date(from: text) else {
+        throw EventLogError.malformed("not an RFC 3339 time: \(text)")
+      }
+      time = date
     }
     // The payload's bytes as written, not parsed and written again: numbers keep every digit.
     guard let payload = JSONObjectScanner.value(ofKey: "payload", in: line), payload.first == UInt8(ascii: "{") else {
       throw EventLogError.malformed("no payload object")
     }
     return EventEnvelope(
-      id: header.id, time: time, name: header.name, version: header.version, subject: header.subject,
+      id: header.id, source: header.source, time: time, name: header.name, version: header.version,
+      subject: header.subject, dataContentType: header.datacontenttype, dataSchema: header.dataschema,
       metadata: header.metadata ?? [:], payload: payload)
   }
 }

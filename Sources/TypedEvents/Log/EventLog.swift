@@ -96,7 +96,7 @@ public final class EventLog: Sendable {
   /// Appends `event` with a new id.
   @discardableResult
   public func append<E: Event>(
-    _ event: E, time: Date = Date(), metadata: [String: String] = [:]
+    _ event: E, time: Date = Date(), metadata: [String: EventAttributeValue] = [:]
   ) throws
     -> EventEnvelope
   {

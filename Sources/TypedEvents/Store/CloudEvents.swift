@@ -5,38 +5,29 @@ extension EventEnvelope {
   /// CloudEvents has none of its own for a schema version.
   public static let cloudEventVersionAttribute = "eventversion"
 
-  /// The envelope as a CloudEvents 1.0 event in JSON (structured content mode), for brokers and
-  /// services that speak CloudEvents.
+  /// The envelope as a CloudEvents 1.0 event in JSON (structured content mode, media type
+  /// `application/cloudevents+json`), for brokers and services that speak CloudEvents.
   ///
-  /// `id` is the UUID's string, `type` the wire name, `subject` the subject, `time` an exact
-  /// ``EventTimestamp``, `datacontenttype` `application/json` and `data` the payload object as
-  /// it is. ``version`` goes into the extension attribute `eventversion` and each metadata entry
-  /// into an extension attribute of its name.
+  /// `id`, `source`, `subject`, `dataschema` and `datacontenttype` are the envelope's, `type` is
+  /// the wire name and `time` an exact ``EventTimestamp``; an envelope without a time writes
+  /// none. ``version`` goes into the extension attribute `eventversion` and each metadata entry
+  /// into an extension attribute of its name, as its JSON type. A JSON payload is `data` as it
+  /// is, any other `data_base64`; an empty payload writes neither.
   ///
-  /// - Parameter source: the CloudEvents `source`, a URI reference that names where the event
-  ///   happened, such as `/listings-service`. The envelope has no such field.
-  /// - Throws: ``EventLogError/malformed(_:)`` for a metadata key that is not a CloudEvents
-  ///   attribute name (lowercase letters and digits, at most 20) or is one CloudEvents reserves,
-  ///   and for an envelope that ``validate()`` refuses.
-  public func cloudEventJSON(source: String) throws -> Data {
-    try validate()
-    guard let time = EventTimestamp.string(from: time) else {
-      throw EventLogError.malformed("the time of \(name) \(id) has no timestamp")
+  /// - Parameter source: the CloudEvents `source` to write instead of the envelope's, a URI
+  ///   reference that names where the event happened, such as `/listings-service`. Needed when
+  ///   the envelope has no source; nil forwards the envelope's own.
+  /// - Throws: ``EventLogError/malformed(_:)`` when there is no source, for a metadata key that
+  ///   is not a CloudEvents attribute name (lowercase letters and digits, at most 20) or is one
+  ///   CloudEvents reserves, for an integer outside 32 bits, and for a time without timestamp.
+  public func cloudEventJSON(source: String? = nil) throws -> Data {
+    let attributes = try cloudEventAttributes(source: source)
+    var object: [String: Any] = attributes.mapValues(\.jsonObject)
+    if !hasJSONPayload && !payload.isEmpty {
+      object["data_base64"] = payload.base64EncodedString()
     }
-    var attributes: [String: Any] = [
-      "specversion": "1.0", "id": id.uuidString, "source": source, "type": name, "time": time,
-      "datacontenttype": "application/json", Self.cloudEventVersionAttribute: version,
-    ]
-    if let subject { attributes["subject"] = subject }
-    for (key, value) in metadata {
-      guard Self.isExtensionName(key) else {
-        throw EventLogError.malformed(
-          "metadata key \"\(key)\" cannot be a CloudEvents attribute (lowercase letters and digits, not reserved)")
-      }
-      attributes[key] = value
-    }
-    let header = try JSONSerialization.data(
-      withJSONObject: attributes, options: [.sortedKeys, .withoutEscapingSlashes])
+    let header = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    guard hasJSONPayload && !payload.isEmpty else { return header }
     // `data` spliced in as written, so that its numbers keep every digit.
     var json = Data(header.dropLast())
     json.append(contentsOf: Array(",\"data\":".utf8))
@@ -46,56 +37,156 @@ extension EventEnvelope {
   }
 
   /// Reads a CloudEvents 1.0 event in JSON (structured content mode) as an envelope: the
-  /// inverse of ``cloudEventJSON(source:)``, whose `source` it does not keep.
+  /// inverse of ``cloudEventJSON(source:)``.
   ///
-  /// Extension attributes with string values become ``metadata``; `eventversion` becomes
-  /// ``version`` (1 when absent).
+  /// Any event the specification allows reads: an id that is any non-empty string, no `time`,
+  /// `datacontenttype` with parameters, `data` of any JSON type or `data_base64`, and extension
+  /// attributes of every CloudEvents type (Boolean and Integer as themselves, the others as the
+  /// strings they travel as). `eventversion` becomes ``version`` (1 when absent). Written again
+  /// with ``cloudEventJSON(source:)`` it gives the same attributes and data.
   ///
-  /// - Throws: ``EventLogError/malformed(_:)`` when the JSON is not a CloudEvents 1.0 event, its
-  ///   `id` is not a UUID, it has no `time`, or its `data` is not a JSON object.
+  /// - Throws: ``EventLogError/malformed(_:)`` when the JSON is not a CloudEvents 1.0 event:
+  ///   not an object, another `specversion`, no `id`, `source` or `type`, a `time` that is not
+  ///   RFC 3339, `data_base64` that is not base64, or an attribute of no CloudEvents type.
   public init(cloudEventJSON json: Data) throws {
-    guard let attributes = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
+    let attributes: [String: CloudEventJSONValue]
+    do {
+      attributes = try JSONDecoder().decode([String: CloudEventJSONValue].self, from: json)
+    } catch {
       throw EventLogError.malformed("a CloudEvent is a JSON object")
     }
-    guard attributes["specversion"] as? String == "1.0" else {
-      throw EventLogError.malformed("not a CloudEvents 1.0 event (specversion)")
+    var values: [String: EventAttributeValue] = [:]
+    for (key, value) in attributes where key != "data" && key != "data_base64" {
+      switch value {
+      case .null: continue  // null means absent (CloudEvents JSON format, 2.4)
+      case .value(let attribute): values[key] = attribute
+      case .other: throw EventLogError.malformed("the CloudEvent attribute \(key) has no CloudEvents type")
+      }
     }
-    guard let idText = attributes["id"] as? String, let id = UUID(uuidString: idText) else {
-      throw EventLogError.malformed("the CloudEvent's id is not a UUID: \(attributes["id"] ?? "none")")
+    var payload = Data()
+    if case .value(let encoded)? = attributes["data_base64"] {
+      guard let text = encoded.stringValue, let bytes = Data(base64Encoded: text) else {
+        throw EventLogError.malformed("the CloudEvent's data_base64 is not base64")
+      }
+      payload = bytes
+    } else if let data = JSONObjectScanner.value(ofKey: "data", in: json), data != Data("null".utf8) {
+      payload = data
     }
-    guard let type = attributes["type"] as? String, !type.isEmpty else {
-      throw EventLogError.malformed("the CloudEvent \(idText) has no type")
+    try self.init(cloudEventAttributes: values, payload: payload)
+    // Non-JSON data in `data` is a JSON string that holds the text (JSON format, 3.1).
+    if !hasJSONPayload, case .value(.string(let text))? = attributes["data"] {
+      self.payload = Data(text.utf8)
     }
-    guard let timeText = attributes["time"] as? String, let time = EventTimestamp.date(from: timeText) else {
-      throw EventLogError.malformed("the CloudEvent \(idText) has no RFC 3339 time")
-    }
-    if let contentType = attributes["datacontenttype"] as? String, !contentType.hasPrefix("application/json") {
-      throw EventLogError.malformed("the CloudEvent \(idText) carries \(contentType), not application/json")
-    }
-    guard let data = JSONObjectScanner.value(ofKey: "data", in: json), data.first == UInt8(ascii: "{") else {
-      throw EventLogError.malformed("the CloudEvent \(idText) has no JSON object in data")
-    }
-    let version = (attributes[Self.cloudEventVersionAttribute] as? NSNumber)?.intValue ?? 1
-    var metadata: [String: String] = [:]
-    for (key, value) in attributes where Self.isExtensionName(key) {
-      if let text = value as? String { metadata[key] = text }
-    }
-    self.init(
-      id: id, time: time, name: type, version: version, subject: attributes["subject"] as? String,
-      metadata: metadata, payload: data)
   }
 
+  // MARK: Attributes, shared by every content mode
+
   /// Attribute names that CloudEvents 1.0 defines, and the one that carries the version.
-  private static let reservedAttributes: Set<String> = [
+  static let reservedAttributes: Set<String> = [
     "specversion", "id", "source", "type", "time", "subject", "datacontenttype", "dataschema", "data", "data_base64",
     cloudEventVersionAttribute,
   ]
 
   /// Whether `name` can be a CloudEvents extension attribute that is not one of the reserved.
-  private static func isExtensionName(_ name: String) -> Bool {
+  static func isExtensionName(_ name: String) -> Bool {
     !name.isEmpty && name.utf8.count <= 20 && !reservedAttributes.contains(name)
       && name.utf8.allSatisfy {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
       }
+  }
+
+  /// Every context attribute of the event (all but the data), by name.
+  func cloudEventAttributes(source override: String?) throws -> [String: EventAttributeValue] {
+    guard let source = override ?? source, !source.isEmpty else {
+      throw EventLogError.malformed("the CloudEvent \(name) \(id) needs a source")
+    }
+    guard !id.isEmpty, !name.isEmpty else { throw EventLogError.malformed("a CloudEvent needs an id and a type") }
+    var attributes: [String: EventAttributeValue] = [
+      "specversion": "1.0", "id": .string(id), "source": .string(source), "type": .string(name),
+      Self.cloudEventVersionAttribute: .integer(version),
+      "datacontenttype": .string(dataContentType ?? "application/json"),
+    ]
+    if let time {
+      guard let text = EventTimestamp.string(from: time) else {
+        throw EventLogError.malformed("the time of \(name) \(id) has no timestamp")
+      }
+      attributes["time"] = .string(text)
+    }
+    if let subject { attributes["subject"] = .string(subject) }
+    if let dataSchema { attributes["dataschema"] = .string(dataSchema) }
+    for (key, value) in metadata {
+      guard Self.isExtensionName(key) else {
+        throw EventLogError.malformed(
+          "metadata key \"\(key)\" cannot be a CloudEvents attribute (lowercase letters and digits, not reserved)")
+      }
+      if case .integer(let number) = value, Int32(exactly: number) == nil {
+        throw EventLogError.malformed("metadata \(key) = \(number) is not a CloudEvents Integer (32 bits)")
+      }
+      attributes[key] = value
+    }
+    return attributes
+  }
+
+  /// An envelope from the context attributes of a CloudEvent, in any content mode, and its data.
+  init(cloudEventAttributes attributes: [String: EventAttributeValue], payload: Data) throws {
+    guard attributes["specversion"]?.stringValue == "1.0" else {
+      throw EventLogError.malformed("not a CloudEvents 1.0 event (specversion)")
+    }
+    guard let id = attributes["id"]?.stringValue, !id.isEmpty else {
+      throw EventLogError.malformed("a CloudEvent needs a non-empty id")
+    }
+    guard let type = attributes["type"]?.stringValue, !type.isEmpty else {
+      throw EventLogError.malformed("the CloudEvent \(id) has no type")
+    }
+    guard let source = attributes["source"]?.stringValue, !source.isEmpty else {
+      throw EventLogError.malformed("the CloudEvent \(id) has no source")
+    }
+    var time: Date?
+    if let text = attributes["time"] {
+      guard let date = text.dateValue else {
+        throw EventLogError.malformed("the CloudEvent \(id) has a time that is not RFC 3339: \(text)")
+      }
+      time = date
+    }
+    var version = 1
+    switch attributes[Self.cloudEventVersionAttribute] {
+    case .integer(let number)?: version = number
+    case .string(let text)?:  // binary mode: every attribute is text
+      guard let number = Int(text) else {
+        throw EventLogError.malformed("the CloudEvent \(id) has an eventversion that is not a number: \(text)")
+      }
+      version = number
+    case .boolean?: throw EventLogError.malformed("the CloudEvent \(id) has an eventversion that is not a number")
+    case nil: break
+    }
+    self.init(
+      id: id, source: source, time: time, name: type, version: version, subject: attributes["subject"]?.headerText,
+      dataContentType: attributes["datacontenttype"]?.headerText, dataSchema: attributes["dataschema"]?.headerText,
+      metadata: attributes.filter { !Self.reservedAttributes.contains($0.key) }, payload: payload)
+    // What this package writes for every envelope, and implies when absent: not kept twice.
+    if dataContentType == "application/json" { dataContentType = nil }
+  }
+}
+
+/// One top-level member of a CloudEvent in JSON, as far as attributes go.
+enum CloudEventJSONValue: Decodable {
+  case null
+  case value(EventAttributeValue)
+  /// An array, an object or a fraction: `data` may be one, an attribute may not.
+  case other
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let flag = try? container.decode(Bool.self) {
+      self = .value(.boolean(flag))
+    } else if let number = try? container.decode(Int.self) {
+      self = .value(.integer(number))
+    } else if let text = try? container.decode(String.self) {
+      self = .value(.string(text))
+    } else {
+      self = .other
+    }
   }
 }

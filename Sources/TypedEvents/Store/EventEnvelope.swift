@@ -1,17 +1,25 @@
 import Foundation
 
-/// An event with what a log, a store or a broker needs to route it: id, time, wire name,
-/// version, the subject where the event has one, metadata, and the event's JSON.
+/// An event with what a log, a store or a broker needs to route it: id, source, time, wire
+/// name, version, the subject where the event has one, metadata, and the event's JSON.
 ///
-/// The payload is the event's JSON object with the schema's wire keys. Dates inside it are
-/// ``EventTimestamp`` strings, exact to the last bit of the `Date`, so an event decoded from an
-/// envelope is `==` to the event wrapped.
+/// The fields are those of a CloudEvents 1.0 event, so that an event that came from another
+/// service (a string id such as `A234-1234-1234`, no time, its own source and extension
+/// attributes) is kept and forwarded unchanged; see <doc:EventsAcrossLanguages>.
+///
+/// The payload of an event this package wrote is its JSON object with the schema's wire keys.
+/// Dates inside it are ``EventTimestamp`` strings, exact to the last bit of the `Date`, so an
+/// event decoded from an envelope is `==` to the event wrapped.
 public struct EventEnvelope: Sendable, Hashable {
-  /// A unique id for this occurrence: consumers that may see an event twice (at-least-once
-  /// delivery) use it to recognise the second time.
-  public var id: UUID
-  /// When the event was published.
-  public var time: Date
+  /// A unique id for this occurrence within its ``source``: consumers that may see an event
+  /// twice (at-least-once delivery) use it to recognise the second time. A UUID's string for
+  /// envelopes this package makes; any non-empty string for one read from elsewhere.
+  public var id: String
+  /// Where the event happened, a URI reference such as `/listings-service` (CloudEvents
+  /// `source`); nil until a writer or the CloudEvents conversion names one.
+  public var source: String?
+  /// When the event happened; nil only for an event read from elsewhere without a time.
+  public var time: Date?
   /// The event type's wire name.
   public var name: String
   /// The schema version the event was written with.
@@ -19,30 +27,55 @@ public struct EventEnvelope: Sendable, Hashable {
   /// What the event is about, for events with a subject (``SubjectIdentifiable``): the
   /// subject's raw value for strong identifiers, its description otherwise.
   public var subject: String?
-  /// Free-form string attributes, such as a correlation id or the writing service's name.
-  public var metadata: [String: String]
-  /// The event as a JSON object with the schema's wire keys.
+  /// The media type of ``payload`` (CloudEvents `datacontenttype`), such as
+  /// `application/json; charset=utf-8`; nil means `application/json`.
+  public var dataContentType: String?
+  /// A URI of the schema the payload adheres to (CloudEvents `dataschema`), if named.
+  public var dataSchema: String?
+  /// Attributes beside the event, such as a correlation id, a trace context or the writing
+  /// service's name: CloudEvents extension attributes.
+  public var metadata: [String: EventAttributeValue]
+  /// The event's data: a JSON text for a JSON ``dataContentType`` (a JSON object for events of
+  /// this package's schemas), the bytes themselves for any other; empty when the event has none.
   public var payload: Data
 
   /// Creates an envelope from its parts. ``validate()`` says whether a log or store accepts it.
   public init(
-    id: UUID, time: Date, name: String, version: Int, subject: String? = nil, metadata: [String: String] = [:],
+    id: String, source: String? = nil, time: Date?, name: String, version: Int, subject: String? = nil,
+    dataContentType: String? = nil, dataSchema: String? = nil, metadata: [String: EventAttributeValue] = [:],
     payload: Data
   ) {
     self.id = id
+    self.source = source
     self.time = time
     self.name = name
     self.version = version
     self.subject = subject
+    self.dataContentType = dataContentType
+    self.dataSchema = dataSchema
     self.metadata = metadata
     self.payload = payload
   }
 
   /// Wraps `event`, encoding it as JSON; the subject is taken from the event when it has one.
-  public init<E: Event>(_ event: E, id: UUID = UUID(), time: Date = Date(), metadata: [String: String] = [:]) throws {
+  public init<E: Event>(
+    _ event: E, id: String = UUID().uuidString, source: String? = nil, time: Date = Date(),
+    metadata: [String: EventAttributeValue] = [:]
+  ) throws {
     self.init(
-      id: id, time: time, name: E.eventName, version: E.eventVersion, subject: Self.subjectText(of: event),
-      metadata: metadata, payload: try EventJSON.encoder.encode(event))
+      id: id, source: source, time: time, name: E.eventName, version: E.eventVersion,
+      subject: Self.subjectText(of: event), metadata: metadata, payload: try EventJSON.encoder.encode(event))
+  }
+
+  /// Whether ``payload`` is JSON: ``dataContentType`` is nil, `application/json`, or a
+  /// `+json` type such as `application/cloudevents+json`, with or without parameters.
+  public var hasJSONPayload: Bool {
+    guard let type = dataContentType else { return true }
+    let essence = type.split(separator: ";", maxSplits: 1).first.map {
+      $0.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+    guard let essence else { return false }
+    return essence == "application/json" || essence == "text/json" || essence.hasSuffix("+json")
   }
 
   /// Decodes the payload as the type `catalog` has for ``name``.
@@ -62,9 +95,14 @@ public struct EventEnvelope: Sendable, Hashable {
   }
 
   /// Throws ``EventLogError/malformed(_:)`` unless the envelope can be written as one line of a
-  /// log and read back: a non-empty name, and a payload that is a JSON object on one line.
+  /// log or a row of a store and read back: a non-empty id and name, and a JSON payload that is
+  /// an object on one line.
   public func validate() throws {
+    guard !id.isEmpty else { throw EventLogError.malformed("an envelope needs an id") }
     guard !name.isEmpty else { throw EventLogError.malformed("an envelope needs a name") }
+    guard hasJSONPayload else {
+      throw EventLogError.malformed("the payload of \(name) \(id) is \(dataContentType ?? ""), not JSON")
+    }
     guard !payload.contains(0x0A), !payload.contains(0x0D) else {
       throw EventLogError.malformed("the payload of \(name) \(id) spans more than one line")
     }

@@ -57,7 +57,8 @@ public struct StoredBatch<Position: Hashable & Sendable>: Sendable {
 extension EventStore {
   /// Appends one event in a new envelope and returns the envelope.
   @discardableResult
-  public func append<E: Event>(_ event: E, metadata: [String: String] = [:]) async throws -> EventEnvelope {
+  public func append<E: Event>(_ event: E, metadata: [String: EventAttributeValue] = [:]) async throws -> EventEnvelope
+  {
     let envelope = try EventEnvelope(event, metadata: metadata)
     try await append([envelope])
     return envelope

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Finds the bytes of one top-level value in a JSON object without parsing the rest, so that a
+/// Finds the bytes of one top-level value in a JSON object, or of each element of an array,
+/// without parsing the rest, so that a
 /// log's payload is taken exactly as written (parsing and writing it again would round numbers).
 /// The caller has already parsed the whole line as JSON; this only locates.
 enum JSONObjectScanner {
@@ -26,6 +27,25 @@ enum JSONObjectScanner {
       index = skipSpace(bytes, valueEnd)
       guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return nil }
       index += 1
+    }
+  }
+
+  /// The bytes of each element of the JSON array `json`, in order, or nil when it is not one.
+  static func elements(ofArray json: Data) -> [Data]? {
+    let bytes = [UInt8](json)
+    var index = skipSpace(bytes, 0)
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return nil }
+    index = skipSpace(bytes, index + 1)
+    var elements: [Data] = []
+    if index < bytes.count, bytes[index] == UInt8(ascii: "]") { return elements }
+    while true {
+      guard let end = endOfValue(bytes, index) else { return nil }
+      elements.append(Data(bytes[index..<end]))
+      index = skipSpace(bytes, end)
+      guard index < bytes.count else { return nil }
+      if bytes[index] == UInt8(ascii: "]") { return elements }
+      guard bytes[index] == UInt8(ascii: ",") else { return nil }
+      index = skipSpace(bytes, index + 1)
     }
   }
 

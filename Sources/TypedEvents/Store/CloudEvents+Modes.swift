@@ -1,0 +1,167 @@
+import Foundation
+
+/// A CloudEvent in the binary content mode: the context attributes as protocol headers, the data
+/// as the body, as the CloudEvents HTTP and Kafka protocol bindings define them.
+///
+/// Make one with ``EventEnvelope/cloudEventMessage(_:source:)`` and read one with
+/// ``EventEnvelope/init(cloudEventMessage:)``; the ``binding`` says how the headers are named.
+public struct CloudEventMessage: Sendable, Hashable {
+  /// A protocol binding of CloudEvents: how attributes become headers.
+  public enum Binding: Sendable, Hashable {
+    /// HTTP: attribute `id` is the header `ce-id`, `datacontenttype` is `Content-Type`, values
+    /// are percent-encoded where they hold a space, `"`, `%` or anything beyond printable ASCII.
+    case http
+    /// Kafka: attribute `id` is the header `ce_id`, `datacontenttype` is `content-type`, values
+    /// are UTF-8 text as they are.
+    case kafka
+  }
+
+  /// The binding the headers follow.
+  public var binding: Binding
+  /// The headers: one per attribute. Names are matched without regard to case on reading.
+  public var headers: [String: String]
+  /// The event's data as it is: JSON text for a JSON content type, the bytes otherwise.
+  public var body: Data
+
+  /// A message from its parts, as a server or a Kafka consumer received it.
+  public init(binding: Binding, headers: [String: String], body: Data) {
+    self.binding = binding
+    self.headers = headers
+    self.body = body
+  }
+
+  /// The prefix of an attribute's header: `ce-` or `ce_`.
+  var prefix: String { binding == .http ? "ce-" : "ce_" }
+  /// The header of `datacontenttype`.
+  var contentTypeHeader: String { binding == .http ? "Content-Type" : "content-type" }
+}
+
+extension EventEnvelope {
+  /// The envelope in the binary content mode of `binding`: attributes as headers (see
+  /// ``cloudEventJSON(source:)`` for which), ``payload`` as the body.
+  ///
+  /// Extension values become text, as every header is: Integer `3` and Boolean `true` arrive as
+  /// the strings `"3"` and `"true"` (see ``EventAttributeValue``).
+  ///
+  /// - Throws: ``EventLogError/malformed(_:)`` as ``cloudEventJSON(source:)`` does.
+  public func cloudEventMessage(
+    _ binding: CloudEventMessage.Binding, source: String? = nil
+  ) throws
+    -> CloudEventMessage
+  {
+    var message = CloudEventMessage(binding: binding, headers: [:], body: payload)
+    for (name, value) in try cloudEventAttributes(source: source) {
+      if name == "datacontenttype" {
+        message.headers[message.contentTypeHeader] = value.headerText
+      } else {
+        let text = value.headerText
+        message.headers[message.prefix + name] = binding == .http ? HeaderText.percentEncoded(text) : text
+      }
+    }
+    return message
+  }
+
+  /// Reads a CloudEvent in the binary content mode: the inverse of
+  /// ``cloudEventMessage(_:source:)``. Headers without the binding's prefix, other than the
+  /// content type, are not the event's and are left out.
+  ///
+  /// - Throws: ``EventLogError/malformed(_:)`` when the headers are not a CloudEvents 1.0 event
+  ///   (see ``init(cloudEventJSON:)``) or an HTTP value is not valid percent-encoding.
+  public init(cloudEventMessage message: CloudEventMessage) throws {
+    var attributes: [String: EventAttributeValue] = [:]
+    let prefix = message.prefix
+    for (header, value) in message.headers {
+      let lowered = header.lowercased()
+      if lowered == "content-type" {
+        attributes["datacontenttype"] = .string(value)
+      } else if lowered.hasPrefix(prefix) {
+        let name = String(lowered.dropFirst(prefix.count))
+        guard let text = message.binding == .http ? HeaderText.percentDecoded(value) : value else {
+          throw EventLogError.malformed("the header \(header) is not valid percent-encoding: \(value)")
+        }
+        attributes[name] = .string(text)
+      }
+    }
+    try self.init(cloudEventAttributes: attributes, payload: message.body)
+  }
+
+  // MARK: Batches
+
+  /// The media type of a JSON batch of CloudEvents.
+  public static let cloudEventBatchContentType = "application/cloudevents-batch+json"
+
+  /// Envelopes as a CloudEvents JSON batch (`application/cloudevents-batch+json`): a JSON array
+  /// of structured events, in order.
+  ///
+  /// - Parameter source: the `source` of envelopes that have none of their own.
+  /// - Throws: ``EventLogError/malformed(_:)`` as ``cloudEventJSON(source:)`` does.
+  public static func cloudEventBatchJSON(_ envelopes: [EventEnvelope], source: String? = nil) throws -> Data {
+    var json = Data("[".utf8)
+    for (index, envelope) in envelopes.enumerated() {
+      if index > 0 { json.append(UInt8(ascii: ",")) }
+      json.append(try envelope.cloudEventJSON(source: envelope.source == nil ? source : nil))
+    }
+    json.append(UInt8(ascii: "]"))
+    return json
+  }
+
+  /// The envelopes of a CloudEvents JSON batch, in order; an empty array gives none.
+  ///
+  /// - Throws: ``EventLogError/malformed(_:)`` when `json` is not an array of CloudEvents, naming
+  ///   the first element that is not one.
+  public static func envelopes(cloudEventBatchJSON json: Data) throws -> [EventEnvelope] {
+    guard (try? JSONSerialization.jsonObject(with: json)) is [Any],
+      let elements = JSONObjectScanner.elements(ofArray: json)
+    else {
+      throw EventLogError.malformed("a CloudEvents batch is a JSON array")
+    }
+    return try elements.enumerated().map { index, element in
+      do {
+        return try EventEnvelope(cloudEventJSON: element)
+      } catch EventLogError.malformed(let reason) {
+        throw EventLogError.malformed("element \(index) of the batch: \(reason)")
+      }
+    }
+  }
+}
+
+/// Percent-encoding of HTTP header values (CloudEvents HTTP binding, 3.1.3.2).
+enum HeaderText {
+  /// `text` with a space, `"`, `%` and every byte beyond printable ASCII as `%XX` of its UTF-8.
+  static func percentEncoded(_ text: String) -> String {
+    var encoded = ""
+    for byte in text.utf8 {
+      if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "%") {
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+      }
+    }
+    return encoded
+  }
+
+  /// The text of a percent-encoded value, nil when a `%` is not followed by two hex digits or
+  /// the bytes are not UTF-8.
+  static func percentDecoded(_ text: String) -> String? {
+    guard text.contains("%") else { return text }
+    var bytes: [UInt8] = []
+    var iterator = text.utf8.makeIterator()
+    while let byte = iterator.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = iterator.next(), let low = iterator.next(),
+        let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+      else { return nil }
+      bytes.append(value)
+    }
+    return String(bytes: bytes, encoding: .utf8)
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}
