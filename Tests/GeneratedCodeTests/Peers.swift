@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// Programs nobody here wrote that tests run as peers: the CloudEvents Python SDK and Python's
+/// `jsonschema` in a virtual environment that `Scripts/peers/setup` makes under `.build/`, and a
+/// JVM's `java.time.Instant.parse`. A test that needs one is skipped, with the reason printed,
+/// where it is missing; `.ci/run` runs the setup first, so none is skipped there.
+enum Peers {
+  /// The package's root folder.
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// The virtual environment's Python, from `TYPEDEVENTS_PEER_PYTHON` or `.build/peers-venv`.
+  static let python: URL? = {
+    let path =
+      ProcessInfo.processInfo.environment["TYPEDEVENTS_PEER_PYTHON"]
+      ?? root.appendingPathComponent(".build/peers-venv/bin/python").path
+    return FileManager.default.isExecutableFile(atPath: path) ? URL(fileURLWithPath: path) : nil
+  }()
+
+  static let pythonMissing: Comment =
+    "the peers' Python environment is missing: run Scripts/peers/setup (it pip-installs the CloudEvents SDK and jsonschema into .build/peers-venv)"
+
+  /// `java` on the PATH (JDK 11 or later runs a single source file).
+  static let java: URL? = {
+    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+      let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("java")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    return nil
+  }()
+
+  static let javaMissing: Comment = "no java on the PATH: apt-get install -y openjdk-17-jdk-headless"
+
+  /// A script of `Scripts/peers/`.
+  static func script(_ name: String) -> String {
+    root.appendingPathComponent("Scripts/peers/\(name)").path
+  }
+
+  /// Runs `executable` with `arguments` and returns its standard output; throws with its
+  /// standard error when it exits non-zero.
+  static func run(_ executable: URL, _ arguments: [String]) throws -> Data {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString).err")
+    FileManager.default.createFile(atPath: errors.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: errors) }
+    process.standardOutput = output
+    process.standardError = try FileHandle(forWritingTo: errors)
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw PeerFailure(
+        description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) exited "
+          + "\(process.terminationStatus): \(String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self))"
+      )
+    }
+    return data
+  }
+
+  /// A temporary file holding `data`.
+  static func temporaryFile(_ data: Data, suffix: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString)\(suffix)")
+    try data.write(to: url)
+    return url
+  }
+}
+
+struct PeerFailure: Error, CustomStringConvertible {
+  var description: String
+}
