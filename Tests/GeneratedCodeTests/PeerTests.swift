@@ -6,7 +6,7 @@ import Testing
 import TypedEvents
 
 /// What this package writes, read by peers nobody here wrote, and what they write, read here.
-@Suite("Peers: a JVM, Python and the CloudEvents SDK")
+@Suite("Peers: timestamps read by a JVM and by Python")
 struct PeerTests {
   /// 100,000 random dates from 1970 to 2100 and the edge cases, as timestamps.
   static let timestamps: [(date: Date, text: String)] = {
@@ -32,14 +32,8 @@ struct PeerTests {
 
   @Test(.enabled(if: Peers.java != nil, Peers.javaMissing))
   func javaInstantParseReadsEveryTimestampOfAtMostNineDigits() throws {
-    let input = try Peers.temporaryFile(
-      Data(Self.timestamps.map(\.text).joined(separator: "\n").utf8) + Data("\n".utf8), suffix: ".txt")
-    defer { try? FileManager.default.removeItem(at: input) }
-    let java = try #require(Peers.java)
-    let shell = URL(fileURLWithPath: "/bin/sh")
-    let output = try Peers.run(
-      shell, ["-c", "\"$0\" \"$1\" < \"$2\"", java.path, Peers.script("InstantParse.java"), input.path])
-    let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+    let lines = try Peers.lines(
+      Self.timestamps.map(\.text), through: try #require(Peers.java), script: "InstantParse.java")
     try #require(lines.count == Self.timestamps.count)
     var refused = 0
     for ((date, text), line) in zip(Self.timestamps, lines) {
@@ -66,14 +60,8 @@ struct PeerTests {
 
   @Test(.enabled(if: Peers.python != nil, Peers.pythonMissing))
   func pythonFromisoformatReadsEveryTimestampToTheMicrosecond() throws {
-    let input = try Peers.temporaryFile(
-      Data(Self.timestamps.map(\.text).joined(separator: "\n").utf8) + Data("\n".utf8), suffix: ".txt")
-    defer { try? FileManager.default.removeItem(at: input) }
-    let python = try #require(Peers.python)
-    let output = try Peers.run(
-      URL(fileURLWithPath: "/bin/sh"),
-      ["-c", "\"$0\" \"$1\" < \"$2\"", python.path, Peers.script("fromisoformat.py"), input.path])
-    let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+    let lines = try Peers.lines(
+      Self.timestamps.map(\.text), through: try #require(Peers.python), script: "fromisoformat.py")
     try #require(lines.count == Self.timestamps.count)
     for ((date, text), line) in zip(Self.timestamps, lines) {
       guard let micros = Int64(line) else {

@@ -61,6 +61,17 @@ enum Peers {
     return data
   }
 
+  /// Feeds `lines` to a peer's `script` run by `interpreter` on its standard input and returns
+  /// the lines it prints.
+  static func lines(_ lines: [String], through interpreter: URL, script: String) throws -> [Substring] {
+    let input = try temporaryFile(Data((lines.joined(separator: "\n") + "\n").utf8), suffix: ".txt")
+    defer { try? FileManager.default.removeItem(at: input) }
+    let output = try run(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "\"$0\" \"$1\" < \"$2\"", interpreter.path, Self.script(script), input.path])
+    return String(decoding: output, as: UTF8.self).split(separator: "\n")
+  }
+
   /// A temporary file holding `data`.
   static func temporaryFile(_ data: Data, suffix: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString)\(suffix)")
