@@ -45,7 +45,7 @@ enum Peers {
     process.arguments = arguments
     let output = Pipe()
     let errors = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString).err")
-    FileManager.default.createFile(atPath: errors.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: errors) }
     process.standardOutput = output
     process.standardError = try FileHandle(forWritingTo: errors)

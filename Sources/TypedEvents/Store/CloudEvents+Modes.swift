@@ -93,7 +93,9 @@ extension EventEnvelope {
   /// Envelopes as a CloudEvents JSON batch (`application/cloudevents-batch+json`): a JSON array
   /// of structured events, in order.
   ///
-  /// - Parameter source: the `source` of envelopes that have none of their own.
+  /// - Parameters:
+  ///   - envelopes: the events of the batch, in order.
+  ///   - source: the `source` of envelopes that have none of their own.
   /// - Throws: ``EventLogError/malformed(_:)`` as ``cloudEventJSON(source:)`` does.
   public static func cloudEventBatchJSON(_ envelopes: [EventEnvelope], source: String? = nil) throws -> Data {
     var json = Data("[".utf8)
