@@ -6,7 +6,7 @@ import Foundation
 /// cases here: Boolean, Integer and String. The other four travel as strings, so they are made
 /// with ``timestamp(_:)``, ``binary(_:)``, ``uri(_:)`` and ``uriReference(_:)``, which give the
 /// string, and read with ``dateValue``, ``dataValue`` and ``urlValue``. A value therefore reads
-/// back `==` to what was written, from a log, a store or any CloudEvents mode.
+/// back `==` to what was written, from a log, a store, the structured mode or a batch.
 ///
 /// Literals work as values: `metadata: ["service": "listings", "retries": 3, "replayed": true]`.
 ///

@@ -13,9 +13,8 @@ import Foundation
 /// A `Date` is a Double of seconds since 2001-01-01T00:00:00Z, so its precision shrinks with its
 /// distance from 2001. At least 2²³ seconds (97 days) away, before 2000-09-25T21:49:52Z or from
 /// 2001-04-08T02:10:08Z on, its spacing is coarser than a nanosecond and **at most 9 digits**
-/// are ever written: Java's `Instant.parse` (which takes at most 9), Python's
-/// `datetime.fromisoformat` (microseconds), PostgreSQL's `timestamptz` (microseconds) and Go's
-/// `time.Parse` (nanoseconds) all read it. `Date()` today needs 6 or 7. Closer to 2001 a `Date`
+/// are ever written: Java's `Instant.parse` (which takes at most 9, to the nanosecond), Python's
+/// `datetime.fromisoformat` and PostgreSQL's `timestamptz` (to the microsecond) all read it. `Date()` today needs 6 or 7. Closer to 2001 a `Date`
 /// can need up to 17 digits; a reader limited to 9, such as `Instant.parse`, refuses those
 /// timestamps, while readers that take any number of digits round them to what they keep.
 ///
