@@ -46,6 +46,8 @@ let package = Package(
     .target(name: "EventCodegen", dependencies: ["EventSchema"]),
     // Compares two versions of a validated schema set: which changes break which readers.
     .target(name: "SchemaEvolution", dependencies: ["EventSchema"]),
+    // Validated schema model → the contract as AsyncAPI 3.0 and JSON Schema documents.
+    .target(name: "ContractExport", dependencies: ["EventSchema"]),
     // One run of the generator: finds inputs, names outputs, writes or compares them.
     .target(name: "EventGenDriver", dependencies: ["EventSchema", "EventCodegen", "SchemaEvolution"]),
     // The command-line tool, a thin layer of argument parsing over the driver.
