@@ -49,7 +49,8 @@ let package = Package(
     // Validated schema model → the contract as AsyncAPI 3.0 and JSON Schema documents.
     .target(name: "ContractExport", dependencies: ["EventSchema"]),
     // One run of the generator: finds inputs, names outputs, writes or compares them.
-    .target(name: "EventGenDriver", dependencies: ["EventSchema", "EventCodegen", "SchemaEvolution"]),
+    .target(
+      name: "EventGenDriver", dependencies: ["EventSchema", "EventCodegen", "SchemaEvolution", "ContractExport"]),
     // The command-line tool, a thin layer of argument parsing over the driver.
     .executableTarget(
       name: "eventgen",
@@ -58,6 +59,7 @@ let package = Package(
         "EventSchema",
         "EventCodegen",
         "SchemaEvolution",
+        "ContractExport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -13,7 +13,7 @@ struct EventGen: ParsableCommand {
       2 on usage or I/O errors.
       """,
     version: "0.1.0",
-    subcommands: [Init.self, Generate.self, Check.self, Lint.self, Compat.self]
+    subcommands: [Init.self, Generate.self, Check.self, Lint.self, Compat.self, AsyncAPI.self, JSONSchema.self]
   )
 
   /// Exit codes: argument-parser's usage errors map to 2, schema errors to 1.
