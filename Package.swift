@@ -112,6 +112,10 @@ let package = Package(
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"], exclude: ["FuzzRegressions"]),
     .testTarget(name: "SchemaEvolutionTests", dependencies: ["EventSchema", "SchemaEvolution"]),
     .testTarget(name: "EventCodegenTests", dependencies: ["EventSchema", "EventCodegen", "EventGenDriver"]),
+    // Golden/ holds the exported documents of the samples and the edge cases.
+    .testTarget(
+      name: "ContractExportTests", dependencies: ["ContractExport", "EventSchema", "EventGenDriver"],
+      exclude: ["Golden"]),
     .testTarget(name: "TypedEventsTests", dependencies: ["TypedEvents", "TestSupport"]),
     // Compiles and runs the generated code of the samples and of the edge-case schemas.
     .testTarget(

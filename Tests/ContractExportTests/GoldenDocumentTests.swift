@@ -1,0 +1,95 @@
+import ContractExport
+import EventGenDriver
+import Foundation
+import Testing
+
+/// The exported documents of the samples and of the edge-case schemas are checked in under
+/// `Tests/ContractExportTests/Golden/` and compared byte for byte. Re-record them, as the
+/// generated Swift, by running eventgen (`Scripts/record-golden-files` does it all):
+///
+///     swift run eventgen asyncapi Schemas --output Tests/ContractExportTests/Golden/Samples.asyncapi.json
+///     swift run eventgen json-schema Schemas --output Tests/ContractExportTests/Golden/Samples.schema.json
+///
+/// and the same for `Tests/EdgeCaseEvents/Schemas` into `EdgeCases.*.json`.
+@Suite("Contract export: golden documents")
+struct GoldenDocumentTests {
+  struct Golden: CustomTestStringConvertible, Sendable {
+    var schemas: String
+    var format: ContractFormat
+    var golden: String
+    var testDescription: String { golden }
+  }
+
+  static let goldens: [Golden] = [
+    Golden(schemas: "Schemas", format: .asyncAPI, golden: "Samples.asyncapi.json"),
+    Golden(schemas: "Schemas", format: .jsonSchema, golden: "Samples.schema.json"),
+    Golden(schemas: "Tests/EdgeCaseEvents/Schemas", format: .asyncAPI, golden: "EdgeCases.asyncapi.json"),
+    Golden(schemas: "Tests/EdgeCaseEvents/Schemas", format: .jsonSchema, golden: "EdgeCases.schema.json"),
+  ]
+
+  static func goldenPath(_ name: String) -> String {
+    path("Tests/ContractExportTests/Golden/" + name)
+  }
+
+  @Test("checked-in documents are current", arguments: goldens)
+  func goldenDocumentIsCurrent(_ golden: Golden) throws {
+    let plan = try ContractRun.plan([path(golden.schemas)], format: golden.format)
+    let document = try #require(plan.document)
+    let stale = try ContractRun.check(document, against: Self.goldenPath(golden.golden))
+    #expect(stale == nil, "stale golden document; re-record with Scripts/record-golden-files:\n\(stale ?? "")")
+  }
+
+  @Test("same schemas, same bytes", arguments: ContractFormat.allCases)
+  func outputIsDeterministic(_ format: ContractFormat) throws {
+    let first = try ContractRun.plan([path("Schemas")], format: format).document
+    let second = try ContractRun.plan([path("Schemas")], format: format).document
+    // The order of the arguments does not matter: files are sorted by name, as for generate.
+    let files = ["Listings", "Chat", "Analytics", "Inventory"].map { path("Schemas/\($0).events.yaml") }
+    let shuffled = try ContractRun.plan(files, format: format).document
+    #expect(first != nil)
+    #expect(first == second)
+    #expect(first == shuffled)
+  }
+
+  @Test func documentsArePrettyPrintedWithTwoSpacesAndEndWithANewline() throws {
+    for golden in Self.goldens {
+      let text = try String(contentsOfFile: Self.goldenPath(golden.golden), encoding: .utf8)
+      #expect(text.hasPrefix("{\n  \""))
+      #expect(text.hasSuffix("}\n") && !text.hasSuffix("\n\n"))
+      #expect(!text.contains("\t"))
+      for line in text.split(separator: "\n") {
+        let indent = line.prefix { $0 == " " }.count
+        #expect(indent % 2 == 0, "odd indentation in \(golden.golden): \(line)")
+      }
+    }
+  }
+
+  @Test func documentsParseAsJSON() throws {
+    for golden in Self.goldens {
+      let data = try Data(contentsOf: URL(fileURLWithPath: Self.goldenPath(golden.golden)))
+      #expect(try JSONSerialization.jsonObject(with: data) is [String: Any])
+    }
+  }
+
+  static let asyncAPISchema = path("../shared/asyncapi/json-schemas/asyncapi-3.0.0.json")
+
+  /// Python with the jsonschema package, and the official AsyncAPI schema beside the checkout.
+  static var validatorUnavailable: String? {
+    guard FileManager.default.fileExists(atPath: asyncAPISchema) else {
+      return "no AsyncAPI schema at ../shared/asyncapi/json-schemas"
+    }
+    let probe = try? runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import jsonschema"])
+    return probe?.status == 0 ? nil : "python3 with the jsonschema package is not installed"
+  }
+
+  @Test(
+    "the AsyncAPI documents validate against the official AsyncAPI 3.0.0 JSON Schema",
+    .enabled(if: validatorUnavailable == nil, "\(validatorUnavailable ?? "")"))
+  func asyncAPIDocumentsValidate() throws {
+    let documents = Self.goldens.filter { $0.format == .asyncAPI }.map { Self.goldenPath($0.golden) }
+    let result = try runProcess(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", path("Scripts/validate-asyncapi")] + documents)
+    #expect(result.status == 0, "\(result.output)\(result.error)")
+    #expect(result.output.components(separatedBy: ": 0 errors").count == documents.count + 1, "\(result.output)")
+  }
+}

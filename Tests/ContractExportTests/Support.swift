@@ -1,0 +1,96 @@
+import ContractExport
+import EventSchema
+import Foundation
+import Testing
+
+/// The package root, found from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+
+/// `relative` to the package root.
+func path(_ relative: String) -> String {
+  packageRoot.appendingPathComponent(relative).path
+}
+
+/// Validates schema files given as (path, text) and fails the test on any error.
+func load(_ files: [(path: String, text: String)]) throws -> SchemaSet {
+  let result = SchemaLoader.load(files.map { SchemaSource(path: $0.path, text: $0.text) })
+  return try #require(result.schema, "schema errors: \(result.diagnostics.map(\.description))")
+}
+
+/// One schema file's JSON Schema document.
+func jsonSchema(_ text: String, path: String = "T.events.yaml") throws -> JSONValue {
+  ContractExporter(try load([(path, text)])).jsonSchemaDocument()
+}
+
+/// One schema file's AsyncAPI document.
+func asyncAPI(_ text: String, path: String = "T.events.yaml") throws -> JSONValue {
+  ContractExporter(try load([(path, text)])).asyncAPIDocument()
+}
+
+/// The value as compact JSON text, for comparisons that read as the JSON they mean.
+func compact(_ value: JSONValue?) -> String {
+  guard let value else { return "<missing>" }
+  return value.prettyPrinted.split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
+    .replacingOccurrences(of: "\": ", with: "\":")
+}
+
+/// A fresh temporary folder, removed when the test ends.
+final class TemporaryFolder {
+  let url: URL
+  var path: String { url.path }
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent("contract-export-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  func write(_ name: String, _ text: String) throws {
+    let target = url.appendingPathComponent(name)
+    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: target)
+  }
+
+  func read(_ name: String) throws -> String {
+    String(decoding: try Data(contentsOf: url.appendingPathComponent(name)), as: UTF8.self)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: url)
+  }
+}
+
+/// What a run of a program printed and how it ended.
+struct ProcessResult {
+  var status: Int32
+  var output: String
+  var error: String
+}
+
+/// Runs `executable` with `arguments` and waits for it.
+func runProcess(_ executable: URL, _ arguments: [String]) throws -> ProcessResult {
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  let output = Pipe()
+  let error = Pipe()
+  process.standardOutput = output
+  process.standardError = error
+  try process.run()
+  // Read before waiting: a full pipe would block the child.
+  let outputData = output.fileHandleForReading.readDataToEndOfFile()
+  let errorData = error.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return ProcessResult(
+    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+    error: String(decoding: errorData, as: UTF8.self))
+}
+
+/// The eventgen that `swift test` built beside the test bundle.
+func eventgen() throws -> URL {
+  let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  let binary = folder.appendingPathComponent("eventgen")
+  try #require(
+    FileManager.default.isExecutableFile(atPath: binary.path), "no eventgen beside \(CommandLine.arguments[0])")
+  return binary
+}
