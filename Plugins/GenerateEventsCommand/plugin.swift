@@ -4,6 +4,9 @@ import PackagePlugin
 /// `swift package --allow-writing-to-package-directory generate-events [--target T …] [--check]`:
 /// regenerates checked-in sources, or with `--check` reports stale ones and fails without writing.
 /// `generate-events --init NAME` starts a target of events in `Sources/NAME` (`eventgen init`).
+/// `generate-events --asyncapi PATH [--json-schema PATH] [--target T] [--check]` exports the
+/// contract of the one target with events (or the one named) with `eventgen asyncapi` and
+/// `eventgen json-schema`, to paths relative to the package; `--check` verifies it instead.
 ///
 /// A target's sources are checked in when its folder has a `Generated/` folder, or when it is
 /// named with `--target` (which creates that folder). Other targets with schemas are left to
@@ -20,12 +23,20 @@ struct GenerateEventsCommand: CommandPlugin {
     let requested = extractor.extractOption(named: "target")
     let check = extractor.extractFlag(named: "check") > 0
     let starts = extractor.extractOption(named: "init")
+    let contract = [
+      ("asyncapi", extractor.extractOption(named: "asyncapi")),
+      ("json-schema", extractor.extractOption(named: "json-schema")),
+    ].compactMap { verb, paths in paths.last.map { (verb: verb, path: $0) } }
     guard extractor.remainingArguments.isEmpty else {
       throw CommandError(
-        "unexpected arguments: \(extractor.remainingArguments.joined(separator: " ")); use [--target NAME …] [--check], or --init NAME"
+        "unexpected arguments: \(extractor.remainingArguments.joined(separator: " ")); use [--target NAME …] [--check], --asyncapi PATH [--json-schema PATH], or --init NAME"
       )
     }
     let tool = try context.tool(named: "eventgen")
+    if !contract.isEmpty {
+      try exportContract(context.package, tool: tool, documents: contract, targets: requested, check: check)
+      return
+    }
     if !starts.isEmpty {
       for name in starts {
         let folder = context.package.directoryURL.appending(path: "Sources").appending(path: name)
@@ -108,15 +119,51 @@ struct GenerateEventsCommand: CommandPlugin {
 
   /// The `eventgen` arguments for `target`, or nil when it does not use events.
   private func invocation(for target: SourceModuleTarget, check: Bool) -> [String]? {
+    guard let inputs = schemaInputs(of: target) else { return nil }
     let verb = check ? "check" : "generate"
+    // Arguments win over the config's keys: with a config, the config alone decides.
+    if inputs.first == "--config" { return [verb] + inputs }
+    return [verb] + inputs + ["--output", generatedFolder(of: target).path]
+  }
+
+  /// Where `target`'s schemas are for eventgen: `--config` and its config, or the schema
+  /// files; nil when it does not use events.
+  private func schemaInputs(of target: SourceModuleTarget) -> [String]? {
     let config = target.directoryURL.appending(path: configName)
-    let hasConfig = FileManager.default.fileExists(atPath: config.path)
+    if FileManager.default.fileExists(atPath: config.path) { return ["--config", config.path] }
     let schemas = target.sourceFiles.filter { $0.url.lastPathComponent.hasSuffix(".events.yaml") }.map(\.url.path)
       .sorted()
-    guard hasConfig || !schemas.isEmpty else { return nil }
-    // Arguments win over the config's keys: with a config, the config alone decides.
-    if hasConfig { return [verb, "--config", config.path] }
-    return [verb] + schemas + ["--output", generatedFolder(of: target).path]
+    return schemas.isEmpty ? nil : schemas
+  }
+
+  /// `eventgen asyncapi` and `eventgen json-schema` on the schemas of the one target with
+  /// events among `names` (every target when empty): a contract is one schema set, and two
+  /// targets may declare the same event names.
+  private func exportContract(
+    _ package: Package, tool: PluginContext.Tool, documents: [(verb: String, path: String)], targets names: [String],
+    check: Bool
+  ) throws {
+    let candidates = try names.isEmpty ? package.targets : package.targets(named: names)
+    let withEvents = candidates.compactMap { $0 as? SourceModuleTarget }.compactMap { target in
+      schemaInputs(of: target).map { (name: target.name, inputs: $0) }
+    }
+    guard withEvents.count == 1, let target = withEvents.first else {
+      throw CommandError(
+        withEvents.isEmpty
+          ? "no target has *.events.yaml files or an \(configName)"
+          : "\(withEvents.map(\.name).joined(separator: ", ")) have events; name the one to export with --target")
+    }
+    for document in documents {
+      let output =
+        document.path.hasPrefix("/") ? document.path : package.directoryURL.appending(path: document.path).path
+      let arguments = [document.verb] + target.inputs + ["--output", output] + (check ? ["--check"] : [])
+      guard try run(tool, arguments) else {
+        throw CommandError(
+          check
+            ? "the \(document.verb) document of \(target.name) is stale"
+            : "exporting the \(document.verb) document of \(target.name) failed")
+      }
+    }
   }
 }
 
