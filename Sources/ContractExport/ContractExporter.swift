@@ -30,11 +30,11 @@ public enum ContractFormat: String, Sendable, CaseIterable {
 /// | `Int32` | `type: integer`, `format: int32`, exact bounds |
 /// | `Int8`, `Int16`, `UInt`, `UInt8`…`UInt64` | `type: integer`, exact bounds, `x-eventgen-type: <Swift type>` |
 /// | `Double` | `type: number`, `format: double`, ±`Double.greatestFiniteMagnitude` |
-/// | `Float` | `type: number`, `format: float`, exclusive ±(2^128 − 2^103), beyond which the reader overflows |
+/// | `Float` | `type: number`, `format: float`, exclusive ±(2^128 − 2^103), beyond which the reader overflows; `not` a nonzero number of at most 2^-150, which it rounds to zero and refuses |
 /// | `Decimal` | `type: number`, ±`Decimal.greatestFiniteMagnitude`, `x-eventgen-type: Decimal` |
 /// | `Date` | `anyOf`: a string matching what `EventTimestamp` reads, or (beyond ±95 billion years) a `Double`; `x-eventgen-type: Date` |
 /// | `UUID` | `type: string`, `format: uuid`, an 8-4-4-4-12 hexadecimal `pattern` |
-/// | `URL` | `type: string`, `format: uri-reference` (a Swift URL may be relative), `minLength: 1` |
+/// | `URL` | `type: string`, `format: uri-reference` (a Swift URL may be relative), a `pattern` that refuses a first segment with a colon and no scheme, `minLength: 1` |
 /// | `Data` | `type: string`, `contentEncoding: base64`, a padded base64 `pattern` |
 /// | `[T]`, `[String: T]` | `type: array` with `items`; `type: object` with `additionalProperties`; an optional element is `anyOf` it and `null` |
 /// | declared type | `$ref` to its definition |
@@ -43,11 +43,14 @@ public enum ContractFormat: String, Sendable, CaseIterable {
 /// | frozen `enum:` | `type: string`, `enum` of the raw values, `x-eventgen-enum: {…, frozen: true}` |
 /// | `external:` | `x-eventgen-external: <name>` and no constraint: its JSON is the app's own |
 ///
-/// Where a reader takes more than a schema can say: numbers too small for a `Double` or a
-/// `Float` (they would round to zero) are refused by the reader, a `Decimal` spelled with an
-/// exponent beyond Decimal's own (`1e128`) too, a date in a year beyond ±95 billion and
-/// 29 February of a common year too; the reader takes a `URL` that is not a URI reference
-/// (`a b`, read as `a%20b`).
+/// What the reader refuses that the schemas let through: a number that a `Double` rounds to
+/// zero (below 2^-1075; validators that read numbers as doubles see 0), a `Decimal` spelled
+/// with an exponent beyond Decimal's own (`1e128`, though `10e127` reads), a `Float` or
+/// `Double` zero spelled with a positive exponent (`0e5`), a date in a year beyond ±95 billion or on
+/// 29 February of a common year, a `URL` with a malformed authority (`http://exa mple.com`),
+/// and whatever an `external:` type's own decoder refuses. The reader also takes a `URL` that
+/// is not a URI reference (`a b`, read as `a%20b`), which `format: uri-reference` refuses where
+/// formats are asserted. The writer never writes any of these.
 public struct ContractExporter: Sendable {
   /// The validated schemas.
   public var schema: SchemaSet
