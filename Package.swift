@@ -111,10 +111,11 @@ let package = Package(
     // FuzzRegressions/ holds inputs that Scripts/fuzz found; the tests read them from disk.
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"], exclude: ["FuzzRegressions"]),
     .testTarget(name: "SchemaEvolutionTests", dependencies: ["EventSchema", "SchemaEvolution"]),
-    .testTarget(name: "EventCodegenTests", dependencies: ["EventSchema", "EventCodegen", "EventGenDriver"]),
+    .testTarget(
+      name: "EventCodegenTests", dependencies: ["EventSchema", "EventCodegen", "EventGenDriver", "TestSupport"]),
     // Golden/ holds the exported documents of the samples and the edge cases.
     .testTarget(
-      name: "ContractExportTests", dependencies: ["ContractExport", "EventSchema", "EventGenDriver"],
+      name: "ContractExportTests", dependencies: ["ContractExport", "EventSchema", "EventGenDriver", "TestSupport"],
       exclude: ["Golden"]),
     .testTarget(name: "TypedEventsTests", dependencies: ["TypedEvents", "TestSupport"]),
     // Compiles and runs the generated code of the samples and of the edge-case schemas.

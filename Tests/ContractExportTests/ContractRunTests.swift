@@ -1,6 +1,7 @@
 import ContractExport
 import EventGenDriver
 import Foundation
+import TestSupport
 import Testing
 
 /// Writing and checking a document: the driver and the `asyncapi` and `json-schema` commands.

@@ -1,6 +1,7 @@
 import ContractExport
 import EventSchema
 import Foundation
+import TestSupport
 import Testing
 
 /// The package root, found from this file's path.
@@ -33,31 +34,6 @@ func compact(_ value: JSONValue?) -> String {
   guard let value else { return "<missing>" }
   return value.prettyPrinted.split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
     .replacingOccurrences(of: "\": ", with: "\":")
-}
-
-/// A fresh temporary folder, removed when the test ends.
-final class TemporaryFolder {
-  let url: URL
-  var path: String { url.path }
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent("contract-export-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  func write(_ name: String, _ text: String) throws {
-    let target = url.appendingPathComponent(name)
-    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: target)
-  }
-
-  func read(_ name: String) throws -> String {
-    String(decoding: try Data(contentsOf: url.appendingPathComponent(name)), as: UTF8.self)
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(at: url)
-  }
 }
 
 /// What a run of a program printed and how it ended.

@@ -1,6 +1,7 @@
 import EventCodegen
 import EventGenDriver
 import Foundation
+import TestSupport
 import Testing
 
 /// `generate` never leaves a half-written file, never touches a file it did not write, and

@@ -1,32 +1,8 @@
 import EventCodegen
 import EventGenDriver
 import Foundation
+import TestSupport
 import Testing
-
-/// A fresh temporary folder, removed when the test ends.
-final class TemporaryFolder {
-  let url: URL
-  var path: String { url.path }
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent("typedevents-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  func write(_ name: String, _ text: String) throws {
-    let target = url.appendingPathComponent(name)
-    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: target)
-  }
-
-  func read(_ name: String) throws -> String {
-    String(decoding: try Data(contentsOf: url.appendingPathComponent(name)), as: UTF8.self)
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(at: url)
-  }
-}
 
 @Suite("Generator driver")
 struct GeneratorDriverTests {

@@ -1,6 +1,7 @@
 import EventGenDriver
 import EventSchema
 import Foundation
+import TestSupport
 import Testing
 
 /// Inputs that are not plain schema files get a clear error naming the path, and never a hang,

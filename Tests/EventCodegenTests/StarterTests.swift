@@ -1,6 +1,7 @@
 import EventCodegen
 import EventSchema
 import Foundation
+import TestSupport
 import Testing
 
 @testable import EventGenDriver
