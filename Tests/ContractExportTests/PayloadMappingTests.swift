@@ -54,7 +54,7 @@ struct PayloadMappingTests {
     #expect(compact(float["exclusiveMaximum"]) == "340282356779733661637539395458142568448")
     #expect(compact(float["not"]?["maximum"]) == "7.006492321624085e-46")
     let decimal = try #require(try fieldSchema("Decimal"))
-    #expect(decimal["type"] == "number" && decimal["x-eventgen-type"] == "Decimal")
+    #expect(decimal["type"] == "number" && decimal["format"] == "decimal" && decimal["x-eventgen-type"] == "Decimal")
     #expect(
       compact(decimal["maximum"]) == "340282366920938463463374607431768211455" + String(repeating: "0", count: 127))
     let date = try #require(try fieldSchema("Date"))

@@ -31,7 +31,10 @@ enum BuiltinSchemas {
       ]
     case .decimal:
       // Written with every digit, never in exponent notation; read within Decimal's range.
+      // `format: decimal` tells code generators (datamodel-code-generator, Modelina) to read it
+      // into a decimal type rather than a double, which would lose digits beyond the 17th.
       schema["type"] = "number"
+      schema["format"] = "decimal"
       schema["minimum"] = number("-" + decimalLimit)
       schema["maximum"] = number(decimalLimit)
       schema["x-eventgen-type"] = "Decimal"
