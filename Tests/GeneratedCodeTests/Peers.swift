@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// Programs nobody here wrote that tests run as peers: the CloudEvents Python SDK and Python's
-/// `jsonschema` in a virtual environment that `Scripts/peers/setup` makes under `.build/`, and a
-/// JVM's `java.time.Instant.parse`. A test that needs one is skipped, with the reason printed,
+/// Programs nobody here wrote that tests run as peers: the CloudEvents Python SDK, Python's
+/// `jsonschema` and asyncapi-python's code generator in a virtual environment that
+/// `Scripts/peers/setup` makes under `.build/`, and a JVM's `java.time.Instant.parse`. A test that needs one is skipped, with the reason printed,
 /// where it is missing; `.ci/run` runs the setup first, so none is skipped there.
 enum Peers {
   /// The package's root folder.
@@ -19,7 +19,7 @@ enum Peers {
   }()
 
   static let pythonMissing: Comment =
-    "the peers' Python environment is missing: run Scripts/peers/setup (it pip-installs the CloudEvents SDK and jsonschema into .build/peers-venv)"
+    "the peers' Python environment is missing: run Scripts/peers/setup (it pip-installs the CloudEvents SDK, jsonschema and asyncapi-python into .build/peers-venv)"
 
   /// `java` on the PATH (JDK 11 or later runs a single source file).
   static let java: URL? = {
@@ -37,12 +37,15 @@ enum Peers {
     root.appendingPathComponent("Scripts/peers/\(name)").path
   }
 
-  /// Runs `executable` with `arguments` and returns its standard output; throws with its
-  /// standard error when it exits non-zero.
-  static func run(_ executable: URL, _ arguments: [String]) throws -> Data {
+  /// Runs `executable` with `arguments` (and `environment` added to this process's) and returns
+  /// its standard output; throws with its standard error when it exits non-zero.
+  static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Data {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let output = Pipe()
     let errors = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString).err")
     _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
@@ -69,6 +72,20 @@ enum Peers {
     let output = try run(
       URL(fileURLWithPath: "/bin/sh"),
       ["-c", "\"$0\" \"$1\" < \"$2\"", interpreter.path, Self.script(script), input.path])
+    return String(decoding: output, as: UTF8.self).split(separator: "\n")
+  }
+
+  /// Runs a peer's `script` by `interpreter` with `arguments`, `input` on its standard input,
+  /// and returns the lines it prints.
+  static func lines(
+    of script: String, _ arguments: [String], input: String, through interpreter: URL
+  ) throws -> [Substring] {
+    let inputFile = try temporaryFile(Data(input.utf8), suffix: ".txt")
+    defer { try? FileManager.default.removeItem(at: inputFile) }
+    let output = try run(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "\"$0\" \"$@\" < \"$INPUT\"", interpreter.path, Self.script(script)] + arguments,
+      environment: ["INPUT": inputFile.path])
     return String(decoding: output, as: UTF8.self).split(separator: "\n")
   }
 
