@@ -31,12 +31,41 @@ public struct SchemaLoadResult: Sendable {
 }
 
 /// The front end's entry point: YAML text → nodes → documents → a validated ``SchemaSet``.
+///
+/// Two formats come in: `.events.yaml` schema files, and AsyncAPI documents (3.0, 3.1 or 2.6,
+/// YAML or JSON), told apart by the document's top-level `asyncapi` key. Both decode to the
+/// same documents, which one validator checks.
 public enum SchemaLoader {
+  /// Reads a file that an AsyncAPI document refers to with `$ref`, by its path (relative to
+  /// the working directory, as the referencing file's path is); throws an error that says why
+  /// it cannot.
+  public typealias ReadFile = @Sendable (_ path: String) throws -> [UInt8]
+
+  /// Reads referenced files from disk, whole.
+  public static let readFromDisk: ReadFile = { path in
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ReadFailure(description: "\(path): no such file, or it cannot be read")
+    }
+    return Array(data)
+  }
+
+  /// Why a referenced file could not be read.
+  public struct ReadFailure: Error, CustomStringConvertible {
+    /// What went wrong, naming the path.
+    public var description: String
+
+    /// Creates a failure.
+    public init(description: String) {
+      self.description = description
+    }
+  }
+
   /// Loads and validates the files of one run together, so that they may use each other's types.
   ///
   /// A file that is not valid YAML is reported and left out, and the others are still checked,
-  /// so that one run shows every error.
-  public static func load(_ sources: [SchemaSource]) -> SchemaLoadResult {
+  /// so that one run shows every error. Files that AsyncAPI documents refer to are read with
+  /// `readFile`.
+  public static func load(_ sources: [SchemaSource], readFile: @escaping ReadFile = readFromDisk) -> SchemaLoadResult {
     var log = DiagnosticLog()
     var documents: [SchemaDocument] = []
     for source in sources {
@@ -44,7 +73,16 @@ public enum SchemaLoader {
       case .failure(let diagnostics):
         log.append(contentsOf: diagnostics)
       case .document(let root):
-        let (document, diagnostics) = SchemaDecoder.decode(root, path: source.path)
+        if isAsyncAPIFileName(source.path) && !AsyncAPIDecoder.isAsyncAPI(root) {
+          log.error(
+            "this file is named as an AsyncAPI document but has no top-level `asyncapi:` key (such as `asyncapi: 3.0.0`)",
+            at: root.location)
+          continue
+        }
+        let (document, diagnostics) =
+          AsyncAPIDecoder.isAsyncAPI(root)
+          ? AsyncAPIDecoder.decode(root, path: source.path, readFile: readFile)
+          : SchemaDecoder.decode(root, path: source.path)
         log.append(contentsOf: diagnostics)
         documents.append(document)
       }
@@ -52,5 +90,10 @@ public enum SchemaLoader {
     let (schema, diagnostics) = SchemaValidator.validate(documents)
     log.append(contentsOf: diagnostics)
     return SchemaLoadResult(schema: log.hasErrors ? nil : schema, diagnostics: log.sorted)
+  }
+
+  /// `*.asyncapi.yaml`, `*.asyncapi.yml` or `*.asyncapi.json`.
+  static func isAsyncAPIFileName(_ path: String) -> Bool {
+    [".asyncapi.yaml", ".asyncapi.yml", ".asyncapi.json"].contains { path.hasSuffix($0) }
   }
 }

@@ -58,6 +58,11 @@ struct EventSyntax: Sendable {
   var subject: Located<String>?
   var doc: String?
   var deprecated: String?
+  /// The wire name, where the input gives it (an AsyncAPI message's `name`); else the
+  /// namespace and the event's name.
+  var wireName: Located<String>? = nil
+  /// The event's own schema version, where the input gives it; else its file's.
+  var version: Located<Int>? = nil
 }
 
 /// An entry under `groups:` as written.

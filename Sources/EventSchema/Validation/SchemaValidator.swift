@@ -203,9 +203,18 @@ struct SchemaValidator {
       subject = self.subject(path, fields: fields, event: syntax.name.value)
       if subject == nil { return nil }
     }
-    let wireName = namespace.map { "\($0).\(syntax.name.value)" } ?? syntax.name.value
+    if let wireName = syntax.wireName, wireName.value.isEmpty {
+      log.error("event `\(syntax.name.value)` has an empty wire name", at: wireName.location)
+      return nil
+    }
+    if let version = syntax.version, version.value < 1 {
+      log.error("a version must be 1 or higher; found \(version.value)", at: version.location)
+      return nil
+    }
+    let wireName = syntax.wireName?.value ?? namespace.map { "\($0).\(syntax.name.value)" } ?? syntax.name.value
     return EventDeclaration(
-      name: syntax.name.value, wireName: wireName, version: version, fields: fields, subject: subject,
+      name: syntax.name.value, wireName: wireName, version: syntax.version?.value ?? version, fields: fields,
+      subject: subject,
       doc: syntax.doc, deprecated: syntax.deprecated, location: syntax.name.location)
   }
 

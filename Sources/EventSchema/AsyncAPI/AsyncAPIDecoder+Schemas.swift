@@ -1,0 +1,476 @@
+/// JSON Schema payloads → fields and declared types.
+extension AsyncAPIDecoder {
+  /// Keywords that say something the event model cannot hold, and what to write instead.
+  static let refusedKeywords: [String: String] = [
+    "oneOf": "a choice between schemas has no event field type; give the field one schema, or split the event",
+    "not": "a schema that excludes others has no event field type; describe what the value is",
+    "patternProperties":
+      "keys by pattern have no event field type; use `additionalProperties: <schema>` for a dictionary",
+    "if": "a conditional schema has no event field type; describe one shape",
+    "const": "a fixed value has no event field type; use `enum` with one value",
+    "prefixItems": "a tuple has no event field type; use an object with named properties",
+    "dependentSchemas": "a schema that depends on other keys has no event field type; describe one shape",
+  ]
+
+  // MARK: Objects
+
+  /// The fields of an object schema (or an `allOf` of object schemas, merged), as an event's or
+  /// a value type's.
+  mutating func objectMembers(_ node: YAMLNode, owner: String, what: String) -> [FieldSyntax]? {
+    var properties: [(key: Located<String>, value: YAMLNode)] = []
+    var required: Set<String> = []
+    guard collectMembers(node, into: &properties, required: &required, what: what, depth: 0) else { return nil }
+    var fields: [FieldSyntax] = []
+    var valid = true
+    for property in properties {
+      if let field = field(property.key, property.value, required: required.contains(property.key.value), owner: owner)
+      {
+        fields.append(field)
+      } else {
+        valid = false
+      }
+    }
+    return valid ? fields : nil
+  }
+
+  private mutating func collectMembers(
+    _ node: YAMLNode, into properties: inout [(key: Located<String>, value: YAMLNode)], required: inout Set<String>,
+    what: String, depth: Int
+  ) -> Bool {
+    guard depth < ReferenceResolver.maximumChain, let (schema, _) = resolver.resolve(node, log: &reader.log) else {
+      return false
+    }
+    guard case .mapping = schema.content else {
+      reader.log.error("expected an object schema for \(what), found \(schema.kindDescription)", at: schema.location)
+      return false
+    }
+    guard refuseUnsupported(schema) else { return false }
+    if let anyOf = field("anyOf", of: schema) {
+      reader.log.error(
+        "`anyOf` is not supported for \(what): a choice between objects has no event type; give one object schema, or split the message",
+        at: anyOf.location)
+      return false
+    }
+    if let allOf = field("allOf", of: schema) {
+      guard let members = reader.items(of: allOf, what: "`allOf`") else { return false }
+      var valid = true
+      for member in members where !isAnnotationOnly(member) {
+        valid = collectMembers(member, into: &properties, required: &required, what: what, depth: depth + 1) && valid
+      }
+      return valid
+    }
+    if let type = field("type", of: schema), case .scalar(let text) = type.content, text.value != "object" {
+      reader.log.error(
+        "\(what) must be an object schema (`type: object` with `properties`); found `type: \(text.value)`",
+        at: type.location)
+      return false
+    }
+    if let additional = field("additionalProperties", of: schema), case .mapping = additional.content,
+      field("properties", of: schema) != nil
+    {
+      reader.log.error(
+        "an object with both `properties` and an `additionalProperties` schema has no event type; use one: fields, or a dictionary",
+        at: additional.location)
+      return false
+    }
+    var valid = true
+    for entry in field("properties", of: schema).flatMap({ reader.entries(of: $0, what: "`properties`") }) ?? [] {
+      if let first = properties.first(where: { $0.key.value == entry.key.value }) {
+        // `allOf` members may repeat a property only with the very same schema.
+        if first.value.location != entry.value.location {
+          reader.log.error(
+            "property `\(entry.key.value)` is defined twice in `allOf` (first at line \(first.key.location.line), column \(first.key.location.column)); merged objects must not conflict",
+            at: entry.key.location)
+          valid = false
+        }
+        continue
+      }
+      properties.append(entry)
+    }
+    if let list = field("required", of: schema) {
+      for item in reader.items(of: list, what: "`required` (a list of property names)") ?? [] {
+        if let name = reader.string(item, what: "a required property name") { required.insert(name) }
+      }
+    }
+    return valid
+  }
+
+  /// A schema of annotations only (`description`, `title`, …), such as the second member of
+  /// `allOf: [{$ref: …}, {description: …}]`.
+  func isAnnotationOnly(_ node: YAMLNode) -> Bool {
+    guard case .mapping(let pairs) = node.content else { return false }
+    let annotations: Set<String> = [
+      "description", "title", "deprecated", "examples", "example", "default", "readOnly", "writeOnly", "$comment",
+    ]
+    return pairs.allSatisfy { pair in
+      guard case .scalar(let key) = pair.key.content else { return false }
+      return annotations.contains(key.value) || key.value.hasPrefix("x-")
+    }
+  }
+
+  // MARK: Fields
+
+  private mutating func field(
+    _ key: Located<String>, _ node: YAMLNode, required: Bool, owner: String
+  ) -> FieldSyntax? {
+    // Annotations of the property itself, and of annotation-only `allOf` members beside a `$ref`.
+    var annotations = [node]
+    if let allOf = field("allOf", of: node), case .sequence(let members, _) = allOf.content {
+      annotations += members.filter(isAnnotationOnly)
+    }
+    let fieldsOfAnnotations = annotations.compactMap { node -> [String: YAMLNode]? in
+      guard case .mapping(let pairs) = node.content else { return nil }
+      var result: [String: YAMLNode] = [:]
+      for pair in pairs {
+        if case .scalar(let key) = pair.key.content, result[key.value] == nil { result[key.value] = pair.value }
+      }
+      return result
+    }
+    func annotation(_ name: String) -> YAMLNode? { fieldsOfAnnotations.lazy.compactMap { $0[name] }.first }
+
+    let swiftName =
+      annotation("x-eventgen-field").flatMap { reader.located($0, what: "`x-eventgen-field`") }
+      ?? Located(value: SchemaNames.memberName(key.value), location: key.location)
+    guard let (type, nullable) = typeAndNullability(node, hint: owner + SchemaNames.typeName(key.value)) else {
+      return nil
+    }
+    let defaultValue = annotation("default").map { reader.literal($0) }
+    let explicitlyOptional = annotation("x-eventgen-optional").flatMap {
+      reader.bool($0, what: "`x-eventgen-optional`")
+    }
+    let optional: Bool
+    if explicitlyOptional == true || (nullable && required) {
+      optional = true
+    } else if required {
+      optional = false
+    } else {
+      // Not required: a default fills in a missing key; without one the field is optional.
+      optional = defaultValue == nil
+    }
+    return FieldSyntax(
+      name: swiftName, type: optional ? .optional(type, node.location) : type,
+      doc: doc(description: annotation("description")),
+      defaultValue: defaultValue,
+      key: swiftName.value == key.value ? nil : key,
+      deprecated: deprecation(annotation("deprecated"), message: annotation("x-eventgen-deprecated")))
+  }
+
+  // MARK: Types
+
+  /// The type of a schema, unwrapping `anyOf: [T, {type: null}]` and `type: [T, "null"]`.
+  private mutating func typeAndNullability(_ node: YAMLNode, hint: String) -> (TypeExpression, Bool)? {
+    if ReferenceResolver.reference(of: node) == nil {
+      for keyword in ["anyOf", "oneOf"] {
+        guard let union = field(keyword, of: node), field("x-eventgen-type", of: node) == nil,
+          case .sequence(let options, _) = union.content, options.count == 2
+        else { continue }
+        let others = options.filter { !isNullSchema($0) }
+        if others.count == 1, let type = typeExpression(others[0], hint: hint) { return (type, true) }
+        if others.count == 1 { return nil }
+      }
+      if let type = field("type", of: node), case .sequence(let items, _) = type.content, items.count == 2,
+        items.contains(where: isNullScalar)
+      {
+        return typeExpression(node, hint: hint).map { ($0, true) }
+      }
+    }
+    return typeExpression(node, hint: hint).map { ($0, false) }
+  }
+
+  private func isNullSchema(_ node: YAMLNode) -> Bool {
+    guard let type = field("type", of: node) else { return false }
+    return isNullScalar(type)
+  }
+
+  private func isNullScalar(_ node: YAMLNode) -> Bool {
+    if case .scalar(let scalar) = node.content { return scalar.value == "null" && !scalar.isNull }
+    return false
+  }
+
+  /// The type a schema stands for; types it needs (objects, enums, identifiers) are declared
+  /// on the way, named from their component key, their `title`, or `hint`.
+  mutating func typeExpression(_ node: YAMLNode, hint: String) -> TypeExpression? {
+    if ReferenceResolver.reference(of: node) != nil {
+      guard let (schema, target) = resolver.resolve(node, log: &reader.log) else { return nil }
+      guard let target else { return nil }
+      return namedSchema(schema, identity: target.identity, name: SchemaNames.typeName(target.name), at: node.location)
+    }
+    guard case .mapping = node.content else {
+      if case .scalar(let scalar) = node.content, scalar.value == "true" || scalar.value == "{}" {
+        reader.log.error(
+          "the schema `\(scalar.value)` allows any value and has no event field type; give it a `type`",
+          at: node.location)
+      } else {
+        reader.log.error("expected a schema (a mapping), found \(node.kindDescription)", at: node.location)
+      }
+      return nil
+    }
+    guard refuseUnsupported(node) else { return nil }
+    let location = node.location
+    if let external = field("x-eventgen-external", of: node) {
+      guard let name = reader.located(external, what: "`x-eventgen-external`") else { return nil }
+      if externals[name.value] == nil { externals[name.value] = name.location }
+      return .named(name)
+    }
+    if let builtin = field("x-eventgen-type", of: node) {
+      guard let name = reader.string(builtin, what: "`x-eventgen-type`") else { return nil }
+      guard BuiltinType(rawValue: name) != nil else {
+        let hint = Suggestions.hint(for: name, among: BuiltinType.allCases.map(\.swiftName))
+        reader.log.error("`x-eventgen-type` names no built-in type `\(name)`\(hint)", at: builtin.location)
+        return nil
+      }
+      return .named(Located(value: name, location: location))
+    }
+    if let allOf = field("allOf", of: node) {
+      guard let members = reader.items(of: allOf, what: "`allOf`") else { return nil }
+      let typed = members.filter { !isAnnotationOnly($0) }
+      if typed.count == 1 { return typeExpression(typed[0], hint: hint) }
+      return declareRecord(
+        node, name: Located(value: title(of: node) ?? hint, location: location), identity: "\(location)")
+    }
+    if field("anyOf", of: node) != nil {
+      reader.log.error(
+        "`anyOf` other than `[<schema>, {type: null}]` has no event field type; give the field one schema, or split the event",
+        at: field("anyOf", of: node)?.location ?? location)
+      return nil
+    }
+    let type: String?
+    switch field("type", of: node)?.content {
+    case .scalar(let scalar)?: type = scalar.value
+    case .sequence(let items, _)?:
+      let others = items.filter { !isNullScalar($0) }
+      guard others.count == 1, items.count == 2, case .scalar(let scalar) = others[0].content else {
+        reader.log.error(
+          "a `type` list other than `[<type>, \"null\"]` has no event field type; give the field one type",
+          at: field("type", of: node)?.location ?? location)
+        return nil
+      }
+      type = scalar.value
+    case .mapping?:
+      reader.log.error("`type` must be a string such as `string` or `object`", at: location)
+      return nil
+    case nil:
+      // No `type`: what the other keywords imply, or nothing, which no field type can hold.
+      if field("enum", of: node) != nil || field("x-eventgen-enum", of: node) != nil {
+        type = "string"
+      } else if field("properties", of: node) != nil || field("additionalProperties", of: node) != nil {
+        type = "object"
+      } else if field("items", of: node) != nil {
+        type = "array"
+      } else {
+        reader.log.error(
+          "this schema allows any value (it has no `type`, `properties`, `items` or `enum`); give it a `type`",
+          at: location)
+        return nil
+      }
+    }
+    switch type {
+    case "string":
+      if field("enum", of: node) != nil || field("x-eventgen-enum", of: node) != nil {
+        return declareEnum(
+          node, name: Located(value: title(of: node) ?? hint, location: location), identity: "\(location)")
+      }
+      return .named(Located(value: stringType(node).swiftName, location: location))
+    case "integer":
+      return .named(Located(value: integerType(node).swiftName, location: location))
+    case "number":
+      return .named(Located(value: numberType(node).swiftName, location: location))
+    case "boolean":
+      return .named(Located(value: "Bool", location: location))
+    case "array":
+      guard let items = field("items", of: node) else {
+        reader.log.error("an array schema needs `items`: the schema of its elements", at: location)
+        return nil
+      }
+      guard let (element, nullable) = typeAndNullability(items, hint: hint + "Item") else { return nil }
+      return .array(nullable ? .optional(element, items.location) : element, location)
+    case "object":
+      if field("properties", of: node) != nil {
+        return declareRecord(
+          node, name: Located(value: title(of: node) ?? hint, location: location), identity: "\(location)")
+      }
+      guard let additional = field("additionalProperties", of: node), case .mapping = additional.content,
+        !isEmptyMapping(additional)
+      else {
+        reader.log.error(
+          "an object without `properties` or an `additionalProperties` schema allows any value; list its `properties`, or give `additionalProperties: <schema>` for a dictionary",
+          at: location)
+        return nil
+      }
+      guard let (value, nullable) = typeAndNullability(additional, hint: hint + "Value") else { return nil }
+      return .dictionary(
+        key: .named(Located(value: "String", location: location)),
+        value: nullable ? .optional(value, additional.location) : value, location)
+    case "null":
+      reader.log.error(
+        "`type: null` alone has no event field type; a field that may be null is `[<type>, \"null\"]`", at: location)
+      return nil
+    default:
+      reader.log.error(
+        "unknown `type` `\(type ?? "")`; JSON Schema's types are string, integer, number, boolean, array, object and null",
+        at: field("type", of: node)?.location ?? location)
+      return nil
+    }
+  }
+
+  /// A schema reached by `$ref`: declared once as a type when it is an object, an enum, an
+  /// identifier or an external type, and otherwise read in place.
+  private mutating func namedSchema(
+    _ schema: YAMLNode, identity: String, name: String, at location: SourceLocation
+  )
+    -> TypeExpression?
+  {
+    if let known = declared[identity] { return .named(Located(value: known, location: location)) }
+    let declaredName = Located(value: name, location: schema.location)
+    if let kind = field("x-eventgen-kind", of: schema), case .scalar(let text) = kind.content,
+      text.value == "identifier"
+    {
+      declared[identity] = name
+      guard let raw = typeExpression(schema, hint: name) else { return nil }
+      document.types.append(
+        TypeSyntax(
+          name: declaredName, body: .wraps(raw), doc: doc(description: field("description", of: schema)),
+          deprecated: deprecation(field("deprecated", of: schema), message: field("x-eventgen-deprecated", of: schema)))
+      )
+      return .named(Located(value: name, location: location))
+    }
+    let isEnum = field("enum", of: schema) != nil || field("x-eventgen-enum", of: schema) != nil
+    let isRecord =
+      field("properties", of: schema) != nil
+      || (field("allOf", of: schema).map { node in
+        if case .sequence(let members, _) = node.content { return members.filter { !isAnnotationOnly($0) }.count > 1 }
+        return false
+      } ?? false)
+    if field("x-eventgen-external", of: schema) == nil && (isEnum || isRecord) {
+      let expression =
+        isEnum
+        ? declareEnum(schema, name: declaredName, identity: identity)
+        : declareRecord(schema, name: declaredName, identity: identity)
+      return expression.map { _ in .named(Located(value: name, location: location)) }
+    }
+    return typeExpression(schema, hint: name)
+  }
+
+  private mutating func declareRecord(_ schema: YAMLNode, name: Located<String>, identity: String) -> TypeExpression? {
+    let typeName = Located(value: SchemaNames.typeName(name.value), location: name.location)
+    declared[identity] = typeName.value
+    guard let fields = objectMembers(schema, owner: typeName.value, what: "type `\(typeName.value)`") else {
+      return nil
+    }
+    document.types.append(
+      TypeSyntax(
+        name: typeName, body: .fields(fields), doc: doc(description: field("description", of: schema)),
+        deprecated: deprecation(field("deprecated", of: schema), message: field("x-eventgen-deprecated", of: schema))))
+    return .named(typeName)
+  }
+
+  private mutating func declareEnum(_ schema: YAMLNode, name: Located<String>, identity: String) -> TypeExpression? {
+    let typeName = Located(value: SchemaNames.typeName(name.value), location: name.location)
+    declared[identity] = typeName.value
+    var cases: [(name: Located<String>, rawValue: Located<String>)] = []
+    var frozen = false
+    if let extensionNode = field("x-eventgen-enum", of: schema) {
+      if let frozenNode = field("frozen", of: extensionNode) {
+        frozen = reader.bool(frozenNode, what: "`frozen`") ?? false
+      }
+      if let casesNode = field("cases", of: extensionNode) {
+        for entry in reader.entries(of: casesNode, what: "the cases of `x-eventgen-enum`") ?? [] {
+          if let raw = reader.located(entry.value, what: "a raw value") { cases.append((entry.key, raw)) }
+        }
+      }
+    }
+    if cases.isEmpty, let values = field("enum", of: schema) ?? field("examples", of: schema) {
+      for item in reader.items(of: values, what: "`enum` (a list of strings)") ?? [] {
+        guard case .scalar(let scalar) = item.content, !scalar.isNull,
+          scalar.style != .plain || Double(scalar.value) == nil
+        else {
+          reader.log.error("eventgen enums are strings; this `enum` value is not a string", at: item.location)
+          return nil
+        }
+        cases.append(
+          (
+            Located(value: SchemaNames.caseName(scalar.value), location: item.location),
+            Located(value: scalar.value, location: item.location)
+          ))
+      }
+    }
+    if cases.isEmpty {
+      reader.log.error("enum `\(typeName.value)` has no cases", at: schema.location)
+      return nil
+    }
+    document.types.append(
+      TypeSyntax(
+        name: typeName, body: .enumeration(cases: cases, frozen: frozen),
+        doc: doc(description: field("description", of: schema)),
+        deprecated: deprecation(field("deprecated", of: schema), message: field("x-eventgen-deprecated", of: schema))))
+    return .named(typeName)
+  }
+
+  // MARK: Scalars
+
+  private func stringType(_ node: YAMLNode) -> BuiltinType {
+    if field("contentEncoding", of: node).map(scalarText) == "base64" { return .data }
+    switch field("format", of: node).map(scalarText) {
+    case "date-time": return .date
+    case "uuid": return .uuid
+    case "uri", "uri-reference", "iri", "iri-reference": return .url
+    case "byte": return .data
+    default: return .string
+    }
+  }
+
+  /// `format: int32`/`int64`, else the narrowest width that holds both bounds, else `Int`.
+  private func integerType(_ node: YAMLNode) -> BuiltinType {
+    let minimum = field("minimum", of: node).map(scalarText).flatMap { Int64($0) }
+    let maximumText = field("maximum", of: node).map(scalarText)
+    let maximum =
+      maximumText.flatMap { UInt64($0) } ?? maximumText.flatMap { Int64($0) }.map { $0 < 0 ? 0 : UInt64($0) }
+    switch field("format", of: node).map(scalarText) {
+    case "int32": return .int32
+    case "int64": return .int64
+    default: break
+    }
+    guard let minimum, let maximum else { return .int }
+    let candidates: [BuiltinType] =
+      minimum >= 0 ? [.uint8, .uint16, .uint32, .uint64] : [.int8, .int16, .int32, .int64]
+    return candidates.first { type in
+      guard let bounds = type.integerBounds else { return false }
+      return bounds.min <= minimum && maximum <= bounds.max
+    } ?? .int
+  }
+
+  private func numberType(_ node: YAMLNode) -> BuiltinType {
+    switch field("format", of: node).map(scalarText) {
+    case "float": return .float
+    case "decimal": return .decimal
+    default: return .double
+    }
+  }
+
+  private func scalarText(_ node: YAMLNode) -> String {
+    if case .scalar(let scalar) = node.content { return scalar.value }
+    return ""
+  }
+
+  private func isEmptyMapping(_ node: YAMLNode) -> Bool {
+    if case .mapping(let pairs) = node.content { return pairs.isEmpty }
+    return false
+  }
+
+  private func title(of node: YAMLNode) -> String? {
+    field("title", of: node).map(scalarText).flatMap { $0.isEmpty ? nil : $0 }
+  }
+
+  /// Reports the first keyword the event model cannot hold; false when there was one.
+  private mutating func refuseUnsupported(_ node: YAMLNode) -> Bool {
+    guard case .mapping(let pairs) = node.content else { return true }
+    for pair in pairs {
+      guard case .scalar(let key) = pair.key.content, let reason = Self.refusedKeywords[key.value] else { continue }
+      // The exporter's own guard on Float: a number that rounds to zero is refused.
+      if key.value == "not", field("format", of: node).map(scalarText) == "float" { continue }
+      reader.log.error("`\(key.value)` is not supported: \(reason)", at: pair.key.location)
+      return false
+    }
+    return true
+  }
+}

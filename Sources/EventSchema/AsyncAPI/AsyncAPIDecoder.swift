@@ -1,0 +1,358 @@
+/// Decodes an AsyncAPI document (3.0.x, 3.1.x or 2.6.x, YAML or JSON) into a ``SchemaDocument``:
+/// the same syntax a `.events.yaml` file decodes to, so that the validator, the generator and
+/// `compat` treat both formats alike, and every diagnostic points into the AsyncAPI document.
+///
+/// One document becomes one schema file (and one generated Swift file, named from its path):
+/// every message is an event whose wire name is the message's `name`. The mapping is the
+/// table in the DocC article "The schema format", section "AsyncAPI input".
+struct AsyncAPIDecoder {
+  static let topLevelKeys = [
+    "asyncapi", "id", "info", "servers", "defaultContentType", "channels", "operations", "components", "tags",
+    "externalDocs",
+  ]
+  static let messageKeys = [
+    "headers", "payload", "correlationId", "contentType", "name", "title", "summary", "description", "tags",
+    "externalDocs", "bindings", "examples", "traits", "deprecated", "messageId", "schemaFormat",
+  ]
+
+  var reader = NodeReader()
+  var resolver: ReferenceResolver
+  var document: SchemaDocument
+  /// The Swift name of each schema declared as a type, by the identity of its node.
+  var declared: [String: String] = [:]
+  /// Names of the external types, in the order met.
+  var externals: [String: SourceLocation] = [:]
+  /// The content type messages have unless they say otherwise.
+  var defaultContentType: YAMLNode?
+
+  /// Whether `root` is an AsyncAPI document: a mapping with an `asyncapi` key.
+  static func isAsyncAPI(_ root: YAMLNode) -> Bool {
+    guard case .mapping(let pairs) = root.content else { return false }
+    return pairs.contains { pair in
+      if case .scalar(let key) = pair.key.content { return key.value == "asyncapi" }
+      return false
+    }
+  }
+
+  /// Decodes `root`, read from `path`; referenced files are read with `readFile`.
+  static func decode(
+    _ root: YAMLNode, path: String, readFile: @escaping SchemaLoader.ReadFile
+  ) -> (SchemaDocument, [Diagnostic]) {
+    var decoder = AsyncAPIDecoder(
+      resolver: ReferenceResolver(root: root, path: path, readFile: readFile), document: SchemaDocument(path: path))
+    decoder.decodeDocument(root)
+    return (decoder.document, decoder.reader.log.all)
+  }
+
+  // MARK: - The document
+
+  private enum Version {
+    case v2, v3
+  }
+
+  private mutating func decodeDocument(_ root: YAMLNode) {
+    guard let entries = reader.entries(of: root, what: "the AsyncAPI document") else { return }
+    var keys: [String: (key: Located<String>, value: YAMLNode)] = [:]
+    for entry in entries {
+      if entry.key.value.hasPrefix("x-") {
+        keys[entry.key.value] = entry
+        continue
+      }
+      guard Self.topLevelKeys.contains(entry.key.value) else {
+        let hint = Suggestions.hint(for: entry.key.value, among: Self.topLevelKeys)
+        reader.log.error("unknown key `\(entry.key.value)` in the AsyncAPI document\(hint)", at: entry.key.location)
+        continue
+      }
+      keys[entry.key.value] = entry
+    }
+    guard let versionNode = keys["asyncapi"]?.value, let version = self.version(versionNode) else { return }
+    if let info = keys["info"]?.value {
+      decodeInfo(info)
+    }
+    defaultContentType = keys["defaultContentType"]?.value
+
+    // Messages in the order they are met: components first, then those written inline in
+    // channels. A message reached twice (a channel's `$ref` to a component) is one event.
+    var messages: [(key: Located<String>, node: YAMLNode)] = []
+    var seen: Set<String> = []
+    func add(_ key: Located<String>, _ node: YAMLNode, identity: String) {
+      if seen.insert(identity).inserted { messages.append((key, node)) }
+    }
+    let components = keys["components"].flatMap { reader.entries(of: $0.value, what: "`components`") } ?? []
+    if let componentMessages = components.first(where: { $0.key.value == "messages" }),
+      let entries = reader.entries(of: componentMessages.value, what: "`components.messages`")
+    {
+      for entry in entries {
+        add(entry.key, entry.value, identity: identity(of: entry.value))
+      }
+    }
+    var channelTypes: [YAMLNode] = []
+    if let channels = keys["channels"]?.value, let entries = reader.entries(of: channels, what: "`channels`") {
+      for entry in entries {
+        guard let (channel, _) = resolver.resolve(entry.value, log: &reader.log) else { continue }
+        readChannelExtensions(channel, types: &channelTypes)
+        for (key, node) in channelMessages(channel, channelName: entry.key, version: version) {
+          add(key, node, identity: identity(of: node))
+        }
+      }
+    }
+    for (key, node) in messages {
+      if let event = event(key: key, node) { document.events.append(event) }
+    }
+    // Types the exporter listed per channel: declared even when no event uses them.
+    for node in channelTypes {
+      guard let items = reader.items(of: node, what: "`x-eventgen-types` (a list of schema names)") else { continue }
+      for item in items {
+        guard let name = reader.string(item, what: "a schema name") else { continue }
+        let pointer = "#/components/schemas/" + name.replacing("~", with: "~0").replacing("/", with: "~1")
+        let reference = YAMLNode(
+          .mapping([
+            YAMLPair(
+              key: YAMLNode(.scalar(YAMLScalar("$ref", style: .plain)), at: item.location),
+              value: YAMLNode(.scalar(YAMLScalar(pointer, style: .plain)), at: item.location))
+          ]), at: item.location)
+        _ = typeExpression(reference, hint: name)
+      }
+    }
+    document.externals = externals.sorted { $0.value < $1.value }.map { Located(value: $0.key, location: $0.value) }
+  }
+
+  /// The identity of a message: the position of the node it is, or that its reference names.
+  private mutating func identity(of node: YAMLNode) -> String {
+    guard ReferenceResolver.reference(of: node) != nil else { return "\(node.location)" }
+    var log = DiagnosticLog()  // the event's own resolution reports the error
+    return (resolver.resolve(node, log: &log)?.node.location).map { "\($0)" } ?? "\(node.location)"
+  }
+
+  private mutating func version(_ node: YAMLNode) -> Version? {
+    guard let text = reader.string(node, what: "`asyncapi` (the version, such as 3.0.0)") else { return nil }
+    let parts = text.split(separator: ".")
+    switch (parts.first, parts.dropFirst().first) {
+    case ("3", "0"), ("3", "1"): return .v3
+    case ("2", "6"): return .v2
+    default:
+      reader.log.error(
+        "AsyncAPI \(text) is not read: eventgen reads AsyncAPI 3.0, 3.1 and 2.6 documents; convert this one with `asyncapi convert` of the AsyncAPI CLI",
+        at: node.location)
+      return nil
+    }
+  }
+
+  private mutating func decodeInfo(_ node: YAMLNode) {
+    guard let entries = reader.entries(of: node, what: "`info`") else { return }
+    for entry in entries {
+      switch entry.key.value {
+      case "description": document.doc = reader.string(entry.value, what: "`info.description`")
+      case "x-eventgen-version":
+        if let version = reader.integer(entry.value, what: "`x-eventgen-version`") {
+          document.version = Located(value: version, location: entry.value.location)
+        }
+      default: break
+      }
+    }
+  }
+
+  /// Reads what the exporter writes on a channel: its groups, its types, its external types.
+  private mutating func readChannelExtensions(_ channel: YAMLNode, types: inout [YAMLNode]) {
+    guard let entries = reader.entries(of: channel, what: "a channel") else { return }
+    for entry in entries {
+      switch entry.key.value {
+      case "x-eventgen-groups":
+        for group in reader.entries(of: entry.value, what: "`x-eventgen-groups`") ?? [] {
+          if let syntax = self.group(named: group.key, group.value) { document.groups.append(syntax) }
+        }
+      case "x-eventgen-types":
+        types.append(entry.value)
+      case "x-eventgen-external":
+        for item in reader.items(of: entry.value, what: "`x-eventgen-external` (a list of type names)") ?? [] {
+          if let name = reader.located(item, what: "an external type name"), externals[name.value] == nil {
+            externals[name.value] = name.location
+          }
+        }
+      default: break
+      }
+    }
+  }
+
+  private mutating func group(named name: Located<String>, _ node: YAMLNode) -> GroupSyntax? {
+    guard let entries = reader.entries(of: node, what: "group `\(name.value)`") else { return nil }
+    var doc: String?
+    var cases: [(name: Located<String>?, event: Located<String>)] = []
+    for entry in entries {
+      switch entry.key.value {
+      case "description": doc = reader.string(entry.value, what: "the group's `description`")
+      case "cases":
+        for item in reader.entries(of: entry.value, what: "the cases of group `\(name.value)`") ?? [] {
+          if let event = reader.located(item.value, what: "the event of case `\(item.key.value)`") {
+            cases.append((item.key, event))
+          }
+        }
+      default:
+        reader.log.error(
+          "unknown key `\(entry.key.value)` in group `\(name.value)`; expected `description` or `cases`",
+          at: entry.key.location)
+      }
+    }
+    if cases.isEmpty { reader.log.error("group `\(name.value)` has no events", at: name.location) }
+    return GroupSyntax(cases: cases, name: name, doc: doc)
+  }
+
+  /// The messages a channel names: 3.x `messages`, or 2.6 `publish`/`subscribe` messages.
+  private mutating func channelMessages(
+    _ channel: YAMLNode, channelName: Located<String>, version: Version
+  ) -> [(Located<String>, YAMLNode)] {
+    guard case .mapping(let pairs) = channel.content else { return [] }
+    var result: [(Located<String>, YAMLNode)] = []
+    for pair in pairs {
+      guard case .scalar(let key) = pair.key.content else { continue }
+      switch (version, key.value) {
+      case (.v3, "messages"):
+        for entry in reader.entries(of: pair.value, what: "the messages of channel `\(channelName.value)`") ?? [] {
+          result.append((entry.key, entry.value))
+        }
+      case (.v2, "publish"), (.v2, "subscribe"):
+        guard let operation = resolver.resolve(pair.value, log: &reader.log)?.node,
+          let message = field("message", of: operation)
+        else { continue }
+        let alternatives = field("oneOf", of: message).flatMap { reader.items(of: $0, what: "`oneOf` messages") }
+        for node in alternatives ?? [message] {
+          result.append((messageKey(node, fallback: channelName), node))
+        }
+      default: break
+      }
+    }
+    return result
+  }
+
+  /// The name a 2.6 operation's message goes by: its reference's last segment, its `name` or
+  /// `messageId`, or the channel's.
+  private mutating func messageKey(_ node: YAMLNode, fallback: Located<String>) -> Located<String> {
+    if let reference = ReferenceResolver.reference(of: node), case .scalar(let text) = reference.content,
+      let last = text.value.split(separator: "/").last
+    {
+      return Located(value: ReferenceResolver.unescaped(String(last)), location: reference.location)
+    }
+    for key in ["messageId", "name"] {
+      if let value = field(key, of: node), case .scalar(let text) = value.content {
+        return Located(value: text.value, location: value.location)
+      }
+    }
+    return Located(value: fallback.value + "Message", location: node.location)
+  }
+
+  // MARK: - Messages → events
+
+  private mutating func event(key: Located<String>, _ node: YAMLNode) -> EventSyntax? {
+    guard let (message, _) = resolver.resolve(node, log: &reader.log) else { return nil }
+    let what = "message `\(key.value)`"
+    guard let entries = reader.entries(of: message, what: what) else { return nil }
+    var keys: [String: (key: Located<String>, value: YAMLNode)] = [:]
+    for entry in entries {
+      guard entry.key.value.hasPrefix("x-") || Self.messageKeys.contains(entry.key.value) else {
+        let hint = Suggestions.hint(for: entry.key.value, among: Self.messageKeys)
+        reader.log.error("unknown key `\(entry.key.value)` in \(what)\(hint)", at: entry.key.location)
+        continue
+      }
+      keys[entry.key.value] = entry
+    }
+    if let contentType = keys["contentType"]?.value ?? defaultContentType {
+      checkJSONContentType(contentType, what: what)
+    }
+    let name = Located(value: SchemaNames.typeName(key.value), location: key.location)
+    var fields: [FieldSyntax] = []
+    if let payload = keys["payload"]?.value {
+      guard let schema = payloadSchema(payload, schemaFormat: keys["schemaFormat"]?.value, what: what) else {
+        return nil
+      }
+      guard let members = objectMembers(schema, owner: name.value, what: "the payload of \(what)") else { return nil }
+      fields = members
+    }
+    var event = EventSyntax(
+      name: name, fields: fields,
+      subject: keys["x-eventgen-subject"].flatMap { reader.located($0.value, what: "`x-eventgen-subject`") },
+      doc: doc(description: keys["description"]?.value, summary: keys["summary"]?.value),
+      deprecated: deprecation(keys["deprecated"]?.value, message: keys["x-eventgen-deprecated"]?.value))
+    event.wireName = keys["name"].flatMap { reader.located($0.value, what: "the message's `name`") } ?? key
+    if let version = keys["x-eventgen-version"] {
+      event.version = reader.integer(version.value, what: "`x-eventgen-version`").map {
+        Located(value: $0, location: version.value.location)
+      }
+    }
+    return event
+  }
+
+  private mutating func checkJSONContentType(_ node: YAMLNode, what: String) {
+    guard let type = reader.string(node, what: "`contentType`") else { return }
+    let essence = type.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
+    guard essence == "application/json" || essence.hasSuffix("+json") else {
+      reader.log.error(
+        "\(what) has content type `\(type)`; eventgen's events are JSON (`application/json` or a `+json` type)",
+        at: node.location)
+      return
+    }
+  }
+
+  /// The JSON Schema of a payload: a schema, or a 3.x multi-format object (`schemaFormat`,
+  /// `schema`) whose format is JSON Schema or AsyncAPI's. A payload that writes out the
+  /// CloudEvents structured envelope (`specversion` and `data` among its properties) is
+  /// unwrapped to its `data`.
+  private mutating func payloadSchema(_ payload: YAMLNode, schemaFormat: YAMLNode?, what: String) -> YAMLNode? {
+    guard var (schema, _) = resolver.resolve(payload, log: &reader.log) else { return nil }
+    var format = schemaFormat
+    if let inner = field("schema", of: schema), let innerFormat = field("schemaFormat", of: schema) {
+      format = innerFormat
+      guard let (resolved, _) = resolver.resolve(inner, log: &reader.log) else { return nil }
+      schema = resolved
+    }
+    if let format, let text = reader.string(format, what: "`schemaFormat`") {
+      let supported = ["application/vnd.aai.asyncapi", "application/schema+json", "application/schema+yaml"]
+      guard supported.contains(where: { text.hasPrefix($0) }) else {
+        reader.log.error(
+          "the payload of \(what) is in `\(text)`; eventgen reads JSON Schema payloads (AsyncAPI's schema format or `application/schema+json`)",
+          at: format.location)
+        return nil
+      }
+    }
+    if let properties = field("properties", of: schema),
+      field("specversion", of: properties) != nil, let data = field("data", of: properties)
+    {
+      return resolver.resolve(data, log: &reader.log)?.node
+    }
+    return schema
+  }
+
+  // MARK: - Small reads
+
+  /// The value of `key` in a mapping node.
+  func field(_ key: String, of node: YAMLNode) -> YAMLNode? {
+    guard case .mapping(let pairs) = node.content else { return nil }
+    return pairs.first { pair in
+      if case .scalar(let scalar) = pair.key.content { return scalar.value == key }
+      return false
+    }?.value
+  }
+
+  mutating func doc(description: YAMLNode?, summary: YAMLNode? = nil) -> String? {
+    if let description { return reader.string(description, what: "`description`") }
+    if let summary { return reader.string(summary, what: "`summary`") }
+    return nil
+  }
+
+  /// `deprecated: true`, with the exporter's message if it wrote one.
+  mutating func deprecation(_ node: YAMLNode?, message: YAMLNode?) -> String? {
+    guard let node, reader.bool(node, what: "`deprecated`") == true else { return nil }
+    return message.flatMap { reader.string($0, what: "`x-eventgen-deprecated`") } ?? ""
+  }
+}
+
+extension Substring {
+  fileprivate var trimmingSpaces: Substring {
+    drop { $0 == " " }.reversed().drop { $0 == " " }.reversed().reduce(into: "") { $0.append($1) }[...]
+  }
+}
+
+extension String {
+  fileprivate func replacing(_ target: Character, with replacement: String) -> String {
+    reduce(into: "") { $0 += $1 == target ? replacement : String($1) }
+  }
+}

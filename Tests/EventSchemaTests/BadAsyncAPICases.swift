@@ -1,0 +1,285 @@
+import Testing
+
+/// Bad AsyncAPI documents, each with the exact diagnostics it must produce (file `a.asyncapi.yaml`,
+/// and the referenced files given beside it).
+///
+/// One case per construct the reader refuses or input it cannot read; `expected` lists every
+/// diagnostic of the run, sorted.
+struct BadAsyncAPI: CustomTestStringConvertible, Sendable {
+  var name: String
+  var document: String
+  var files: [String: String] = [:]
+  var expected: [String]
+
+  var testDescription: String { name }
+}
+
+/// The first lines of most cases: a 3.0 document with its required `info`.
+private let header = "asyncapi: 3.0.0\ninfo: {title: T, version: 1.0.0}\n"
+
+/// A document with one message `E` whose payload object has `properties` (YAML indented by 10).
+private func message(_ properties: String) -> String {
+  header + "components:\n  messages:\n    E:\n      payload:\n        type: object\n        properties:\n" + properties
+}
+
+let badAsyncAPIDocuments: [BadAsyncAPI] = [
+  BadAsyncAPI(
+    name: "a 2.x document where 3.x is required",
+    document: "asyncapi: 2.4.0\ninfo: {title: T, version: 1.0.0}\nchannels: {}\n",
+    expected: [
+      "1:11: error: AsyncAPI 2.4.0 is not read: eventgen reads AsyncAPI 3.0, 3.1 and 2.6 documents; convert this one with `asyncapi convert` of the AsyncAPI CLI"
+    ]),
+  BadAsyncAPI(
+    name: "a 1.x document",
+    document: "asyncapi: '1.2.0'\ninfo: {title: T, version: 1.0.0}\n",
+    expected: [
+      "1:11: error: AsyncAPI 1.2.0 is not read: eventgen reads AsyncAPI 3.0, 3.1 and 2.6 documents; convert this one with `asyncapi convert` of the AsyncAPI CLI"
+    ]),
+  BadAsyncAPI(
+    name: "the version is not a string",
+    document: "asyncapi: [3]\ninfo: {title: T, version: 1.0.0}\n",
+    expected: [
+      "1:11: error: expected a string for `asyncapi` (the version, such as 3.0.0), found a sequence"
+    ]),
+  BadAsyncAPI(
+    name: "unknown top-level key",
+    document: header + "channel: {}\n",
+    expected: [
+      "3:1: error: unknown key `channel` in the AsyncAPI document; did you mean `channels`?"
+    ]),
+  BadAsyncAPI(
+    name: "a file named as AsyncAPI that is not",
+    document: "openapi: 3.1.0\ninfo: {title: T, version: 1.0.0}\n",
+    expected: [
+      "1:1: error: this file is named as an AsyncAPI document but has no top-level `asyncapi:` key (such as `asyncapi: 3.0.0`)"
+    ]),
+  BadAsyncAPI(
+    name: "alias bomb",
+    document: header + "components:\n  schemas:\n    a: &a [lol]\n    b: [*a, *a]\n",
+    expected: [
+      "5:8: error: anchors (`&name`) are not supported in event schemas; write the value out"
+    ]),
+  BadAsyncAPI(
+    name: "unresolvable local $ref",
+    document: header
+      + "components:\n  messages:\n    E:\n      payload:\n        $ref: '#/components/schemas/Missing'\n",
+    expected: [
+      "7:15: error: `$ref` #/components/schemas/Missing names nothing: this file has no `/components/schemas/Missing`"
+    ]),
+  BadAsyncAPI(
+    name: "$ref to a missing file",
+    document: header + "components:\n  messages:\n    E:\n      payload:\n        $ref: './nope.yaml#/E'\n",
+    expected: [
+      "7:15: error: `$ref` names a file that cannot be read: nope.yaml: no such file or directory"
+    ]),
+  BadAsyncAPI(
+    name: "$ref into a file that lacks the pointer",
+    document: header + "components:\n  messages:\n    E:\n      payload:\n        $ref: 'other.yaml#/F'\n",
+    files: ["other.yaml": "E:\n  type: object\n  properties: {}\n"],
+    expected: [
+      "7:15: error: `$ref` other.yaml#/F names nothing: other.yaml has no `/F`"
+    ]),
+  BadAsyncAPI(
+    name: "a YAML error in a referenced file",
+    document: header + "components:\n  messages:\n    E:\n      payload:\n        $ref: 'other.yaml#/E'\n",
+    files: ["other.yaml": "E:\n  type: [object\n"],
+    expected: [
+      "other.yaml:3:1: error: YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence started at 2:9"
+    ]),
+  BadAsyncAPI(
+    name: "cyclic $ref",
+    document: header
+      + "components:\n  messages:\n    E:\n      payload:\n        $ref: '#/components/schemas/A'\n  schemas:\n    A:\n      $ref: '#/components/schemas/B'\n    B:\n      $ref: '#/components/schemas/A'\n",
+    expected: [
+      "12:13: error: cyclic `$ref`: a.asyncapi.yaml#/components/schemas/A → a.asyncapi.yaml#/components/schemas/B → a.asyncapi.yaml#/components/schemas/A never reaches a schema; one of them must define it"
+    ]),
+  BadAsyncAPI(
+    name: "cyclic $ref across files",
+    document: header + "components:\n  messages:\n    E:\n      payload:\n        $ref: 'other.yaml#/A'\n",
+    files: ["other.yaml": "A:\n  $ref: 'a.asyncapi.yaml#/components/messages/E/payload'\n"],
+    expected: [
+      "7:15: error: cyclic `$ref`: other.yaml#/A → a.asyncapi.yaml#/components/messages/E/payload → other.yaml#/A never reaches a schema; one of them must define it"
+    ]),
+  BadAsyncAPI(
+    name: "remote $ref",
+    document: header
+      + "components:\n  messages:\n    E:\n      payload:\n        $ref: 'https://example.com/schemas/e.json'\n",
+    expected: [
+      "7:15: error: `$ref` to https://example.com/schemas/e.json is not fetched: eventgen reads local files only; save the document beside this one and refer to it by a relative path"
+    ]),
+  BadAsyncAPI(
+    name: "$ref that is not a string",
+    document: header + "components:\n  messages:\n    E:\n      payload:\n        $ref: [a]\n",
+    expected: [
+      "7:15: error: `$ref` must be a string such as `#/components/schemas/Name`"
+    ]),
+  BadAsyncAPI(
+    name: "oneOf",
+    document: message(
+      "          x:\n            oneOf:\n              - type: string\n              - type: integer\n"),
+    expected: [
+      "10:13: error: `oneOf` is not supported: a choice between schemas has no event field type; give the field one schema, or split the event"
+    ]),
+  BadAsyncAPI(
+    name: "anyOf of two schemas",
+    document: message(
+      "          x:\n            anyOf:\n              - type: string\n              - type: integer\n"),
+    expected: [
+      "11:15: error: `anyOf` other than `[<schema>, {type: null}]` has no event field type; give the field one schema, or split the event"
+    ]),
+  BadAsyncAPI(
+    name: "not",
+    document: message("          x:\n            type: string\n            not: {enum: [a]}\n"),
+    expected: [
+      "11:13: error: `not` is not supported: a schema that excludes others has no event field type; describe what the value is"
+    ]),
+  BadAsyncAPI(
+    name: "patternProperties",
+    document: message(
+      "          x:\n            type: object\n            patternProperties:\n              '^a': {type: string}\n"),
+    expected: [
+      "11:13: error: `patternProperties` is not supported: keys by pattern have no event field type; use `additionalProperties: <schema>` for a dictionary"
+    ]),
+  BadAsyncAPI(
+    name: "an empty schema",
+    document: message("          x: {}\n"),
+    expected: [
+      "9:14: error: this schema allows any value (it has no `type`, `properties`, `items` or `enum`); give it a `type`"
+    ]),
+  BadAsyncAPI(
+    name: "additionalProperties: true alone",
+    document: message("          x:\n            type: object\n            additionalProperties: true\n"),
+    expected: [
+      "10:13: error: an object without `properties` or an `additionalProperties` schema allows any value; list its `properties`, or give `additionalProperties: <schema>` for a dictionary"
+    ]),
+  BadAsyncAPI(
+    name: "a type list other than [T, null]",
+    document: message("          x:\n            type: [string, integer]\n"),
+    expected: [
+      "10:19: error: a `type` list other than `[<type>, \"null\"]` has no event field type; give the field one type"
+    ]),
+  BadAsyncAPI(
+    name: "type null alone",
+    document: message("          x:\n            type: 'null'\n"),
+    expected: [
+      "10:13: error: `type: null` alone has no event field type; a field that may be null is `[<type>, \"null\"]`"
+    ]),
+  BadAsyncAPI(
+    name: "unknown type",
+    document: message("          x:\n            type: str\n"),
+    expected: [
+      "10:19: error: unknown `type` `str`; JSON Schema's types are string, integer, number, boolean, array, object and null"
+    ]),
+  BadAsyncAPI(
+    name: "an array without items",
+    document: message("          x:\n            type: array\n"),
+    expected: [
+      "10:13: error: an array schema needs `items`: the schema of its elements"
+    ]),
+  BadAsyncAPI(
+    name: "a payload that is a string",
+    document: header + "components:\n  messages:\n    E:\n      payload:\n        type: string\n",
+    expected: [
+      "7:15: error: the payload of message `E` must be an object schema (`type: object` with `properties`); found `type: string`"
+    ]),
+  BadAsyncAPI(
+    name: "an enum of numbers",
+    document: message("          x:\n            enum: [1, 2]\n"),
+    expected: [
+      "10:20: error: eventgen enums are strings; this `enum` value is not a string"
+    ]),
+  BadAsyncAPI(
+    name: "allOf members that conflict",
+    document: message(
+      "          x:\n            allOf:\n              - type: object\n                properties:\n                  a: {type: string}\n              - type: object\n                properties:\n                  a: {type: integer}\n"
+    ),
+    expected: [
+      "16:19: error: property `a` is defined twice in `allOf` (first at line 13, column 19); merged objects must not conflict"
+    ]),
+  BadAsyncAPI(
+    name: "a content type that is not JSON",
+    document: header
+      + "components:\n  messages:\n    E:\n      contentType: application/avro\n      payload: {type: object, properties: {}}\n",
+    expected: [
+      "6:20: error: message `E` has content type `application/avro`; eventgen's events are JSON (`application/json` or a `+json` type)"
+    ]),
+  BadAsyncAPI(
+    name: "an Avro payload",
+    document: header
+      + "components:\n  messages:\n    E:\n      payload:\n        schemaFormat: application/vnd.apache.avro;version=1.9.0\n        schema: {type: record, name: E, fields: []}\n",
+    expected: [
+      "7:23: error: the payload of message `E` is in `application/vnd.apache.avro;version=1.9.0`; eventgen reads JSON Schema payloads (AsyncAPI's schema format or `application/schema+json`)"
+    ]),
+  BadAsyncAPI(
+    name: "unknown key in a message",
+    document: header + "components:\n  messages:\n    E:\n      payloads: {type: object, properties: {}}\n",
+    expected: [
+      "6:7: error: unknown key `payloads` in message `E`; did you mean `payload`?"
+    ]),
+  BadAsyncAPI(
+    name: "x-eventgen-type that names no built-in",
+    document: message("          x:\n            type: integer\n            x-eventgen-type: Integer\n"),
+    expected: [
+      "11:30: error: `x-eventgen-type` names no built-in type `Integer`"
+    ]),
+  BadAsyncAPI(
+    name: "two messages with one Swift name",
+    document: header
+      + "components:\n  messages:\n    user-signed-up:\n      payload: {type: object, properties: {}}\n    userSignedUp:\n      payload: {type: object, properties: {}}\n",
+    expected: [
+      "7:5: error: duplicate name `UserSignedUp`: already declared as a event at a.asyncapi.yaml:5:5"
+    ]),
+  BadAsyncAPI(
+    name: "a default that does not fit",
+    document: message("          x:\n            type: integer\n            default: many\n"),
+    expected: [
+      "11:22: error: default value `many` does not fit type `Int`"
+    ]),
+  BadAsyncAPI(
+    name: "const",
+    document: message("          x:\n            type: string\n            const: a\n"),
+    expected: [
+      "11:13: error: `const` is not supported: a fixed value has no event field type; use `enum` with one value"
+    ]),
+  BadAsyncAPI(
+    name: "a subject that names no field",
+    document: header
+      + "components:\n  messages:\n    E:\n      x-eventgen-subject: id\n      payload: {type: object, properties: {name: {type: string}}}\n",
+    expected: [
+      "6:27: error: subject `id` names no field: event `E` has no field `id`"
+    ]),
+  BadAsyncAPI(
+    name: "anyOf as a payload",
+    document: header
+      + "components:\n  messages:\n    E:\n      payload:\n        anyOf:\n          - {type: object, properties: {a: {type: string}}}\n          - {type: object, properties: {b: {type: string}}}\n",
+    expected: [
+      "8:11: error: `anyOf` is not supported for the payload of message `E`: a choice between objects has no event type; give one object schema, or split the message"
+    ]),
+  BadAsyncAPI(
+    name: "a JSON document cut short",
+    document:
+      "{\"asyncapi\": \"3.0.0\", \"info\": {\"title\": \"T\", \"version\": \"1.0.0\"},\n \"components\": {\"messages\": {\"E\": {\"payload\": {\"type\": \"object\"\n",
+    expected: [
+      "3:1: error: YAML syntax error: did not find expected ',' or '}' while parsing a flow mapping started at 2:47"
+    ]),
+  BadAsyncAPI(
+    name: "a group naming no event",
+    document: header
+      + "channels:\n  c:\n    messages:\n      E: {$ref: '#/components/messages/E'}\n    x-eventgen-groups:\n      G: {cases: {e: F}}\ncomponents:\n  messages:\n    E:\n      payload: {type: object, properties: {}}\n",
+    expected: [
+      "8:22: error: group `G` names no event `F`"
+    ]),
+  BadAsyncAPI(
+    name: "an object without properties",
+    document: message("          x:\n            type: object\n"),
+    expected: [
+      "10:13: error: an object without `properties` or an `additionalProperties` schema allows any value; list its `properties`, or give `additionalProperties: <schema>` for a dictionary"
+    ]),
+  BadAsyncAPI(
+    name: "a version below 1",
+    document: header
+      + "components:\n  messages:\n    E:\n      x-eventgen-version: 0\n      payload: {type: object, properties: {}}\n",
+    expected: [
+      "6:27: error: a version must be 1 or higher; found 0"
+    ]),
+]
