@@ -1,8 +1,9 @@
 import Foundation
 import PackagePlugin
 
-/// The build-tool plugin: a target that contains `*.events.yaml` files and lists this plugin
-/// gets their generated Swift at build time, nothing checked in.
+/// The build-tool plugin: a target that contains `*.events.yaml` files or AsyncAPI documents
+/// (`*.asyncapi.yaml`, `.yml`, `.json`) and lists this plugin gets their generated Swift at
+/// build time, nothing checked in.
 ///
 /// Outputs are declared from the input paths alone (through `OutputNaming`, the same file the
 /// `eventgen` tool compiles), and the tool is an input: a no-change build runs nothing, an edit
@@ -12,7 +13,7 @@ struct EventGenPlugin: BuildToolPlugin {
   func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
     guard let target = target as? SourceModuleTarget else { return [] }
     let schemas = target.sourceFiles
-      .filter { $0.url.lastPathComponent.hasSuffix(".events.yaml") }
+      .filter { OutputNaming.isInput($0.url.lastPathComponent) }
       .map(\.url)
       .sorted { $0.path < $1.path }
     guard !schemas.isEmpty else { return [] }
@@ -44,7 +45,7 @@ struct EventGenPlugin: BuildToolPlugin {
   extension EventGenPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
       let schemas = target.inputFiles
-        .filter { $0.url.lastPathComponent.hasSuffix(".events.yaml") }
+        .filter { OutputNaming.isInput($0.url.lastPathComponent) }
         .map(\.url)
         .sorted { $0.path < $1.path }
       guard !schemas.isEmpty else { return [] }

@@ -106,7 +106,8 @@ struct GenerateEventsCommand: CommandPlugin {
       for child in children.sorted(by: { $0.path < $1.path }) where !built.contains(child.standardizedFileURL.path) {
         let files = FileManager.default.enumerator(
           at: child, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-        guard files?.contains(where: { ($0 as? URL)?.lastPathComponent.hasSuffix(".events.yaml") == true }) == true
+        guard
+          files?.contains(where: { ($0 as? URL).map { OutputNaming.isInput($0.lastPathComponent) } == true }) == true
         else { continue }
         _ = try run(tool, ["lint", child.path])
       }
@@ -131,7 +132,7 @@ struct GenerateEventsCommand: CommandPlugin {
   private func schemaInputs(of target: SourceModuleTarget) -> [String]? {
     let config = target.directoryURL.appending(path: configName)
     if FileManager.default.fileExists(atPath: config.path) { return ["--config", config.path] }
-    let schemas = target.sourceFiles.filter { $0.url.lastPathComponent.hasSuffix(".events.yaml") }.map(\.url.path)
+    let schemas = target.sourceFiles.filter { OutputNaming.isInput($0.url.lastPathComponent) }.map(\.url.path)
       .sorted()
     return schemas.isEmpty ? nil : schemas
   }

@@ -26,8 +26,8 @@ public enum CompatibilityRun {
   private static func load(_ paths: [String]) throws(InputError) -> SchemaLoadResult {
     let files = try InputFiles.discover(paths)
     guard !files.isEmpty else {
-      throw InputError("no schema files (*\(InputFiles.schemaSuffix)) found in \(paths.joined(separator: ", "))")
+      throw InputError("no schema files (\(InputFiles.searchedFor)) found in \(paths.joined(separator: ", "))")
     }
-    return SchemaLoader.load(try InputFiles.read(files))
+    return SchemaLoader.load(try InputFiles.read(files), readFile: InputFiles.readReferencedFile)
   }
 }

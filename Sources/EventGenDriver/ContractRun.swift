@@ -24,9 +24,9 @@ public enum ContractRun {
   ) throws(InputError) -> Plan {
     let files = try InputFiles.discover(paths)
     guard !files.isEmpty else {
-      throw InputError("no schema files (*\(InputFiles.schemaSuffix)) found in \(paths.joined(separator: ", "))")
+      throw InputError("no schema files (\(InputFiles.searchedFor)) found in \(paths.joined(separator: ", "))")
     }
-    let result = SchemaLoader.load(try InputFiles.read(files))
+    let result = SchemaLoader.load(try InputFiles.read(files), readFile: InputFiles.readReferencedFile)
     guard let schema = result.schema else {
       return Plan(document: nil, diagnostics: result.diagnostics, schemaFiles: files, eventCount: 0)
     }

@@ -31,7 +31,7 @@ public enum Generator {
   public static func plan(_ paths: [String], options: GeneratorOptions) throws(InputError) -> Plan {
     let files = try InputFiles.discover(paths)
     guard !files.isEmpty else {
-      throw InputError("no schema files (*\(InputFiles.schemaSuffix)) found in \(paths.joined(separator: ", "))")
+      throw InputError("no schema files (\(InputFiles.searchedFor)) found in \(paths.joined(separator: ", "))")
     }
     var owners: [String: String] = [:]
     for file in files {
@@ -41,7 +41,7 @@ public enum Generator {
       }
       owners[name] = file
     }
-    let result = SchemaLoader.load(try InputFiles.read(files))
+    let result = SchemaLoader.load(try InputFiles.read(files), readFile: InputFiles.readReferencedFile)
     guard let schema = result.schema else {
       return Plan(files: nil, diagnostics: result.diagnostics, eventCount: 0, schemaFiles: files)
     }

@@ -16,11 +16,14 @@ public struct InputError: Error, CustomStringConvertible, Equatable {
 public enum InputFiles {
   /// The suffix that marks a schema file inside a folder.
   public static let schemaSuffix = ".events.yaml"
+  /// What a folder is searched for, as the "no schema files" errors say it.
+  public static let searchedFor = OutputNaming.inputSuffixes.map { "*" + $0 }.joined(separator: ", ")
   /// Files larger than this are refused rather than read: no schema is anywhere near it.
   public static let maximumFileSize = 8 << 20
 
   /// The schema files named by `paths`: files as given, folders searched recursively for
-  /// `*.events.yaml`. They are sorted by file name, then path, so that a run depends neither on
+  /// `*.events.yaml` and AsyncAPI documents (`*.asyncapi.yaml`, `*.asyncapi.yml`,
+  /// `*.asyncapi.json`). They are sorted by file name, then path, so that a run depends neither on
   /// directory order nor on the order of the arguments.
   public static func discover(_ paths: [String], fileManager: FileManager = .default) throws(InputError) -> [String] {
     var result: [String] = []
@@ -44,7 +47,7 @@ public enum InputFiles {
       guard let enumerator = fileManager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
         throw InputError("\(path): cannot list the folder")
       }
-      for case let url as URL in enumerator where url.lastPathComponent.hasSuffix(schemaSuffix) {
+      for case let url as URL in enumerator where OutputNaming.isInput(url.lastPathComponent) {
         let relative = url.path.dropFirst(root.path.count).drop { $0 == "/" }
         found.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
       }
@@ -71,6 +74,9 @@ public enum InputFiles {
     }
     return sources
   }
+
+  /// Reads a file an AsyncAPI document refers to, with the same checks and limit as an input.
+  public static let readReferencedFile: SchemaLoader.ReadFile = { path in try readFile(at: path) }
 
   private static func readFile(at path: String) throws(InputError) -> [UInt8] {
     do {

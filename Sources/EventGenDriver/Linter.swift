@@ -20,9 +20,9 @@ public enum Linter {
   public static func lint(_ paths: [String]) throws(InputError) -> Report {
     let files = try InputFiles.discover(paths)
     guard !files.isEmpty else {
-      throw InputError("no schema files (*\(InputFiles.schemaSuffix)) found in \(paths.joined(separator: ", "))")
+      throw InputError("no schema files (\(InputFiles.searchedFor)) found in \(paths.joined(separator: ", "))")
     }
-    let result = SchemaLoader.load(try InputFiles.read(files))
+    let result = SchemaLoader.load(try InputFiles.read(files), readFile: InputFiles.readReferencedFile)
     return Report(schemaFiles: files, eventCount: result.schema?.allEvents.count ?? 0, diagnostics: result.diagnostics)
   }
 }

@@ -1,0 +1,1 @@
+../../Sources/EventGenDriver/OutputNaming.swift
