@@ -115,7 +115,8 @@ let package = Package(
       name: "EventCodegenTests", dependencies: ["EventSchema", "EventCodegen", "EventGenDriver", "TestSupport"]),
     // Golden/ holds the exported documents of the samples and the edge cases.
     .testTarget(
-      name: "ContractExportTests", dependencies: ["ContractExport", "EventSchema", "EventGenDriver", "TestSupport"],
+      name: "ContractExportTests",
+      dependencies: ["ContractExport", "EventSchema", "EventCodegen", "EventGenDriver", "TestSupport"],
       exclude: ["Golden"]),
     .testTarget(name: "TypedEventsTests", dependencies: ["TypedEvents", "TestSupport"]),
     // Compiles and runs the generated code of the samples and of the edge-case schemas.
