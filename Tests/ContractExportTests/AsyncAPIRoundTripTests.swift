@@ -24,7 +24,8 @@ struct AsyncAPIRoundTripTests {
     SchemaSetCase(
       name: "samples", folder: "Schemas", options: GeneratorOptions(notificationMessage: .mainActor)),
     SchemaSetCase(
-      name: "edge cases", folder: "Tests/EdgeCaseEvents/Schemas", options: GeneratorOptions(notificationMessage: .async)),
+      name: "edge cases", folder: "Tests/EdgeCaseEvents/Schemas", options: GeneratorOptions(notificationMessage: .async)
+    ),
   ]
 
   /// The top-level declarations of generated files, without comments, `#if` lines, imports,
@@ -62,7 +63,9 @@ struct AsyncAPIRoundTripTests {
     let folder = path(set.folder)
     let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".events.yaml") }
       .sorted()
-    let sources = try files.map { SchemaSource(path: $0, text: try String(contentsOfFile: folder + "/" + $0, encoding: .utf8)) }
+    let sources = try files.map {
+      SchemaSource(path: $0, text: try String(contentsOfFile: folder + "/" + $0, encoding: .utf8))
+    }
     let direct = try #require(SchemaLoader.load(sources).schema)
     let document = ContractExporter(direct).document(.asyncAPI)
     let read = SchemaLoader.load([SchemaSource(path: "contract.asyncapi.json", text: document)])
@@ -77,7 +80,10 @@ struct AsyncAPIRoundTripTests {
     #expect(expected.count > 3 * direct.allEvents.count)
     let missing = expected.filter { !actual.contains($0) }
     let extra = actual.filter { !expected.contains($0) }
-    #expect(missing.isEmpty && extra.isEmpty, "missing:\n\(missing.prefix(3).joined(separator: "\n---\n"))\nextra:\n\(extra.prefix(3).joined(separator: "\n---\n"))")
+    #expect(
+      missing.isEmpty && extra.isEmpty,
+      "missing:\n\(missing.prefix(3).joined(separator: "\n---\n"))\nextra:\n\(extra.prefix(3).joined(separator: "\n---\n"))"
+    )
     #expect(expected == actual)
   }
 }
