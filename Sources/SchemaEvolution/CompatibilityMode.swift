@@ -46,11 +46,23 @@ public struct SchemaChange: Hashable, Sendable {
   public var message: String
   /// The readers it breaks; empty for a safe change.
   public var breaks: Directions
+  /// What the change is inside of: an event (by wire name) or a declared type (by name); nil
+  /// for a change to an event or type as a whole, or to a group.
+  public var owner: Owner?
+
+  /// What a change is inside of.
+  public enum Owner: Hashable, Sendable {
+    /// The event with this wire name.
+    case event(String)
+    /// The declared type with this name.
+    case type(String)
+  }
 
   /// Creates a change.
-  public init(at location: SourceLocation, _ message: String, breaks: Directions) {
+  public init(at location: SourceLocation, _ message: String, breaks: Directions, owner: Owner? = nil) {
     self.location = location
     self.message = message
     self.breaks = breaks
+    self.owner = owner
   }
 }

@@ -4,6 +4,8 @@ import EventSchema
 /// events by wire name, types and groups by name, fields by wire key, enum cases by raw value.
 struct SchemaComparison {
   private(set) var changes: [SchemaChange] = []
+  /// What the changes reported now are inside of.
+  private var owner: SchemaChange.Owner?
 
   init(old: SchemaSet, new: SchemaSet) {
     compareEvents(old.allEvents, new.allEvents)
@@ -12,7 +14,7 @@ struct SchemaComparison {
   }
 
   private mutating func report(_ location: SourceLocation, _ message: String, breaks: Directions = []) {
-    changes.append(SchemaChange(at: location, message, breaks: breaks))
+    changes.append(SchemaChange(at: location, message, breaks: breaks, owner: owner))
   }
 
   // MARK: Events
@@ -28,7 +30,9 @@ struct SchemaComparison {
           breaks: .backward)
         continue
       }
+      owner = .event(event.wireName)
       compareFields(event.fields, counterpart.fields, of: "event `\(counterpart.name)`")
+      owner = nil
     }
     for event in new where !oldWireNames.contains(event.wireName) {
       report(event.location, "event `\(event.name)` (\(event.wireName)) was added")
@@ -130,7 +134,9 @@ struct SchemaComparison {
         report(type.location, "type `\(type.name)` was removed or renamed", breaks: .both)
         continue
       }
+      owner = .type(type.name)
       compareType(type, counterpart)
+      owner = nil
     }
     for type in new where !oldNames.contains(type.name) {
       report(type.location, "type `\(type.name)` was added")
