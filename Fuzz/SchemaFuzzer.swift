@@ -1,5 +1,6 @@
-// libFuzzer entry point over the schema front end (YAML → nodes → decoder → validator) and, for
-// inputs that validate, the code generator. Built by Scripts/fuzz, not by SwiftPM: a fuzzer
+// libFuzzer entry point over the schema front end (YAML → nodes → decoder → validator), for
+// `.events.yaml` files and AsyncAPI documents alike, and, for inputs that validate, the code
+// generator. Built by Scripts/fuzz, not by SwiftPM: a fuzzer
 // product in the package would make SwiftPM build the plugins' eventgen tool with libFuzzer's
 // `main` too, and the link fails.
 //
@@ -66,7 +67,13 @@ private func lineCount(_ bytes: [UInt8]) -> Int {
 public func schemaFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
   let files = sources(of: bytes)
-  let result = SchemaLoader.load(files)
+  // An AsyncAPI document's `$ref` to another file reads the run's other file, never the disk.
+  let result = SchemaLoader.load(files) { path in
+    guard let file = files.first(where: { $0.path == path }) else {
+      throw SchemaLoader.ReadFailure(description: "\(path): not one of the fuzzer's files")
+    }
+    return file.bytes
+  }
 
   require((result.schema == nil) == result.hasErrors, "a schema must come with no errors, and errors with no schema")
   let lines = Dictionary(uniqueKeysWithValues: files.map { ($0.path, lineCount($0.bytes)) })
