@@ -1,4 +1,5 @@
 import EventSchema
+import Foundation
 import Testing
 
 /// Loads AsyncAPI documents, with `files` as the files `$ref`s may name.
@@ -343,5 +344,39 @@ struct AsyncAPIInputTests {
     #expect(event.name == "UserSignedUp")
     #expect(event.fields.map(\.name) == ["_2fa", "display_name"])
     #expect(event.fields.map(\.wireKey) == ["2fa", "display_name"])
+  }
+}
+
+/// The example of the DocC article "Schema format", section "AsyncAPI input", read from the
+/// article and checked against what the article says it gives.
+@Suite("Article: Schema format, AsyncAPI input")
+struct SchemaFormatAsyncAPIArticleTests {
+  @Test func theExampleGivesWhatTheArticleSays() throws {
+    let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources/TypedEvents/TypedEvents.docc/SchemaFormat.md")
+    let text = try String(contentsOf: article, encoding: .utf8)
+    let marker = try #require(text.range(of: "<!-- asyncapi-example -->\n```yaml\n"))
+    let end = try #require(text[marker.upperBound...].range(of: "```"))
+    let file = try asyncAPIFile(String(text[marker.upperBound..<end.lowerBound]))
+
+    let event = try #require(file.events.first)
+    #expect(file.events.count == 1)
+    #expect(event.name == "OrderPlaced" && event.wireName == "shop.order-placed")
+    #expect(event.subject?.properties == ["id"])
+    #expect(
+      event.fields.map { "\($0.name): \($0.type)" } == [
+        "id: UUID", "lines: [Line]", "placedAt: Date", "channel: OrderPlacedChannel?", "note: String?",
+      ])
+    let types = Dictionary(uniqueKeysWithValues: file.types.map { ($0.name, $0.kind) })
+    #expect(types.count == 2)
+    if case .record(let fields)? = types["Line"] {
+      #expect(fields.map { "\($0.name): \($0.type)" } == ["sku: String", "quantity: UInt16"])
+    } else {
+      Issue.record("no value type Line")
+    }
+    #expect(
+      types["OrderPlacedChannel"]
+        == .enumeration(
+          cases: [EnumCase(name: "web", rawValue: "web"), EnumCase(name: "app", rawValue: "app")], frozen: false))
   }
 }
