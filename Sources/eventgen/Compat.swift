@@ -16,10 +16,10 @@ struct Compat: ParsableCommand {
       """
   )
 
-  @Argument(help: "The old schemas: a schema file or a folder that contains them.")
+  @Argument(help: "The old schemas: a schema file, an AsyncAPI document, or a folder that contains them.")
   var old: String
 
-  @Argument(help: "The new schemas: a schema file or a folder that contains them.")
+  @Argument(help: "The new schemas: a schema file, an AsyncAPI document, or a folder that contains them.")
   var new: String
 
   @Option(help: "Which readers must keep working: backward, forward, full or none.")

@@ -5,7 +5,8 @@ import Foundation
 struct Lint: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Check schema files and report every error as path:line:column.",
-    discussion: "Folders are searched recursively for *.events.yaml files."
+    discussion:
+      "Folders are searched recursively for *.events.yaml files and AsyncAPI documents (*.asyncapi.yaml, .yml and .json)."
   )
 
   @Argument(help: "Schema files or folders that contain them.")
