@@ -107,8 +107,13 @@ struct StressTests {
       }
 
       let finished = Locked(0)
+      // Publishing starts once the first churner's first subscription is live, and that
+      // subscription stays until a live event reaches it: at least one churning subscription
+      // overlaps a publish however the two cores schedule the threads.
+      let churnerListening = Locked(false)
       onThreads(publishers + churners) { worker in
         if worker < publishers {
+          while !churnerListening.value { Thread.sleep(forTimeInterval: 0.0001) }
           publishTicks(on: bus, worker: worker, count: perPublisher, tockEvery: 50)
           finished.modify { $0 += 1 }
           return
@@ -130,6 +135,13 @@ struct StressTests {
             probe.touch()
             if cancelled.value { lateInRound.modify { $0 += 1 } }
             received.append((tick, !queued && pthread_equal(pthread_self(), subscribingThread) != 0))
+          }
+          if worker == publishers && round == 1 {
+            churnerListening.value = true
+            let deadline = Date().addingTimeInterval(10)
+            while !received.all.contains(where: { !$0.replayed }) && Date() < deadline {
+              Thread.sleep(forTimeInterval: 0.0001)
+            }
           }
           if round % 4 == 3 {
             // Released rather than cancelled: dropping the last reference ends it the same way.
