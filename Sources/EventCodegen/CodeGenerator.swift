@@ -100,12 +100,17 @@ public struct CodeGenerator: Sendable {
     path.split(separator: "/").last.map(String.init) ?? path
   }
 
+  /// The version of the generated code's contract with the runtime: generated files conform a
+  /// private type to `TypedEvents.GeneratedCodeVersion_<this>`, which only a runtime that
+  /// matches declares.
+  public static let generatedCodeVersion = 3
+
   private var versionCheck: Declaration {
     .line(
       """
       // A compile error here means this file was generated for another version of the TypedEvents
       // runtime: generate it again with the eventgen that matches the runtime.
-      fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_3 {}
+      fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_\(Self.generatedCodeVersion) {}
       """)
   }
 }

@@ -13,6 +13,9 @@ struct Compat: ParsableCommand {
       forward: apps on the old schema must read what the new one writes. full: both. \
       none: only the version rule. Whatever the mode, a file with a breaking change must raise \
       its `version`, and no file may lower it. Exit status 1 when anything breaks.
+
+      Example:
+        eventgen compat released/Schemas Schemas --mode full
       """
   )
 

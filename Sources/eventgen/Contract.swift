@@ -73,6 +73,9 @@ struct AsyncAPI: ParsableCommand {
       The payload schemas say exactly what the generated Codable writes and reads. The file is \
       written atomically and only when it changes; a file eventgen did not write is never \
       overwritten. With --check nothing is written: a stale document prints a diff and exits 1.
+
+      Example:
+        eventgen asyncapi Schemas --output contract/events.asyncapi.json
       """
   )
 
@@ -94,6 +97,9 @@ struct JSONSchema: ParsableCommand {
     discussion: """
       An event's payload schema is {"$ref": "<file>#/$defs/<EventName>"}. Written and checked \
       as asyncapi is.
+
+      Example:
+        eventgen json-schema Schemas --output contract/events.schema.json
       """
   )
 

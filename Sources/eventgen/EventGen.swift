@@ -1,5 +1,7 @@
 import ArgumentParser
+import EventCodegen
 import EventGenDriver
+import EventSchema
 import Foundation
 
 /// `eventgen`: generates typed Swift events from YAML event schemas.
@@ -11,13 +13,18 @@ struct EventGen: ParsableCommand {
     discussion: """
       Exit status: 0 on success, 1 when a schema has errors (or generated sources are stale), \
       2 on usage or I/O errors.
+
+      Example:
+        eventgen generate Schemas --output Sources/AppEvents/Generated
       """,
-    version: "0.1.0",
+    version:
+      "eventgen 0.1.0, generating code for TypedEvents.GeneratedCodeVersion_\(CodeGenerator.generatedCodeVersion)",
     subcommands: [Init.self, Generate.self, Check.self, Lint.self, Compat.self, AsyncAPI.self, JSONSchema.self]
   )
 
   /// Exit codes: argument-parser's usage errors map to 2, schema errors to 1.
   static func main() {
+    suggestACommandForAnUnknownOne()
     do {
       var command = try parseAsRoot()
       try command.run()
@@ -32,5 +39,19 @@ struct EventGen: ParsableCommand {
       FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
       Foundation.exit(2)
     }
+  }
+
+  /// An unknown first word, such as `generat`, exits 2 naming the closest command; argument
+  /// parser would only call it an unexpected argument.
+  static func suggestACommandForAnUnknownOne() {
+    guard let word = CommandLine.arguments.dropFirst().first, !word.hasPrefix("-") else { return }
+    let names = configuration.subcommands.map { $0._commandName } + ["help"]
+    guard !names.contains(word) else { return }
+    let hint = Suggestions.closest(to: word, among: names).map { " Did you mean '\($0)'?" } ?? ""
+    FileHandle.standardError.write(
+      Data(
+        "Error: Unknown command '\(word)'.\(hint)\nUsage: \(usageString())\n  See 'eventgen --help' for more information.\n"
+          .utf8))
+    Foundation.exit(2)
   }
 }

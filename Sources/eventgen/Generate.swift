@@ -83,6 +83,9 @@ struct Generate: ParsableCommand {
       schema that is gone is removed. Files eventgen did not write are never changed or removed: \
       they stop the run unless --force is given, and one named like a file to generate stops it \
       even then.
+
+      Example:
+        eventgen generate Schemas --output Sources/AppEvents/Generated
       """
   )
 
@@ -106,7 +109,12 @@ struct Generate: ParsableCommand {
 struct Check: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Verify that generated sources are current; print a diff and exit 1 when stale.",
-    discussion: "Writes nothing."
+    discussion: """
+      Writes nothing.
+
+      Example:
+        eventgen check Schemas --output Sources/AppEvents/Generated
+      """
   )
 
   @OptionGroup var options: GenerationOptions

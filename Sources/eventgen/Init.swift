@@ -11,6 +11,9 @@ struct Init: ParsableCommand {
       its folder holds a Swift file) and <folder>/eventgen-config.yaml, where <Name> is the \
       folder's name; then prints the lines to add to Package.swift. Refuses to overwrite: if any \
       of the files exists, nothing is written.
+
+      Example:
+        eventgen init Sources/AppEvents
       """
   )
 

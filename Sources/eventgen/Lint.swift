@@ -5,11 +5,16 @@ import Foundation
 struct Lint: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Check schema files and report every error as path:line:column.",
-    discussion:
-      "Folders are searched recursively for *.events.yaml files and AsyncAPI documents (*.asyncapi.yaml, .yml and .json)."
+    discussion: """
+      Folders are searched recursively for *.events.yaml files and AsyncAPI documents \
+      (*.asyncapi.yaml, .yml and .json).
+
+      Example:
+        eventgen lint Schemas
+      """
   )
 
-  @Argument(help: "Schema files or folders that contain them.")
+  @Argument(help: "Schema files or AsyncAPI documents, or folders that contain them.")
   var inputs: [String]
 
   func run() throws {

@@ -103,17 +103,8 @@ struct StarterTests {
 
   /// Runs the eventgen binary in `folder`; its exit status and standard error.
   private func eventgen(_ arguments: [String], in folder: String) throws -> (status: Int32, errors: String) {
-    let process = Process()
-    process.executableURL = try FileSafetyTests.eventgen()
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: folder)
-    let errors = Pipe()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = errors
-    try process.run()
-    let data = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let run = try runEventgen(arguments, in: folder)
+    return (run.status, run.errors)
   }
 
   @Test func lintGenerateAndCheckWarnAndGenerateLooksAfterWriting() throws {
