@@ -49,12 +49,19 @@ struct GeneratorRow {
   /// Wall seconds of each run, sorted.
   var samples: [Double]
   var lines: Int
+  /// Wall seconds of each run on the same events as one AsyncAPI document (`eventgen asyncapi`
+  /// of the schemas), sorted; runs alternate with the `.events.yaml` ones.
+  var asyncAPISamples: [Double] = []
   var median: Double { samples[samples.count / 2] }
   var linesPerSecond: Double { Double(lines) / median }
+  var asyncAPIMedian: Double? { asyncAPISamples.isEmpty ? nil : asyncAPISamples[asyncAPISamples.count / 2] }
+  /// The AsyncAPI input's median time over the `.events.yaml` input's.
+  var asyncAPIRatio: Double? { asyncAPIMedian.map { $0 / median } }
 }
 
 /// Wall time of `eventgen generate` into a fresh folder for schemas of each size, `repetitions`
-/// runs each, and the lines it writes.
+/// runs each, and the lines it writes; and, in turns with it, of the same events read from one
+/// AsyncAPI document.
 func generatorBenchmarks(sizes: [Int], repetitions: Int, eventgen: String, benchmarksFolder: String) -> [GeneratorRow] {
   let work = FileManager.default.temporaryDirectory.appendingPathComponent("eventgen-bench-\(UUID().uuidString)").path
   defer { try? FileManager.default.removeItem(atPath: work) }
@@ -63,12 +70,18 @@ func generatorBenchmarks(sizes: [Int], repetitions: Int, eventgen: String, bench
     let schemas = "\(work)/schemas-\(size)"
     guard runCapturing("/usr/bin/env", ["python3", "\(benchmarksFolder)/make-schemas.py", "\(size)", schemas]) != nil
     else { return rows }
+    let document = "\(work)/events-\(size).asyncapi.json"
+    guard runCapturing(eventgen, ["asyncapi", schemas, "--output", document]) != nil else { return rows }
     var samples: [Double] = []
+    var asyncAPISamples: [Double] = []
     for repetition in 0..<repetitions {
-      let output = "\(work)/out-\(size)-\(repetition)"
-      let start = DispatchTime.now().uptimeNanoseconds
-      guard runCapturing(eventgen, ["generate", schemas, "--output", output]) != nil else { return rows }
-      samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+      for (input, suffix) in [(schemas, ""), (document, "-asyncapi")] {
+        let output = "\(work)/out-\(size)-\(repetition)\(suffix)"
+        let start = DispatchTime.now().uptimeNanoseconds
+        guard runCapturing(eventgen, ["generate", input, "--output", output]) != nil else { return rows }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        if suffix.isEmpty { samples.append(seconds) } else { asyncAPISamples.append(seconds) }
+      }
     }
     let output = "\(work)/out-\(size)-0"
     let files = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
@@ -78,7 +91,8 @@ func generatorBenchmarks(sizes: [Int], repetitions: Int, eventgen: String, bench
           separator: "\n", omittingEmptySubsequences: false
         ).count ?? 0)
     }
-    rows.append(GeneratorRow(events: size, samples: samples.sorted(), lines: lines))
+    rows.append(
+      GeneratorRow(events: size, samples: samples.sorted(), lines: lines, asyncAPISamples: asyncAPISamples.sorted()))
   }
   return rows
 }
