@@ -25,7 +25,8 @@ extension ContractExporter {
   ///   the wire name, `time`, `datacontenttype`, `subject` for events with one, and the
   ///   `eventversion` extension), `payload` (a `$ref` to `#/components/schemas/<EventName>`),
   ///   `deprecated` and `x-eventgen-deprecated`, `x-eventgen-version`, and
-  ///   `x-eventgen-subject` (the dotted path as written, `listing.id`).
+  ///   `x-eventgen-subject` (the dotted path as written, `listing.id`), and
+  ///   `x-eventgen-replay-per-subject` (the number of subjects whose latest event a bus keeps).
   /// - **Payload schemas** under `components.schemas`, one per event, declared type and
   ///   external type, as ``ContractExporter`` describes.
   public func asyncAPIDocument(title: String? = nil, version: String? = nil) -> JSONValue {
@@ -110,6 +111,9 @@ extension ContractExporter {
     message["x-eventgen-version"] = .number(JSONNumber(event.version))
     if let subject = event.subject {
       message["x-eventgen-subject"] = .string(subject.properties.joined(separator: "."))
+      if let limit = event.replayPerSubject {
+        message["x-eventgen-replay-per-subject"] = .number(JSONNumber(limit))
+      }
     }
     return .object(message)
   }

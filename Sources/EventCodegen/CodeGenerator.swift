@@ -103,7 +103,7 @@ public struct CodeGenerator: Sendable {
   /// The version of the generated code's contract with the runtime: generated files conform a
   /// private type to `TypedEvents.GeneratedCodeVersion_<this>`, which only a runtime that
   /// matches declares.
-  public static let generatedCodeVersion = 3
+  public static let generatedCodeVersion = 4
 
   private var versionCheck: Declaration {
     .line(

@@ -32,6 +32,14 @@ struct SchemaComparison {
       }
       owner = .event(event.wireName)
       compareFields(event.fields, counterpart.fields, of: "event `\(counterpart.name)`")
+      if event.replayPerSubject != counterpart.replayPerSubject {
+        // What a bus keeps for replay is local to each process: no reader is affected.
+        let describe = { (limit: Int?) in limit.map { "the latest event of \($0) subjects" } ?? "nothing per subject" }
+        report(
+          counterpart.location,
+          "event `\(counterpart.name)` now keeps \(describe(counterpart.replayPerSubject)) for replay, instead of \(describe(event.replayPerSubject))"
+        )
+      }
       owner = nil
     }
     for event in new where !oldWireNames.contains(event.wireName) {

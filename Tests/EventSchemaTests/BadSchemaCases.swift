@@ -393,4 +393,27 @@ let badSchemas: [BadSchema] = [
     name: "lines broken by CR LF",
     yaml: "events:\r\n  A:\r\n    fields:\r\n      x: Itn\r\n",
     expected: ["4:10: error: unknown type `Itn`; did you mean `Int`?"]),
+  // MARK: Replay per subject
+  BadSchema(
+    name: "replay per subject without a subject",
+    yaml: "events:\n  A:\n    replay: { per-subject: 5 }\n    fields:\n      id: String\n",
+    expected: [
+      "3:28: error: event `A` keeps its latest event per subject but has no `subject:`; name the field it is about"
+    ]),
+  BadSchema(
+    name: "replay per subject on a group with an event without a subject",
+    yaml:
+      "events:\n  A:\n    subject: id\n    fields:\n      id: String\n  B: {}\ngroups:\n  G:\n    replay: { per-subject: 5 }\n    events: [A, B]\n",
+    expected: ["9:28: error: group `G` keeps its latest events per subject, but its event `B` has no `subject:`"]),
+  BadSchema(
+    name: "replay per subject of zero",
+    yaml: "events:\n  A:\n    subject: id\n    replay: { per-subject: 0 }\n    fields:\n      id: String\n",
+    expected: ["4:28: error: `per-subject` must be 1 or more; found 0"]),
+  BadSchema(
+    name: "replay without per-subject",
+    yaml: "events:\n  A:\n    subject: id\n    replay: { latest: 3 }\n    fields:\n      id: String\n",
+    expected: [
+      "4:13: error: `replay` of event `A` needs `per-subject: <number of subjects>`",
+      "4:15: error: unknown key `latest` in `replay` of event `A`; expected one of: per-subject",
+    ]),
 ]

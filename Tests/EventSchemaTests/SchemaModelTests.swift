@@ -165,6 +165,38 @@ struct SchemaModelTests {
     #expect(file.groups[1].subjectType == nil)
   }
 
+  @Test func replayPerSubjectIsDeclaredOnAnEventOrAGroup() throws {
+    let file = try load(
+      """
+      events:
+        A:
+          subject: id
+          replay: { per-subject: 50 }
+          fields:
+            id: String
+        B:
+          subject: id
+          fields:
+            id: String
+        C:
+          subject: id
+          fields:
+            id: String
+        D: {}
+      groups:
+        Small:
+          replay: { per-subject: 10 }
+          events: [A, B, C]
+        Large:
+          replay: { per-subject: 20 }
+          events: [C]
+        Plain:
+          events: [D]
+      """)
+    // An event's own limit wins; a group's applies to the others; the largest of two groups.
+    #expect(file.events.map(\.replayPerSubject) == [50, 10, 20, nil])
+  }
+
   @Test func filesOfARunUseEachOthersTypes() throws {
     let set = try load([
       ("a.events.yaml", "types:\n  Money:\n    fields:\n      cents: Int\n"),

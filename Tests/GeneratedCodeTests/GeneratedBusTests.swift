@@ -15,6 +15,31 @@ struct GeneratedBusTests {
     #expect(ShapeDrawn.eventName == "ShapeDrawn")
   }
 
+  /// `replay: { per-subject: 10000 }` on the schema's `ListingEvent` group: a fresh bus keeps
+  /// the latest event about each listing with no call, for the type, the group and the helper.
+  @Test func aReplayDeclaredInTheSchemaNeedsNoCall() {
+    #expect(ListingSold.latestKeptPerSubject == 10_000)
+    #expect(ItemMoved.latestKeptPerSubject == nil)
+    let bus = EventBus()
+    let price = Money(amount: 10, currency: .euro)
+    bus.publish(ListingSold(id: ListingID("a"), price: price, soldAt: Date(timeIntervalSince1970: 1)))
+    bus.publish(ListingSold(id: ListingID("b"), price: price, soldAt: Date(timeIntervalSince1970: 2)))
+    let received = Locked<[String]>([])
+    let subscriptions = [
+      bus.subscribe(ListingSold.self, about: ListingID("a"), replay: true) { sold in
+        received.withValue { $0.append("type \(sold.id.rawValue)") }
+      },
+      bus.subscribe(ListingEvent.self, about: ListingID("a"), replay: true) { event in
+        received.withValue { $0.append("group \(event.eventSubject.rawValue)") }
+      },
+      bus.subscribe(.listingEvents(listing: ListingID("a")), replay: true) { event in
+        received.withValue { $0.append("helper \(event.eventSubject.rawValue)") }
+      },
+    ]
+    #expect(received.value == ["type a", "group a", "helper a"])
+    withExtendedLifetime(subscriptions) {}
+  }
+
   @Test func theCatalogHoldsEveryEventOfTheRun() {
     #expect(SampleEvents.GeneratedEvents.catalog.count == 14)
     #expect(SampleEvents.GeneratedEvents.catalog.type(named: "Inventory.ItemProvisioned") == ItemProvisioned.self)

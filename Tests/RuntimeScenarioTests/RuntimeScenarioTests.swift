@@ -24,6 +24,17 @@ struct RuntimeScenarioTests {
     #expect(run.late - run.early < 1 << 20, "retained heap grew from \(run.early) to \(run.late) bytes")
   }
 
+  /// The same with the limit the schema declares (`replay: { per-subject: 10000 }` on the
+  /// samples' `ListingEvent` group) and no call: flat too.
+  @Test(.enabled(if: heapIsMeasurable, "the heap is read through glibc"))
+  func aDeclaredReplayKeepsMemoryFlatOverAMillionSubjects() throws {
+    let run = try memoryRun(argument: "declared")
+    #expect(run.values["kept subjects"] == "10000")
+    #expect(run.values["newest replayable"] == "true")
+    #expect(run.values["oldest evicted"] == "true")
+    #expect(run.late - run.early < 1 << 20, "retained heap grew from \(run.early) to \(run.late) bytes")
+  }
+
   /// The control: with a limit above the subjects published, the same measurement sees the heap
   /// grow by every subject kept, so the flat result above is the limit's doing.
   @Test(.enabled(if: heapIsMeasurable, "the heap is read through glibc"))
@@ -34,7 +45,11 @@ struct RuntimeScenarioTests {
   }
 
   func memoryRun(limit: Int) throws -> (values: [String: String], early: Int, late: Int) {
-    let run = try runScenario("replay-memory-per-subject", arguments: ["\(limit)"], timeLimit: 300)
+    try memoryRun(argument: "\(limit)")
+  }
+
+  func memoryRun(argument: String) throws -> (values: [String: String], early: Int, late: Int) {
+    let run = try runScenario("replay-memory-per-subject", arguments: [argument], timeLimit: 300)
     try #require(!run.timedOut && run.status == 0)
     let values = Dictionary(
       run.lines.compactMap { line -> (String, String)? in

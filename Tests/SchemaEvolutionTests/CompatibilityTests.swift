@@ -23,6 +23,13 @@ struct Evolution: CustomTestStringConvertible, Sendable {
 
 let evolutions: [Evolution] = [
   Evolution(
+    name: "replay per subject declared",
+    old: "events:\n  A:\n    subject: id\n    fields:\n      id: String\n",
+    new: "events:\n  A:\n    subject: id\n    replay: { per-subject: 5 }\n    fields:\n      id: String\n",
+    expected: [
+      "new/s.events.yaml:2:3: note: event `A` now keeps the latest event of 5 subjects for replay, instead of nothing per subject"
+    ]),
+  Evolution(
     name: "event removed",
     old: "version: 1\nevents:\n  A: {}\n  B: {}\n", new: "version: 2\nevents:\n  A: {}\n",
     expected: [

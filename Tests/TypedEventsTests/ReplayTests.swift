@@ -26,6 +26,49 @@ struct ReplayTests {
     withExtendedLifetime(subscriptions) {}
   }
 
+  @Test func aTypeThatDeclaresPerSubjectReplayIsKeptWithoutACall() {
+    let bus = EventBus()
+    for (vehicle, kilometre) in [("a", 1), ("b", 2), ("a", 3), ("c", 4)] {
+      bus.publish(Position(vehicle: vehicle, kilometre: kilometre))
+    }
+    let log = Collected<String>()
+    let subscriptions = ["a", "b", "c"].map { vehicle in
+      bus.subscribe(Position.self, about: vehicle, replay: true) { log.append("\($0.vehicle)\($0.kilometre)") }
+    }
+    // The declared limit is two subjects: `b`, published least recently, was forgotten.
+    #expect(log.all == ["a3", "c4"])
+    #expect(bus.keptSubjectCount(Position.self) == 2)
+    // The override still wins: another limit, and what was kept is forgotten.
+    bus.keepLatestPerSubject(Position.self, limit: 10)
+    #expect(bus.keptSubjectCount(Position.self) == 0)
+    withExtendedLifetime(subscriptions) {}
+  }
+
+  @Test func aReplayAboutASubjectThatNothingKeepsIsReportedOncePerType() {
+    let reports = Collected<String>()
+    let previous = UnkeptSubjectReplay.handler
+    UnkeptSubjectReplay.handler = { report in
+      if report.eventType == Unkept.self { reports.append(report.description) }
+    }
+    defer { UnkeptSubjectReplay.handler = previous }
+    let bus = EventBus()
+    bus.publish(Unkept(id: "a"))
+    bus.publish(Unkept(id: "b"))
+    let log = Collected<String>()
+    let first = bus.subscribe(Unkept.self, about: "a", replay: true) { log.append($0.id) }
+    let second = bus.subscribe(Unkept.self, about: "b", replay: true) { log.append($0.id) }
+    // Without replay, or without a subject, there is nothing to report.
+    let third = bus.subscribe(Unkept.self, about: "a") { log.append($0.id) }
+    let fourth = bus.subscribe(Unkept.self, replay: true) { log.append($0.id) }
+    #expect(
+      reports.all == [
+        "replay: true about a subject of Test.Unkept found no latest event per subject: the bus keeps none for Unkept; declare `replay: { per-subject: 10000 }` for the event in its schema, or call bus.keepLatestPerSubject(Unkept.self) before publishing"
+      ])
+    // What the replays found: the type's latest event, where it is about the subject.
+    #expect(log.all == ["b", "b"])
+    withExtendedLifetime([first, second, third, fourth]) {}
+  }
+
   @Test func withoutPerSubjectStateOnlyTheTypesLatestEventCanBeReplayed() {
     let bus = EventBus()
     bus.publish(Tick(source: "a", count: 1))

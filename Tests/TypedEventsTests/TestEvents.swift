@@ -87,3 +87,51 @@ final class Collected<Element: Sendable>: @unchecked Sendable {
     return storage
   }
 }
+
+/// An event whose "schema" declares that the latest event per subject is kept, up to two.
+struct Position: Event, SubjectIdentifiable {
+  static var eventName: String { "Test.Position" }
+  static var eventVersion: Int { 1 }
+  static var latestKeptPerSubject: Int? { 2 }
+  var vehicle: String
+  var kilometre: Int
+
+  init(vehicle: String, kilometre: Int) {
+    self.vehicle = vehicle
+    self.kilometre = kilometre
+  }
+
+  init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    vehicle = try reader.decode(String.self, forKey: "vehicle")
+    kilometre = try reader.decode(Int.self, forKey: "kilometre")
+  }
+
+  func write(to writer: inout UserInfoWriter) {
+    writer.encode(vehicle, forKey: "vehicle")
+    writer.encode(kilometre, forKey: "kilometre")
+  }
+
+  var eventSubject: String { vehicle }
+}
+
+/// An event about a subject that declares nothing kept, used only by the report's test (a
+/// report is made once per type and process).
+struct Unkept: Event, SubjectIdentifiable {
+  static var eventName: String { "Test.Unkept" }
+  static var eventVersion: Int { 1 }
+  var id: String
+
+  init(id: String) {
+    self.id = id
+  }
+
+  init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    id = try reader.decode(String.self, forKey: "id")
+  }
+
+  func write(to writer: inout UserInfoWriter) {
+    writer.encode(id, forKey: "id")
+  }
+
+  var eventSubject: String { id }
+}

@@ -43,8 +43,19 @@ struct EventRenderer {
                   doc: ["What the event is about: `\(subject.properties.joined(separator: "."))`."], modifiers: access,
                   name: "eventSubject", type: Swift.type(subject.type),
                   getter: [.line("self." + subject.properties.map(Swift.member).joined(separator: "."))]))
-            ])))
+            ] + replayMembers(event))))
     }
     return declarations
+  }
+
+  /// `replay: { per-subject: N }`: every bus keeps the latest event of N subjects.
+  private func replayMembers(_ event: EventDeclaration) -> [Declaration] {
+    guard let limit = event.replayPerSubject else { return [] }
+    return [
+      .property(
+        PropertyDecl(
+          doc: ["Every bus keeps the latest event of up to \(limit) subjects, for replay (the schema's `replay`)."],
+          modifiers: "\(access)static ", name: "latestKeptPerSubject", type: "Swift.Int?", getter: [.line("\(limit)")]))
+    ]
   }
 }

@@ -273,6 +273,11 @@ struct AsyncAPIDecoder {
       doc: doc(description: keys["description"]?.value, summary: keys["summary"]?.value),
       deprecated: deprecation(keys["deprecated"]?.value, message: keys["x-eventgen-deprecated"]?.value))
     event.wireName = keys["name"].flatMap { reader.located($0.value, what: "the message's `name`") } ?? key
+    if let replay = keys["x-eventgen-replay-per-subject"] {
+      event.replayPerSubject = reader.integer(replay.value, what: "`x-eventgen-replay-per-subject`").map {
+        Located(value: $0, location: replay.value.location)
+      }
+    }
     if let version = keys["x-eventgen-version"] {
       event.version = reader.integer(version.value, what: "`x-eventgen-version`").map {
         Located(value: $0, location: version.value.location)

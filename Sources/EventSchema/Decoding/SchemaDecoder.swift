@@ -3,9 +3,9 @@
 struct SchemaDecoder {
   static let topLevelKeys = ["namespace", "version", "doc", "types", "events", "external", "groups"]
   static let typeKeys = ["doc", "deprecated", "wraps", "enum", "frozen", "fields"]
-  static let eventKeys = ["doc", "deprecated", "subject", "fields"]
+  static let eventKeys = ["doc", "deprecated", "subject", "fields", "replay"]
   static let fieldKeys = ["type", "doc", "default", "key", "deprecated"]
-  static let groupKeys = ["doc", "events", "cases"]
+  static let groupKeys = ["doc", "events", "cases", "replay"]
 
   private var reader = NodeReader()
   private let path: String
@@ -112,12 +112,31 @@ struct SchemaDecoder {
   private mutating func event(named name: Located<String>, _ node: YAMLNode) -> EventSyntax? {
     let what = "event `\(name.value)`"
     guard let keys = reader.fields(of: node, what: what, allowed: Self.eventKeys) else { return nil }
-    return EventSyntax(
+    var event = EventSyntax(
       name: name,
       fields: fields(keys["fields"]?.value, what: what),
       subject: keys["subject"].flatMap { reader.located($0.value, what: "`subject` (a field name or dotted path)") },
       doc: reader.doc(keys["doc"]?.value),
       deprecated: reader.deprecation(keys["deprecated"]?.value))
+    event.replayPerSubject = keys["replay"].flatMap { replay($0.value, what: what) }
+    return event
+  }
+
+  /// `replay: { per-subject: N }`: the number of subjects, at least 1.
+  private mutating func replay(_ node: YAMLNode, what: String) -> Located<Int>? {
+    guard let keys = reader.fields(of: node, what: "`replay` of \(what)", allowed: ["per-subject"]) else { return nil }
+    guard let limit = keys["per-subject"] else {
+      reader.log.error("`replay` of \(what) needs `per-subject: <number of subjects>`", at: node.location)
+      return nil
+    }
+    guard let value = reader.integer(limit.value, what: "`per-subject` (the number of subjects kept)") else {
+      return nil
+    }
+    guard value >= 1 else {
+      reader.log.error("`per-subject` must be 1 or more; found \(value)", at: limit.value.location)
+      return nil
+    }
+    return Located(value: value, location: limit.value.location)
   }
 
   private mutating func fields(_ node: YAMLNode?, what: String) -> [FieldSyntax] {
@@ -171,6 +190,8 @@ struct SchemaDecoder {
     if cases.isEmpty {
       reader.log.error("\(what) has no events", at: name.location)
     }
-    return GroupSyntax(cases: cases, name: name, doc: reader.doc(keys["doc"]?.value))
+    var group = GroupSyntax(cases: cases, name: name, doc: reader.doc(keys["doc"]?.value))
+    group.replayPerSubject = keys["replay"].flatMap { replay($0.value, what: what) }
+    return group
   }
 }

@@ -63,6 +63,8 @@ struct EventSyntax: Sendable {
   var wireName: Located<String>? = nil
   /// The event's own schema version, where the input gives it; else its file's.
   var version: Located<Int>? = nil
+  /// `replay: { per-subject: N }`: how many subjects' latest events a bus keeps.
+  var replayPerSubject: Located<Int>? = nil
 }
 
 /// An entry under `groups:` as written.
@@ -71,6 +73,8 @@ struct GroupSyntax: Sendable {
   var cases: [(name: Located<String>?, event: Located<String>)]
   var name: Located<String>
   var doc: String?
+  /// `replay: { per-subject: N }` for every event of the group.
+  var replayPerSubject: Located<Int>? = nil
 }
 
 /// One schema file as written: the decoder's output, the validator's input.

@@ -107,13 +107,16 @@ public struct EventDeclaration: Hashable, Sendable {
   public var doc: String?
   /// The deprecation message, if deprecated.
   public var deprecated: String?
+  /// How many subjects' latest events a bus keeps for replay (`replay: { per-subject: N }` on
+  /// the event or a group that holds it); nil for none.
+  public var replayPerSubject: Int?
   /// Where the event is declared.
   public var location: SourceLocation
 
   /// Creates an event declaration.
   public init(
     name: String, wireName: String, version: Int, fields: [Field], subject: SubjectPath? = nil,
-    doc: String? = nil, deprecated: String? = nil, location: SourceLocation
+    doc: String? = nil, deprecated: String? = nil, replayPerSubject: Int? = nil, location: SourceLocation
   ) {
     self.name = name
     self.wireName = wireName
@@ -122,6 +125,7 @@ public struct EventDeclaration: Hashable, Sendable {
     self.subject = subject
     self.doc = doc
     self.deprecated = deprecated
+    self.replayPerSubject = replayPerSubject
     self.location = location
   }
 }

@@ -39,6 +39,7 @@ struct SchemaValidator {
     for (index, document) in documents.enumerated() {
       files[index].groups = document.groups.compactMap { group($0, events: eventsByName) }
     }
+    applyGroupReplay(documents, to: &files)
     RecursionCheck.check(records: files.flatMap(\.types), log: &log)
     return SchemaSet(files: files)
   }
@@ -211,11 +212,17 @@ struct SchemaValidator {
       log.error("a version must be 1 or higher; found \(version.value)", at: version.location)
       return nil
     }
+    if let replay = syntax.replayPerSubject, syntax.subject == nil {
+      log.error(
+        "event `\(syntax.name.value)` keeps its latest event per subject but has no `subject:`; name the field it is about",
+        at: replay.location)
+      return nil
+    }
     let wireName = syntax.wireName?.value ?? namespace.map { "\($0).\(syntax.name.value)" } ?? syntax.name.value
     return EventDeclaration(
       name: syntax.name.value, wireName: wireName, version: syntax.version?.value ?? version, fields: fields,
-      subject: subject,
-      doc: syntax.doc, deprecated: syntax.deprecated, location: syntax.name.location)
+      subject: subject, doc: syntax.doc, deprecated: syntax.deprecated,
+      replayPerSubject: syntax.replayPerSubject?.value, location: syntax.name.location)
   }
 
   /// Follows a dotted `subject:` path through the event's fields and the records they hold.
@@ -262,6 +269,34 @@ struct SchemaValidator {
   }
 
   // MARK: Groups
+
+  /// A group's `replay: { per-subject: N }` applies to each of its events that does not say
+  /// its own; an event in several such groups keeps the largest limit. Every event of such a
+  /// group must have a subject.
+  private mutating func applyGroupReplay(_ documents: [SchemaDocument], to files: inout [SchemaFile]) {
+    var limits: [String: Int] = [:]
+    let eventsByName = Dictionary(
+      files.flatMap(\.events).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    for group in documents.flatMap(\.groups) {
+      guard let replay = group.replayPerSubject else { continue }
+      for entry in group.cases {
+        guard let event = eventsByName[entry.event.value] else { continue }
+        guard event.subject != nil else {
+          log.error(
+            "group `\(group.name.value)` keeps its latest events per subject, but its event `\(event.name)` has no `subject:`",
+            at: replay.location)
+          continue
+        }
+        limits[event.name] = max(limits[event.name] ?? 0, replay.value)
+      }
+    }
+    for fileIndex in files.indices {
+      for eventIndex in files[fileIndex].events.indices
+      where files[fileIndex].events[eventIndex].replayPerSubject == nil {
+        files[fileIndex].events[eventIndex].replayPerSubject = limits[files[fileIndex].events[eventIndex].name]
+      }
+    }
+  }
 
   private mutating func group(_ syntax: GroupSyntax, events: [String: EventDeclaration]) -> GroupDeclaration? {
     var cases: [GroupDeclaration.Case] = []

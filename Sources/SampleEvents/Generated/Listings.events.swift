@@ -7,7 +7,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_3 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_4 {}
 
 /// Identifies a listing across the app and the backend.
 nonisolated public struct ListingID: TypedEvents.StrongIdentifier {
@@ -372,6 +372,9 @@ nonisolated public enum ListingChange: TypedEvents.EventGroup {
 nonisolated extension ListingCreated: TypedEvents.SubjectIdentifiable {
   /// What the event is about: `listing.id`.
   public var eventSubject: ListingID { self.listing.id }
+
+  /// Every bus keeps the latest event of up to 10000 subjects, for replay (the schema's `replay`).
+  public static var latestKeptPerSubject: Swift.Int? { 10000 }
 }
 
 @_spi(Generated) nonisolated extension ListingUpdated: TypedEvents.FieldCodable {
@@ -393,6 +396,9 @@ nonisolated extension ListingCreated: TypedEvents.SubjectIdentifiable {
 nonisolated extension ListingUpdated: TypedEvents.SubjectIdentifiable {
   /// What the event is about: `listing.id`.
   public var eventSubject: ListingID { self.listing.id }
+
+  /// Every bus keeps the latest event of up to 10000 subjects, for replay (the schema's `replay`).
+  public static var latestKeptPerSubject: Swift.Int? { 10000 }
 }
 
 @_spi(Generated) nonisolated extension ListingSold: TypedEvents.FieldCodable {
@@ -420,6 +426,9 @@ nonisolated extension ListingUpdated: TypedEvents.SubjectIdentifiable {
 nonisolated extension ListingSold: TypedEvents.SubjectIdentifiable {
   /// What the event is about: `id`.
   public var eventSubject: ListingID { self.id }
+
+  /// Every bus keeps the latest event of up to 10000 subjects, for replay (the schema's `replay`).
+  public static var latestKeptPerSubject: Swift.Int? { 10000 }
 }
 
 @_spi(Generated) nonisolated extension ListingRemoved: TypedEvents.FieldCodable {
@@ -437,6 +446,9 @@ nonisolated extension ListingSold: TypedEvents.SubjectIdentifiable {
 nonisolated extension ListingRemoved: TypedEvents.SubjectIdentifiable {
   /// What the event is about: `id`.
   public var eventSubject: ListingID { self.id }
+
+  /// Every bus keeps the latest event of up to 10000 subjects, for replay (the schema's `replay`).
+  public static var latestKeptPerSubject: Swift.Int? { 10000 }
 }
 
 @_spi(Generated) nonisolated extension ListingArchived: TypedEvents.FieldCodable {
@@ -458,6 +470,9 @@ nonisolated extension ListingRemoved: TypedEvents.SubjectIdentifiable {
 nonisolated extension ListingArchived: TypedEvents.SubjectIdentifiable {
   /// What the event is about: `id`.
   public var eventSubject: ListingID { self.id }
+
+  /// Every bus keeps the latest event of up to 10000 subjects, for replay (the schema's `replay`).
+  public static var latestKeptPerSubject: Swift.Int? { 10000 }
 }
 
 nonisolated extension ListingEvent: TypedEvents.SubjectIdentifiable {

@@ -37,6 +37,23 @@ final class Channel<E: Event>: AnyChannel {
 
   @usableFromInline override init() {}
 
+  /// A channel that keeps what the event type declares: the latest event per subject, for a
+  /// type whose schema says `replay: { per-subject: N }`. Once per type and bus, so the dynamic
+  /// cast stays off the publishing path.
+  @usableFromInline
+  static func declared() -> Channel<E> {
+    let channel = Channel<E>()
+    if let identifiable = E.self as? any (Event & SubjectIdentifiable).Type {
+      channel.subjects = Self.latestBySubject(identifiable)
+    }
+    return channel
+  }
+
+  private static func latestBySubject<T: Event & SubjectIdentifiable>(_ type: T.Type) -> LatestBySubject<E>? {
+    guard let limit = T.latestKeptPerSubject else { return nil }
+    return LatestBySubject<T>(limit: Swift.max(limit, 1)) { SubjectKey($0.eventSubject) } as? LatestBySubject<E>
+  }
+
   @inlinable
   func record(_ event: E, _ sequence: UInt64, keepsLatest: Bool) {
     if keepsLatest {
@@ -84,7 +101,7 @@ struct ChannelTable {
       // Only `Channel<E>` is ever stored under `E`'s identifier.
       return unsafeDowncast(existing, to: Channel<E>.self)
     }
-    let channel = Channel<E>()
+    let channel = Channel<E>.declared()
     channels[key] = channel
     return channel
   }

@@ -36,8 +36,12 @@ import Dispatch
 /// The bus keeps the latest event of each type published, one per type, for `replay: true` and
 /// ``latest(_:)``; `EventBus(keepsLatestEvents: false)` keeps none. For a type whose
 /// subscribers replay *about one subject* (a screen that shows listing `a` wants listing `a`'s
-/// latest state, not the latest listing's), ``keepLatestPerSubject(_:limit:)`` keeps the latest
-/// event about each subject, up to a limit; types not named there cost nothing more per publish.
+/// latest state, not the latest listing's), the bus keeps the latest event about each subject,
+/// up to a limit, when the schema declares it (`replay: { per-subject: N }` on the event or its
+/// group, read from ``SubjectIdentifiable/latestKeptPerSubject``) or the app asks with
+/// ``keepLatestPerSubject(_:limit:)``; other types cost nothing more per publish. A replay about
+/// a subject of a type that keeps nothing per subject is reported once per type, through
+/// ``UnkeptSubjectReplay/handler``.
 public final class EventBus: EventPublishing, EventObserving {
   @usableFromInline let channels: Locked<ChannelTable>
 
@@ -71,16 +75,17 @@ public final class EventBus: EventPublishing, EventObserving {
   ) -> EventSubscription {
     let subscriber = Subscriber(handler, filter: selector.isIncluded, replay: replay)
     let request: ReplayRequest = replay ? selector.subject.map { .about($0) } ?? .latest : .none
-    let candidates = channels.withLock { table in
+    let (candidates, unkept) = channels.withLock { table in
+      let attached = selector.members.map { $0.attach(&table, subscriber, request) }
       // Of a group's members, only the most recently published one is the current value.
-      let candidates = selector.members.compactMap { $0.attach(&table, subscriber, request) }
-        .sorted { $0.sequence > $1.sequence }
+      let candidates = attached.compactMap(\.candidate).sorted { $0.sequence > $1.sequence }
       // Under the lock, so that the replay comes before every live event.
       if subscriber.isOrdered && !candidates.isEmpty {
         subscriber.enqueue(.replay(candidates.map(\.value)))
       }
-      return candidates
+      return (candidates, attached.compactMap(\.unkept))
     }
+    for type in unkept { UnkeptSubjectReplay.report(type) }
     if !subscriber.isOrdered && !candidates.isEmpty {
       subscriber.replayNow(candidates)
     }
@@ -102,7 +107,9 @@ public final class EventBus: EventPublishing, EventObserving {
 
   /// From now on, keeps the latest event about each subject of `type`, so that
   /// `replay: true` about a subject delivers it (``EventSelector/about(_:)``, the `about:`
-  /// forms and the generated filter helpers).
+  /// forms and the generated filter helpers). A type whose schema declares
+  /// `replay: { per-subject: N }` is kept without this call; call it for a hand-written event, or
+  /// for another limit.
   ///
   /// Memory is bounded: at most `limit` subjects are kept; when a new subject would exceed it,
   /// the subject published least recently is forgotten, and its events can no longer be

@@ -90,10 +90,11 @@ enum ReplayRequest {
 struct SelectorMember<Value: Sendable>: Sendable {
   @usableFromInline let eventType: ObjectIdentifier
   /// Adds the subscriber's entries to the event type's channel; returns the channel's replay
-  /// candidate, if asked for and there is one.
+  /// candidate, if asked for and there is one, and the event type when the replay is about a
+  /// subject the channel keeps nothing per subject for.
   @usableFromInline let attach:
     @Sendable (_ channels: inout ChannelTable, _ subscriber: Subscriber<Value>, _ replay: ReplayRequest) ->
-      ReplayCandidate<Value>?
+      (candidate: ReplayCandidate<Value>?, unkept: (any Event.Type)?)
 
   @inlinable
   init<E: Event>(_ type: E.Type, _ convert: @escaping @Sendable (E) -> Value) {
@@ -114,12 +115,15 @@ struct SelectorMember<Value: Sendable>: Sendable {
           })
       }
       let latest: (event: E, sequence: UInt64)?
+      var unkept: (any Event.Type)?
       switch replay {
       case .none: latest = nil
       case .latest: latest = channel.replay(about: nil)
-      case .about(let subject): latest = channel.replay(about: subject)
+      case .about(let subject):
+        latest = channel.replay(about: subject)
+        if channel.subjects == nil { unkept = E.self }
       }
-      return latest.map { ReplayCandidate(value: convert($0.event), sequence: $0.sequence) }
+      return (latest.map { ReplayCandidate(value: convert($0.event), sequence: $0.sequence) }, unkept)
     }
   }
 }

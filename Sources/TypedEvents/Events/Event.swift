@@ -40,4 +40,15 @@ public protocol SubjectIdentifiable {
   associatedtype EventSubject: Hashable & Sendable
   /// The identity this event is about.
   var eventSubject: EventSubject { get }
+  /// How many subjects' latest events every ``EventBus`` keeps for `replay: true` about a
+  /// subject, from the schema's `replay: { per-subject: N }`; nil (the default) for none.
+  ///
+  /// A bus reads it when it first meets the type, so a subscription about a subject replays
+  /// with no app-side call; ``EventBus/keepLatestPerSubject(_:limit:)`` overrides it.
+  static var latestKeptPerSubject: Int? { get }
+}
+
+extension SubjectIdentifiable {
+  /// None: a bus keeps no latest event per subject unless asked.
+  public static var latestKeptPerSubject: Int? { nil }
 }
