@@ -84,8 +84,8 @@ struct Report {
       $0 < 0.3
     }
     target(
-      "generator on AsyncAPI input within 2× the same events as .events.yaml (largest run, medians)",
-      largest?.asyncAPIRatio, "×"
+      "generator on AsyncAPI input within 2× the same events as .events.yaml (largest run with AsyncAPI input, medians)",
+      generator.last { $0.asyncAPIRatio != nil }?.asyncAPIRatio, "×"
     ) { $0 <= 2 }
     let slow = builds("clean", "generated", "debug", events: 2_000).first?.slowBodies
     target("function bodies over 100 ms to type-check in generated code at 2,000 events", slow.map(Double.init), "") {
@@ -173,7 +173,7 @@ struct Report {
       for row in generator {
         let asyncAPI =
           row.asyncAPISamples.isEmpty
-          ? "– | –"
+          ? "not run: the document is \(row.asyncAPIDocumentBytes / 1_048_576) MiB, over the 8 MiB input limit | –"
           : "\(format(row.asyncAPISamples.first ?? .nan, 3)) / \(format(row.asyncAPIMedian ?? .nan, 3)) / \(format(row.asyncAPISamples.last ?? .nan, 3)) | \(format(row.asyncAPIRatio ?? .nan, 2))×"
         lines.append(
           "| \(row.events) | \(row.samples.count) | \(format(row.samples.first ?? .nan, 3)) | \(format(row.median, 3)) | \(format(row.samples.last ?? .nan, 3)) | \(row.lines) | \(format(row.linesPerSecond, 0)) | \(asyncAPI) |"

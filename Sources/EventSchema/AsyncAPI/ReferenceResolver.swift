@@ -14,6 +14,19 @@ struct ReferenceResolver {
   private let readFile: SchemaLoader.ReadFile
   /// Root nodes by normalised path; nil for a file that could not be read or parsed (reported once).
   private var roots: [String: YAMLNode?] = [:]
+  /// Targets already resolved, by the referencing file and the reference's text: a document
+  /// names the same schema from many places, and walking the pointer each time was most of
+  /// the reader's time.
+  private var resolved: [ReferenceKey: Target] = [:]
+
+  /// The pairs of large mappings by key (`components.schemas` of a big document), so that a
+  /// pointer's step through one is a lookup, not a scan.
+  private var indexes: [SourceLocation: [String: YAMLNode]] = [:]
+
+  private struct ReferenceKey: Hashable {
+    var file: String
+    var reference: String
+  }
 
   init(root: YAMLNode, path: String, readFile: @escaping SchemaLoader.ReadFile) {
     self.readFile = readFile
@@ -66,6 +79,14 @@ struct ReferenceResolver {
       return nil
     }
     let text = scalar.value
+    let key = ReferenceKey(file: reference.location.file, reference: text)
+    if let known = resolved[key] { return known }
+    guard let target = resolveUncached(text, reference, log: &log) else { return nil }
+    resolved[key] = target
+    return target
+  }
+
+  private mutating func resolveUncached(_ text: String, _ reference: YAMLNode, log: inout DiagnosticLog) -> Target? {
     let hash = text.firstIndex(of: "#")
     let filePart = String(text[..<(hash ?? text.endIndex)])
     let pointer = hash.map { String(text[text.index(after: $0)...]) } ?? ""
@@ -78,7 +99,7 @@ struct ReferenceResolver {
     let referencing = reference.location.file
     let path = filePart.isEmpty ? Self.normalised(referencing) : Self.normalised(Self.join(referencing, filePart))
     guard let root = root(of: path, for: reference, log: &log) else { return nil }
-    guard let node = Self.walk(root, pointer: pointer) else {
+    guard let node = walk(root, pointer: pointer) else {
       let file = filePart.isEmpty ? "this file" : path
       log.error(
         "`$ref` \(text) names nothing: \(file) has no `\(pointer.isEmpty ? "/" : pointer)`", at: reference.location)
@@ -116,11 +137,14 @@ struct ReferenceResolver {
   }
 
   /// The node at a JSON pointer (`/a/b/0`, `~1` for `/`, `~0` for `~`, percent-escapes decoded).
-  static func walk(_ root: YAMLNode, pointer: String) -> YAMLNode? {
+  mutating func walk(_ root: YAMLNode, pointer: String) -> YAMLNode? {
     var node = root
     for rawSegment in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-      let segment = unescaped(String(rawSegment))
+      let segment = Self.unescaped(String(rawSegment))
       switch node.content {
+      case .mapping(let pairs) where pairs.count > 16:
+        guard let value = index(of: node, pairs)[segment] else { return nil }
+        node = value
       case .mapping(let pairs):
         guard
           let pair = pairs.first(where: { pair in
@@ -141,7 +165,19 @@ struct ReferenceResolver {
     return node
   }
 
+  /// A large mapping's values by key; the first of duplicate keys wins, as in a scan.
+  private mutating func index(of node: YAMLNode, _ pairs: [YAMLPair]) -> [String: YAMLNode] {
+    if let known = indexes[node.location] { return known }
+    var index: [String: YAMLNode] = [:]
+    for pair in pairs {
+      if case .scalar(let key) = pair.key.content, index[key.value] == nil { index[key.value] = pair.value }
+    }
+    indexes[node.location] = index
+    return index
+  }
+
   static func unescaped(_ segment: String) -> String {
+    guard segment.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "~") }) else { return segment }
     var bytes: [UInt8] = []
     var utf8 = Array(segment.utf8)[...]
     while let byte = utf8.popFirst() {
