@@ -7,6 +7,9 @@ import Foundation
 /// `eventgen`: generates typed Swift events from YAML event schemas.
 @main
 struct EventGen: ParsableCommand {
+  /// The package's release, which `eventgen init` puts in the dependency it prints.
+  static let packageVersion = "0.1.0"
+
   static let configuration = CommandConfiguration(
     commandName: "eventgen",
     abstract: "Generate typed Swift events from YAML event schemas.",
@@ -18,7 +21,7 @@ struct EventGen: ParsableCommand {
         eventgen generate Schemas --output Sources/AppEvents/Generated
       """,
     version:
-      "eventgen 0.1.0, generating code for TypedEvents.GeneratedCodeVersion_\(CodeGenerator.generatedCodeVersion)",
+      "eventgen \(packageVersion), generating code for TypedEvents.GeneratedCodeVersion_\(CodeGenerator.generatedCodeVersion)",
     subcommands: [Init.self, Generate.self, Check.self, Lint.self, Compat.self, AsyncAPI.self, JSONSchema.self]
   )
 

@@ -23,7 +23,7 @@ struct Init: ParsableCommand {
   func run() throws {
     let files = Starter.files(inFolder: folder)
     try Starter.write(files)
-    let lines = Starter.packageLines(forFolder: folder, version: EventGen.configuration.version)
+    let lines = Starter.packageLines(forFolder: folder, version: EventGen.packageVersion)
     let indented = { (text: String, depth: Int) in
       text.split(separator: "\n", omittingEmptySubsequences: false).map { String(repeating: " ", count: depth) + $0 }
         .joined(separator: "\n")

@@ -62,6 +62,12 @@ struct CommandLineTests {
       #expect(words.prefix(2) == ["eventgen", command])
       let run = try runEventgen(Array(words.dropFirst()), in: folder.path)
       #expect(run.status == 0, "\(example): \(run.errors)")
+      if command == "init" {
+        // The dependency it prints names a release, not the --version text.
+        #expect(
+          run.output.range(of: #"from: "[0-9]+\.[0-9]+\.[0-9]+""#, options: .regularExpression) != nil,
+          "\(run.output)")
+      }
     }
   }
 
