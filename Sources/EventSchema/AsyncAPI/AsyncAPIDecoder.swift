@@ -240,92 +240,6 @@ struct AsyncAPIDecoder {
     return Located(value: fallback.value + "Message", location: node.location)
   }
 
-  // MARK: - Messages → events
-
-  private mutating func event(key: Located<String>, _ node: YAMLNode) -> EventSyntax? {
-    guard let (message, _) = resolver.resolve(node, log: &reader.log) else { return nil }
-    let what = "message `\(key.value)`"
-    guard let entries = reader.entries(of: message, what: what) else { return nil }
-    var keys: [String: (key: Located<String>, value: YAMLNode)] = [:]
-    for entry in entries {
-      guard entry.key.value.hasPrefix("x-") || Self.messageKeys.contains(entry.key.value) else {
-        let hint = Suggestions.hint(for: entry.key.value, among: Self.messageKeys)
-        reader.log.error("unknown key `\(entry.key.value)` in \(what)\(hint)", at: entry.key.location)
-        continue
-      }
-      keys[entry.key.value] = entry
-    }
-    if let contentType = keys["contentType"]?.value ?? defaultContentType {
-      checkJSONContentType(contentType, what: what)
-    }
-    let name = Located(value: SchemaNames.typeName(key.value), location: key.location)
-    var fields: [FieldSyntax] = []
-    if let payload = keys["payload"]?.value {
-      guard let schema = payloadSchema(payload, schemaFormat: keys["schemaFormat"]?.value, what: what) else {
-        return nil
-      }
-      guard let members = objectMembers(schema, owner: name.value, what: "the payload of \(what)") else { return nil }
-      fields = members
-    }
-    var event = EventSyntax(
-      name: name, fields: fields,
-      subject: keys["x-eventgen-subject"].flatMap { reader.located($0.value, what: "`x-eventgen-subject`") },
-      doc: doc(description: keys["description"]?.value, summary: keys["summary"]?.value),
-      deprecated: deprecation(keys["deprecated"]?.value, message: keys["x-eventgen-deprecated"]?.value))
-    event.wireName = keys["name"].flatMap { reader.located($0.value, what: "the message's `name`") } ?? key
-    if let replay = keys["x-eventgen-replay-per-subject"] {
-      event.replayPerSubject = reader.integer(replay.value, what: "`x-eventgen-replay-per-subject`").map {
-        Located(value: $0, location: replay.value.location)
-      }
-    }
-    if let version = keys["x-eventgen-version"] {
-      event.version = reader.integer(version.value, what: "`x-eventgen-version`").map {
-        Located(value: $0, location: version.value.location)
-      }
-    }
-    return event
-  }
-
-  private mutating func checkJSONContentType(_ node: YAMLNode, what: String) {
-    guard let type = reader.string(node, what: "`contentType`") else { return }
-    let essence = type.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
-    guard essence == "application/json" || essence.hasSuffix("+json") else {
-      reader.log.error(
-        "\(what) has content type `\(type)`; eventgen's events are JSON (`application/json` or a `+json` type)",
-        at: node.location)
-      return
-    }
-  }
-
-  /// The JSON Schema of a payload: a schema, or a 3.x multi-format object (`schemaFormat`,
-  /// `schema`) whose format is JSON Schema or AsyncAPI's. A payload that writes out the
-  /// CloudEvents structured envelope (`specversion` and `data` among its properties) is
-  /// unwrapped to its `data`.
-  private mutating func payloadSchema(_ payload: YAMLNode, schemaFormat: YAMLNode?, what: String) -> YAMLNode? {
-    guard var (schema, _) = resolver.resolve(payload, log: &reader.log) else { return nil }
-    var format = schemaFormat
-    if let inner = field("schema", of: schema), let innerFormat = field("schemaFormat", of: schema) {
-      format = innerFormat
-      guard let (resolved, _) = resolver.resolve(inner, log: &reader.log) else { return nil }
-      schema = resolved
-    }
-    if let format, let text = reader.string(format, what: "`schemaFormat`") {
-      let supported = ["application/vnd.aai.asyncapi", "application/schema+json", "application/schema+yaml"]
-      guard supported.contains(where: { text.hasPrefix($0) }) else {
-        reader.log.error(
-          "the payload of \(what) is in `\(text)`; eventgen reads JSON Schema payloads (AsyncAPI's schema format or `application/schema+json`)",
-          at: format.location)
-        return nil
-      }
-    }
-    if let properties = field("properties", of: schema),
-      field("specversion", of: properties) != nil, let data = field("data", of: properties)
-    {
-      return resolver.resolve(data, log: &reader.log)?.node
-    }
-    return schema
-  }
-
   // MARK: - Small reads
 
   /// The value of `key` in a mapping node.
@@ -347,12 +261,6 @@ struct AsyncAPIDecoder {
   mutating func deprecation(_ node: YAMLNode?, message: YAMLNode?) -> String? {
     guard let node, reader.bool(node, what: "`deprecated`") == true else { return nil }
     return message.flatMap { reader.string($0, what: "`x-eventgen-deprecated`") } ?? ""
-  }
-}
-
-extension Substring {
-  fileprivate var trimmingSpaces: Substring {
-    drop { $0 == " " }.reversed().drop { $0 == " " }.reversed().reduce(into: "") { $0.append($1) }[...]
   }
 }
 
