@@ -68,35 +68,37 @@ struct ContractRunTests {
     try folder.write("in/T.events.yaml", schema)
     let target = folder.path + "/contract.json"
     let arguments = [format.rawValue, folder.path + "/in", "--output", target]
-    let written = try runProcess(try eventgen(), arguments)
-    #expect(written.status == 0, "\(written.error)")
+    let written = try runChildProcess(try eventgen(), arguments)
+    #expect(written.status == 0, "\(written.errors)")
     #expect(written.output == "eventgen: 1 events → \(target): written\n")
     #expect(try folder.read("contract.json") == (try document(folder, format)))
-    let current = try runProcess(try eventgen(), arguments + ["--check"])
+    let current = try runChildProcess(try eventgen(), arguments + ["--check"])
     #expect(current.status == 0)
     #expect(current.output == "eventgen: \(target) is current\n")
 
     try folder.write("in/T.events.yaml", schema + "      note: String?\n")
     let before = try folder.read("contract.json")
-    let stale = try runProcess(try eventgen(), arguments + ["--check"])
+    let stale = try runChildProcess(try eventgen(), arguments + ["--check"])
     #expect(stale.status == 1)
     #expect(stale.output.hasPrefix("--- \(target)\n+++ \(target)\n@@ "))
     #expect(addsTheNoteField(stale.output))
     #expect(
-      stale.error.contains("\(target) is stale; run: eventgen \(format.rawValue) \(folder.path)/in --output \(target)"))
+      stale.errors.contains("\(target) is stale; run: eventgen \(format.rawValue) \(folder.path)/in --output \(target)")
+    )
     #expect(try folder.read("contract.json") == before)
-    let rewritten = try runProcess(try eventgen(), arguments)
+    let rewritten = try runChildProcess(try eventgen(), arguments)
     #expect(rewritten.output.hasSuffix(": written\n"))
-    #expect(try runProcess(try eventgen(), arguments).output.hasSuffix(": unchanged\n"))
+    #expect(try runChildProcess(try eventgen(), arguments).output.hasSuffix(": unchanged\n"))
   }
 
   @Test func aSchemaErrorExitsOneWithLocatedDiagnosticsAndWritesNothing() throws {
     let folder = try TemporaryFolder()
     try folder.write("in/T.events.yaml", "events:\n  Ping:\n    fields:\n      count: Itn\n")
-    let result = try runProcess(try eventgen(), ["asyncapi", folder.path + "/in", "--output", folder.path + "/a.json"])
+    let result = try runChildProcess(
+      try eventgen(), ["asyncapi", folder.path + "/in", "--output", folder.path + "/a.json"])
     #expect(result.status == 1)
-    #expect(result.error.contains("\(folder.path)/in/T.events.yaml:4:14: error: "))
-    #expect(result.error.contains("nothing was written"))
+    #expect(result.errors.contains("\(folder.path)/in/T.events.yaml:4:14: error: "))
+    #expect(result.errors.contains("nothing was written"))
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/a.json"))
   }
 
@@ -105,17 +107,17 @@ struct ContractRunTests {
     try folder.write("in/T.events.yaml", schema)
     try folder.write("eventgen-config.yaml", "schemas: [in]\n")
     let target = folder.path + "/a.json"
-    let result = try runProcess(
+    let result = try runChildProcess(
       try eventgen(),
       [
         "asyncapi", "--config", folder.path + "/eventgen-config.yaml", "--output", target, "--title", "Pings",
         "--version", "2.1.0",
       ])
-    #expect(result.status == 0, "\(result.error)")
+    #expect(result.status == 0, "\(result.errors)")
     let text = try folder.read("a.json")
     #expect(text.contains("\"title\": \"Pings\",\n    \"version\": \"2.1.0\""))
-    let usage = try runProcess(try eventgen(), ["json-schema", "--output", target])
+    let usage = try runChildProcess(try eventgen(), ["json-schema", "--output", target])
     #expect(usage.status == 2)
-    #expect(usage.error.contains("--config"))
+    #expect(usage.errors.contains("--config"))
   }
 }

@@ -1,6 +1,7 @@
 import ContractExport
 import EventGenDriver
 import Foundation
+import TestSupport
 import Testing
 
 /// The exported documents of the samples and of the edge-case schemas are checked in under
@@ -78,7 +79,7 @@ struct GoldenDocumentTests {
     guard FileManager.default.fileExists(atPath: asyncAPISchema) else {
       return "no AsyncAPI schema at ../shared/asyncapi/json-schemas"
     }
-    let probe = try? runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import jsonschema"])
+    let probe = try? runChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import jsonschema"])
     return probe?.status == 0 ? nil : "python3 with the jsonschema package is not installed"
   }
 
@@ -88,9 +89,9 @@ struct GoldenDocumentTests {
       if: validatorUnavailable == nil, "needs python3 with jsonschema, and ../shared/asyncapi beside the checkout"))
   func asyncAPIDocumentsValidate() throws {
     let documents = Self.goldens.filter { $0.format == .asyncAPI }.map { Self.goldenPath($0.golden) }
-    let result = try runProcess(
+    let result = try runChildProcess(
       URL(fileURLWithPath: "/usr/bin/env"), ["python3", path("Scripts/validate-asyncapi")] + documents)
-    #expect(result.status == 0, "\(result.output)\(result.error)")
+    #expect(result.status == 0, "\(result.output)\(result.errors)")
     #expect(result.output.components(separatedBy: ": 0 errors").count == documents.count + 1, "\(result.output)")
   }
 }

@@ -36,32 +36,6 @@ func compact(_ value: JSONValue?) -> String {
     .replacingOccurrences(of: "\": ", with: "\":")
 }
 
-/// What a run of a program printed and how it ended.
-struct ProcessResult {
-  var status: Int32
-  var output: String
-  var error: String
-}
-
-/// Runs `executable` with `arguments` and waits for it.
-func runProcess(_ executable: URL, _ arguments: [String]) throws -> ProcessResult {
-  let process = Process()
-  process.executableURL = executable
-  process.arguments = arguments
-  let output = Pipe()
-  let error = Pipe()
-  process.standardOutput = output
-  process.standardError = error
-  try process.run()
-  // Read before waiting: a full pipe would block the child.
-  let outputData = output.fileHandleForReading.readDataToEndOfFile()
-  let errorData = error.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return ProcessResult(
-    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-    error: String(decoding: errorData, as: UTF8.self))
-}
-
 /// The eventgen that `swift test` built beside the test bundle.
 func eventgen() throws -> URL {
   let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -4,24 +4,8 @@ import TestSupport
 import Testing
 
 /// Runs the eventgen binary in `folder`; its exit status, standard output and standard error.
-func runEventgen(_ arguments: [String], in folder: String) throws -> (status: Int32, output: String, errors: String) {
-  let process = Process()
-  process.executableURL = try FileSafetyTests.eventgen()
-  process.arguments = arguments
-  process.currentDirectoryURL = URL(fileURLWithPath: folder)
-  let output = Pipe()
-  let errors = FileManager.default.temporaryDirectory.appendingPathComponent("eventgen-\(UUID().uuidString).err")
-  _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-  defer { try? FileManager.default.removeItem(at: errors) }
-  process.standardOutput = output
-  process.standardError = try FileHandle(forWritingTo: errors)
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (
-    process.terminationStatus, String(decoding: data, as: UTF8.self),
-    String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self)
-  )
+func runEventgen(_ arguments: [String], in folder: String) throws -> ChildProcessResult {
+  try runChildProcess(try FileSafetyTests.eventgen(), arguments, in: URL(fileURLWithPath: folder))
 }
 
 /// `eventgen` as a user meets it: every command's help shows an example that works, the

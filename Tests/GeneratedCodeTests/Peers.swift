@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Programs nobody here wrote that tests run as peers: the CloudEvents Python SDK, Python's
@@ -40,28 +41,13 @@ enum Peers {
   /// Runs `executable` with `arguments` (and `environment` added to this process's) and returns
   /// its standard output; throws with its standard error when it exits non-zero.
   static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Data {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    if !environment.isEmpty {
-      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
-    let output = Pipe()
-    let errors = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString).err")
-    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: errors) }
-    process.standardOutput = output
-    process.standardError = try FileHandle(forWritingTo: errors)
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    let result = try runChildProcess(executable, arguments, environment: environment)
+    guard result.status == 0 else {
       throw PeerFailure(
         description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) exited "
-          + "\(process.terminationStatus): \(String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self))"
-      )
+          + "\(result.status): \(result.errors)")
     }
-    return data
+    return result.outputData
   }
 
   /// Feeds `lines` to a peer's `script` run by `interpreter` on its standard input and returns
