@@ -102,7 +102,8 @@ let package = Package(
       name: "events-example", dependencies: ["SampleEvents", "SessionEvents", "TypedEvents"],
       path: "Sources/EventsExample"),
 
-    // The README's two-process PostgreSQL example; prints how to enable the trait without it.
+    // The two-process example of the DocC article "Across processes: PostgreSQL"; prints how to
+    // enable the trait when built without it.
     .executableTarget(
       name: "events-postgres-example",
       dependencies: ["TypedEventsPostgres", "SampleEvents", "TypedEvents"] + postgresDependencies,
@@ -141,8 +142,8 @@ let package = Package(
       path: "Tests/MainActorClient",
       swiftSettings: [.defaultIsolation(MainActor.self), .treatAllWarnings(as: .error)]
     ),
-    // Against a real server named by TYPEDEVENTS_POSTGRES_URL (README: PostgreSQL); skipped with
-    // a reason without one, or without the trait.
+    // Against a real server named by TYPEDEVENTS_POSTGRES_URL (DocC article "Across processes:
+    // PostgreSQL"); skipped with a reason without one, or without the trait.
     .testTarget(
       name: "TypedEventsPostgresTests",
       dependencies: ["TypedEventsPostgres", "TypedEvents", "SampleEvents", "TestSupport"] + postgresDependencies),

@@ -87,7 +87,7 @@ public enum Starter {
   static func schema(namespace: String) -> String {
     """
     # Events of \(namespace): one file is one namespace. Edit freely; `swift build` regenerates.
-    # Reference: the "Schema format" section of TypedEvents' README.
+    # Reference: the "Schema format" article of TypedEvents' documentation.
     namespace: \(namespace)        # qualifies wire names: "\(namespace).ItemAdded"
     version: 1                 # raise it with every breaking change (`eventgen compat` checks)
     doc: Events of the \(namespace) module.

@@ -1,5 +1,6 @@
-// The README's two-process example, runnable: a writer service that appends events in its
-// business transactions, and a reader process that receives them, typed, into its bus.
+// The two-process example of the DocC article "Across processes: PostgreSQL", runnable: a
+// writer service that appends events in its business transactions, and a reader process that
+// receives them, typed, into its bus.
 //
 //   swift run --traits PostgreSQL events-postgres-example writer 100
 //   swift run --traits PostgreSQL events-postgres-example reader projector

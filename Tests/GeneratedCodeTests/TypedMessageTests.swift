@@ -127,7 +127,7 @@ struct TypedMessageTests {
     #if canImport(Darwin)
       #expect(typed == [Fixtures.sold])
     #else
-      #expect(typed.isEmpty, "this Foundation now converts old-style posts: update README and this test")
+      #expect(typed.isEmpty, "this Foundation now converts old-style posts: update GeneratedSwift.md and this test")
     #endif
   }
 }

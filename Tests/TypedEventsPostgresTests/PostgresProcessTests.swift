@@ -7,7 +7,7 @@
     import Glibc
   #endif
 
-  /// `events-postgres-example` (the README's two processes) run as child processes, killed with
+  /// `events-postgres-example` (the PostgreSQL article's two processes) run as child processes, killed with
   /// SIGKILL where a crash is the point.
   extension PostgresEventStoreTests {
     @Test func aReaderKilledMidBatchAndRestartedGetsOnlyItsUnsavedBatchAgain() async throws {

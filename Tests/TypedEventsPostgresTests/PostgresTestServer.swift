@@ -13,7 +13,7 @@ import Testing
     static let url = ProcessInfo.processInfo.environment["TYPEDEVENTS_POSTGRES_URL"]
 
     static let skipReason: Comment =
-      "TYPEDEVENTS_POSTGRES_URL is not set: start a throw-away server as .ci/run does (README: PostgreSQL)"
+      "TYPEDEVENTS_POSTGRES_URL is not set: start a throw-away server as .ci/run does (DocC article: Across processes: PostgreSQL)"
 
     /// The data directory and `pg_ctl`, for the tests that restart the server (as the postgres user).
     static let dataDirectory = ProcessInfo.processInfo.environment["TYPEDEVENTS_POSTGRES_DATA"]
@@ -84,7 +84,10 @@ import Testing
   }
 #else
   @Suite struct PostgresTraitOff {
-    @Test(.disabled("built without the PostgreSQL trait: swift test --traits PostgreSQL (README: PostgreSQL)"))
+    @Test(
+      .disabled(
+        "built without the PostgreSQL trait: swift test --traits PostgreSQL (DocC article: Across processes: PostgreSQL)"
+      ))
     func postgresTestsNeedTheTrait() {}
   }
 #endif
