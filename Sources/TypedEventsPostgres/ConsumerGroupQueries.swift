@@ -3,65 +3,173 @@
   import PostgresNIO
   import TypedEvents
 
-  /// The statements behind ``PostgresConsumerGroup``: registration, the lease, the checkpoint,
-  /// parking. Each is one statement, so each commits or fails whole.
+  /// The statements behind ``PostgresConsumerGroup``: registration, the members' rounds, reads
+  /// of a member's partitions, checkpoints, parking. Each runs in one transaction, so each
+  /// commits or fails whole. Lease times are the server's clock, the one clock every member shares.
   extension PostgresEventStore {
-    func registerGroup(_ group: String) async throws {
-      try await run(
-        "INSERT INTO \(unescaped: schema).consumer_groups (name) VALUES (\(group)) ON CONFLICT (name) DO NOTHING")
-    }
-
-    /// Takes or renews the group's lease for `member`; nil while another member holds it.
-    /// Lease times are the server's clock, the one clock every member shares.
-    func acquireLease(group: String, member: UUID, for lease: Duration) async throws -> GroupLease? {
-      let query: PostgresQuery = """
-        UPDATE \(unescaped: schema).consumer_groups
-        SET owner = \(member), lease_expires = now() + \(lease.milliseconds) * interval '1 millisecond'
-        WHERE name = \(group) AND (owner IS NULL OR owner = \(member) OR lease_expires < now())
-        RETURNING tx::text, position
-        """
-      let logger = logger
-      return try await withLiveConnection { connection in
-        let rows = try await connection.query(query, logger: logger)
-        var lease: GroupLease?
-        for try await (tx, sequence) in rows.decode((String?, Int64?).self) {
-          guard let tx, let transaction = UInt64(tx), let sequence else {
-            lease = GroupLease(position: nil)
-            continue
-          }
-          lease = GroupLease(position: PostgresEventPosition(transaction: transaction, sequence: sequence))
+    /// Creates the group with `partitions` partitions where it is missing.
+    ///
+    /// - Throws: ``PostgresEventStoreError/partitionCountChanged(group:stored:requested:)`` when
+    ///   the group exists with another number of partitions.
+    func registerGroup(_ group: String, partitions: Int) async throws {
+      let (schema, logger) = (schema, logger)
+      let stored = try await withLiveConnection { connection in
+        try await connection.withTransaction(logger: logger) { connection in
+          try await connection.query(
+            """
+            INSERT INTO \(unescaped: schema).consumer_groups (name, partitions, owner, lease_expires)
+            VALUES (\(group), \(partitions), \(unescaped: "'\(PostgresMigration.retiredGroupOwner)'"), 'infinity')
+            ON CONFLICT (name) DO NOTHING
+            """, logger: logger)
+          var stored = partitions
+          let rows = try await connection.query(
+            // FOR SHARE: waits for a repartition under way, then reads what it wrote.
+            "SELECT partitions FROM \(unescaped: schema).consumer_groups WHERE name = \(group) FOR SHARE",
+            logger: logger)
+          for try await count in rows.decode(Int.self) { stored = count }
+          try await connection.query(
+            """
+            INSERT INTO \(unescaped: schema).consumer_group_partitions (group_name, partition)
+            SELECT \(group), generate_series(0, \(stored) - 1) ON CONFLICT DO NOTHING
+            """, logger: logger)
+          return stored
         }
-        return lease
+      }
+      guard stored == partitions else {
+        throw PostgresEventStoreError.partitionCountChanged(group: group, stored: stored, requested: partitions)
       }
     }
 
-    /// Saves the checkpoint and renews the lease, if `member` still holds it.
-    func saveCheckpoint(
-      group: String, member: UUID, _ position: PostgresEventPosition, lease: Duration
-    )
-      async throws -> Bool
-    {
+    /// One round of `member`: says it is alive, renews its partitions' leases, gives up those
+    /// beyond its share and takes free or expired ones up to it. Returns the partitions it holds
+    /// afterwards, with their checkpoints.
+    ///
+    /// The live members share the partitions: each takes `partitions / members`, and the first
+    /// `partitions % members`, ordered by how many they hold and then by id, one more. Each
+    /// member computes the same shares from the same rows, so the group settles without a
+    /// coordinator.
+    func groupRound(
+      group: String, member: UUID, partitions: Int, lease: Duration
+    ) async throws -> [Int: PostgresEventPosition?] {
+      let (schema, logger, milliseconds) = (schema, logger, lease.milliseconds)
+      return try await withLiveConnection { connection in
+        try await connection.withTransaction(logger: logger) { connection in
+          try await connection.query(
+            """
+            INSERT INTO \(unescaped: schema).consumer_group_members (group_name, member, expires)
+            VALUES (\(group), \(member), now() + \(milliseconds) * interval '1 millisecond')
+            ON CONFLICT (group_name, member) DO UPDATE SET expires = excluded.expires
+            """, logger: logger)
+          try await connection.query(
+            "DELETE FROM \(unescaped: schema).consumer_group_members WHERE group_name = \(group) AND expires < now()",
+            logger: logger)
+          // The live members, those holding more partitions first: they keep the larger shares,
+          // so that a member joining or leaving moves as few partitions as it can.
+          var members: [UUID] = []
+          for try await (live, _) in try await connection.query(
+            """
+            SELECT m.member, (SELECT count(*) FROM \(unescaped: schema).consumer_group_partitions p
+                              WHERE p.group_name = m.group_name AND p.owner = m.member AND p.lease_expires > now())
+            FROM \(unescaped: schema).consumer_group_members m WHERE m.group_name = \(group)
+            ORDER BY 2 DESC, m.member
+            """, logger: logger
+          ).decode((UUID, Int).self) { members.append(live) }
+          let index = members.firstIndex(of: member) ?? 0
+          let share = partitions / max(1, members.count) + (index < partitions % max(1, members.count) ? 1 : 0)
+
+          var held = try await Self.checkpoints(
+            connection.query(
+              """
+              UPDATE \(unescaped: schema).consumer_group_partitions
+              SET lease_expires = now() + \(milliseconds) * interval '1 millisecond'
+              WHERE group_name = \(group) AND owner = \(member)
+              RETURNING partition, tx::text, position
+              """, logger: logger))
+          if held.count > share {
+            let surplus = Array(held.keys.sorted().suffix(held.count - share)).map(Int32.init)
+            try await connection.query(
+              """
+              UPDATE \(unescaped: schema).consumer_group_partitions SET owner = NULL, lease_expires = NULL
+              WHERE group_name = \(group) AND owner = \(member) AND partition = ANY(\(surplus))
+              """, logger: logger)
+            for partition in surplus { held[Int(partition)] = nil }
+          } else if held.count < share {
+            let taken = try await Self.checkpoints(
+              connection.query(
+                """
+                UPDATE \(unescaped: schema).consumer_group_partitions
+                SET owner = \(member), lease_expires = now() + \(milliseconds) * interval '1 millisecond'
+                WHERE group_name = \(group) AND partition IN (
+                  SELECT partition FROM \(unescaped: schema).consumer_group_partitions
+                  WHERE group_name = \(group) AND (owner IS NULL OR lease_expires < now())
+                  ORDER BY partition LIMIT \(share - held.count) FOR UPDATE SKIP LOCKED)
+                RETURNING partition, tx::text, position
+                """, logger: logger))
+            held.merge(taken) { _, new in new }
+          }
+          return held
+        }
+      }
+    }
+
+    /// Partitions and their checkpoints from rows of `partition, tx::text, position`.
+    private static func checkpoints(_ rows: PostgresRowSequence) async throws -> [Int: PostgresEventPosition?] {
+      var result: [Int: PostgresEventPosition?] = [:]
+      for try await (partition, tx, sequence) in rows.decode((Int, String?, Int64?).self) {
+        if let tx, let transaction = UInt64(tx), let sequence {
+          result[partition] = PostgresEventPosition(transaction: transaction, sequence: sequence)
+        } else {
+          result[partition] = .some(nil)
+        }
+      }
+      return result
+    }
+
+    /// Saves the checkpoints of the partitions `member` still holds, and renews their leases.
+    /// Returns the partitions saved: a partition missing from it was taken over.
+    func saveCheckpoints(
+      group: String, member: UUID, _ positions: [Int: PostgresEventPosition], lease: Duration
+    ) async throws -> Set<Int> {
+      let entries = positions.sorted { $0.key < $1.key }
+      let partitions = entries.map { Int32($0.key) }
+      let transactions = entries.map { String($0.value.transaction) }
+      let sequences = entries.map(\.value.sequence)
       let query: PostgresQuery = """
-        UPDATE \(unescaped: schema).consumer_groups
-        SET tx = \(String(position.transaction))::xid8, position = \(position.sequence), updated = now(),
+        UPDATE \(unescaped: schema).consumer_group_partitions p
+        SET tx = c.tx::xid8, position = c.position, updated = now(),
           lease_expires = now() + \(lease.milliseconds) * interval '1 millisecond'
-        WHERE name = \(group) AND owner = \(member)
-        RETURNING 1
+        FROM unnest(\(partitions)::integer[], \(transactions)::text[], \(sequences)::bigint[]) AS c(partition, tx, position)
+        WHERE p.group_name = \(group) AND p.owner = \(member) AND p.partition = c.partition
+        RETURNING p.partition
         """
       let logger = logger
       return try await withLiveConnection { connection in
-        var saved = false
-        for try await _ in try await connection.query(query, logger: logger).decode(Int.self) { saved = true }
+        var saved = Set<Int>()
+        for try await partition in try await connection.query(query, logger: logger).decode(Int.self) {
+          saved.insert(partition)
+        }
         return saved
       }
     }
 
-    func releaseLease(group: String, member: UUID) async throws {
-      try await run(
-        """
-        UPDATE \(unescaped: schema).consumer_groups SET owner = NULL, lease_expires = NULL
-        WHERE name = \(group) AND owner = \(member)
-        """)
+    /// Gives up `member`'s partitions and its place in the group, so that the others share
+    /// them at their next round.
+    func leaveGroup(group: String, member: UUID) async throws {
+      let (schema, logger) = (schema, logger)
+      try await withLiveConnection { connection in
+        try await connection.withTransaction(logger: logger) { connection in
+          try await connection.query(
+            """
+            UPDATE \(unescaped: schema).consumer_group_partitions SET owner = NULL, lease_expires = NULL
+            WHERE group_name = \(group) AND owner = \(member)
+            """, logger: logger)
+          try await connection.query(
+            """
+            DELETE FROM \(unescaped: schema).consumer_group_members WHERE group_name = \(group) AND member = \(member)
+            """, logger: logger)
+        }
+        return ()
+      }
     }
 
     func park(
@@ -83,15 +191,75 @@
     }
   }
 
-  /// A lease held: the group's checkpoint, nil before its first.
-  struct GroupLease {
-    var position: PostgresEventPosition?
-  }
-
   extension Duration {
     /// Whole milliseconds, for SQL intervals.
     var milliseconds: Int {
       Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
+    }
+  }
+#endif
+
+#if PostgreSQL
+  extension PostgresEventStore {
+    /// Changes the number of partitions of the consumer group `group`, or creates the group with
+    /// that many, while none of its members runs.
+    ///
+    /// An event's partition depends on the number of partitions, so a subject's events may
+    /// change partition. Every new partition therefore starts from the oldest checkpoint of the
+    /// old ones: no event is skipped, and the events between that checkpoint and the newer ones
+    /// are delivered again, as after a crash (at least once).
+    ///
+    /// - Throws: ``PostgresEventStoreError/groupIsRunning(_:)`` while a member of the group is
+    ///   live or a lease of its partitions has not expired;
+    ///   ``PostgresEventStoreError/invalidPartitionCount(_:)``; the database's error.
+    public func repartition(group: String, partitions: Int) async throws {
+      guard (1...PostgresConsumerGroup.maximumPartitions).contains(partitions) else {
+        throw PostgresEventStoreError.invalidPartitionCount(partitions)
+      }
+      let (schema, logger) = (schema, logger)
+      let changed = try await withLiveConnection { connection in
+        try await connection.withTransaction(logger: logger) { connection in
+          try await connection.query(
+            """
+            INSERT INTO \(unescaped: schema).consumer_groups (name, partitions, owner, lease_expires)
+            VALUES (\(group), \(partitions), \(unescaped: "'\(PostgresMigration.retiredGroupOwner)'"), 'infinity')
+            ON CONFLICT (name) DO NOTHING
+            """, logger: logger)
+          // Locks the group's row: members register and repartitions run one at a time.
+          try await connection.query(
+            "SELECT 1 FROM \(unescaped: schema).consumer_groups WHERE name = \(group) FOR UPDATE", logger: logger)
+          let live = try await connection.query(
+            """
+            SELECT (SELECT count(*) FROM \(unescaped: schema).consumer_group_members
+                    WHERE group_name = \(group) AND expires > now())
+              + (SELECT count(*) FROM \(unescaped: schema).consumer_group_partitions
+                 WHERE group_name = \(group) AND lease_expires > now())
+            """, logger: logger)
+          var running = false
+          for try await count in live.decode(Int.self) { running = count > 0 }
+          // Returned, not thrown: withTransaction would wrap the error.
+          if running { return false }
+          var oldest: (String?, Int64?) = (nil, nil)
+          let checkpoints = try await connection.query(
+            """
+            SELECT tx::text, position FROM \(unescaped: schema).consumer_group_partitions WHERE group_name = \(group)
+            ORDER BY tx NULLS FIRST, position NULLS FIRST LIMIT 1
+            """, logger: logger)
+          for try await row in checkpoints.decode((String?, Int64?).self) { oldest = row }
+          try await connection.query(
+            "DELETE FROM \(unescaped: schema).consumer_group_partitions WHERE group_name = \(group)", logger: logger)
+          try await connection.query(
+            """
+            INSERT INTO \(unescaped: schema).consumer_group_partitions (group_name, partition, tx, position)
+            SELECT \(group), number, \(oldest.0)::xid8, \(oldest.1) FROM generate_series(0, \(partitions) - 1) AS number
+            """, logger: logger)
+          try await connection.query(
+            "UPDATE \(unescaped: schema).consumer_groups SET partitions = \(partitions) WHERE name = \(group)",
+            logger: logger)
+          return true
+        }
+      }
+      guard changed else { throw PostgresEventStoreError.groupIsRunning(group) }
     }
   }
 #endif

@@ -4,26 +4,51 @@
   import PostgresNIO
   import TypedEvents
 
-  /// A named reader of a ``PostgresEventStore`` whose checkpoint lives in the database, shared by
-  /// every process that runs a member of the group.
+  /// A named reader of a ``PostgresEventStore`` whose checkpoints live in the database, shared
+  /// by every process that runs a member of the group.
   ///
-  /// ### One active member, with failover
+  /// ### Partitions: one group over many processes
   ///
-  /// Members of a group take turns rather than splitting the events: the member that holds the
-  /// group's lease delivers, the others wait. A member renews the lease with every checkpoint
-  /// and at least every third of ``lease`` while idle; when it stops renewing (it crashed, hung,
-  /// or lost the database), another member takes the lease once it has expired and goes on from
-  /// the last checkpoint. One member at a time keeps the store's order for every subject, which
-  /// splitting the events between members would break. A member that finds its lease taken when
-  /// it checkpoints stands by instead.
+  /// A group's events are split into ``partitions`` by their subject: an event with a subject
+  /// belongs to partition `h % partitions`, where `h` is the first 31 bits of the subject's
+  /// MD5 (the store's `subject_hash` column), so every event about one subject is in one
+  /// partition; an event without a subject belongs to partition 0. Each partition has its own
+  /// checkpoint and its own lease, and each live member holds a share of them and delivers
+  /// those: each takes `partitions / members`, and `partitions % members` of them one more
+  /// (those holding the most already, so that few partitions move). With one partition (the
+  /// default) one member delivers every event and the others stand by, which keeps one order
+  /// for all events.
+  ///
+  /// Every ``roundInterval`` (a second, or a third of ``lease`` if shorter) a member says it is
+  /// alive, renews its leases, gives up partitions beyond its share once the batch in hand is
+  /// checkpointed, and takes free or expired ones up to it. So:
+  ///
+  /// - **A member that joins** gets its share within a round of every member plus the batch
+  ///   each has in hand.
+  /// - **A member that stops** (its task cancelled) checkpoints its batch and gives its
+  ///   partitions up; the others take them at their next round.
+  /// - **A member that dies** (killed, hung, cut off) renews nothing; its partitions' leases and
+  ///   its place among the members expire after ``lease``, and the others take them within a
+  ///   round after that.
+  ///
+  /// The number of partitions is fixed when the group is first run. A member that asks for
+  /// another number fails with ``PostgresEventStoreError/partitionCountChanged(group:stored:requested:)``;
+  /// ``PostgresEventStore/repartition(group:partitions:)`` changes it while no member runs.
   ///
   /// ### What it guarantees
   ///
-  /// - **Order**: the store's (transaction id, position) order, one event at a time.
-  /// - **At least once**: the checkpoint is saved after the handler has returned for every
-  ///   event of a batch; after a crash or a failover the events of an unsaved batch come again,
-  ///   and ``TypedEvents/EventEnvelope/id`` tells a handler that it has seen one. A batch that
-  ///   takes longer than ``lease`` may also be delivered by the next member.
+  /// - **Order**: within a partition, the store's (transaction id, position) order, one event at
+  ///   a time; so every subject's events arrive in the store's order, across rebalances too. A
+  ///   member delivers its partitions' events in one sequence, in the store's order; two
+  ///   members' partitions have no order between them.
+  /// - **One member per partition**: a partition is delivered by the member holding its lease.
+  ///   A member whose batch outlasts its lease (a handler slower than ``lease``, a paused
+  ///   process) may still be handling it when another member takes the partition over: that
+  ///   window is the only time two members deliver one partition, and the late member's
+  ///   checkpoint is then refused, so it leaves the partition.
+  /// - **At least once**: a partition's checkpoint is saved after the handler has returned for
+  ///   every event of a batch; after a crash or a failover the events of an unsaved batch come
+  ///   again, and ``TypedEvents/EventEnvelope/id`` tells a handler that it has seen one.
   /// - **Poison events**: an event whose handler throws is tried ``attempts`` times, then
   ///   parked in the store's `dead_letters` table with the last error, and delivery goes on.
   ///   Later events about the same subject are delivered, not held back: a handler that needs
@@ -41,8 +66,12 @@
     public let batchSize: Int
     /// How long an idle member waits for a wake-up before reading again.
     public let pollInterval: Duration
-    /// How long the lease lasts without renewal: how soon another member takes over.
+    /// How long a lease lasts without renewal: how soon another member takes over a partition
+    /// of a member that died.
     public let lease: Duration
+    /// How many partitions the group's events are split into, so how many members can deliver
+    /// at once.
+    public let partitions: Int
     /// How many times a handler is called for one event before the event is parked.
     public let attempts: Int
     /// The pause before the second attempt; it doubles with every further attempt.
@@ -50,6 +79,9 @@
     /// Whether envelopes of a newer schema version than the catalog's type are decoded.
     public let acceptingNewerVersions: Bool
     private let onSkipped: @Sendable (EventConsumer<PostgresEventStore>.Skipped) -> Void
+
+    /// The most partitions a group may have.
+    public static let maximumPartitions = 1024
 
     /// A member of the group `name`.
     ///
@@ -60,18 +92,25 @@
     ///   - batchSize: how many events one read takes (at least 1).
     ///   - pollInterval: how long an idle member waits for a wake-up before reading again.
     ///   - lease: how long a member's lease lasts without renewal; longer than the slowest batch.
+    ///   - partitions: how many partitions the group's events are split into (1 to 1,024), fixed
+    ///     when the group first runs; 1 keeps one order for all events.
     ///   - attempts: how many times the handler is called for one event before it is parked.
     ///   - retryDelay: the pause before the second attempt, doubled before each further one.
     ///   - acceptingNewerVersions: whether to decode envelopes of a newer schema version.
     ///   - onSkipped: called with each envelope that does not decode; by default it is logged.
-    /// - Throws: ``PostgresEventStoreError/invalidGroupName(_:)``.
+    /// - Throws: ``PostgresEventStoreError/invalidGroupName(_:)`` or
+    ///   ``PostgresEventStoreError/invalidPartitionCount(_:)``.
     public init(
       store: PostgresEventStore, name: String, catalog: EventCatalog, batchSize: Int = 100,
-      pollInterval: Duration = .seconds(1), lease: Duration = .seconds(15), attempts: Int = 3,
+      pollInterval: Duration = .seconds(1), lease: Duration = .seconds(15), partitions: Int = 1, attempts: Int = 3,
       retryDelay: Duration = .milliseconds(100), acceptingNewerVersions: Bool = false,
       onSkipped: (@Sendable (EventConsumer<PostgresEventStore>.Skipped) -> Void)? = nil
     ) throws {
       guard !name.isEmpty, name.count <= 200 else { throw PostgresEventStoreError.invalidGroupName(name) }
+      guard (1...Self.maximumPartitions).contains(partitions) else {
+        throw PostgresEventStoreError.invalidPartitionCount(partitions)
+      }
+      self.partitions = partitions
       self.store = store
       self.name = name
       self.catalog = catalog
@@ -85,29 +124,30 @@
       self.onSkipped = onSkipped ?? { logger.warning("skipped \($0)") }
     }
 
-    /// Delivers the group's events to `handler` whenever this member holds the lease, until the
-    /// task is cancelled; then it finishes the batch in hand, saves its checkpoint and gives the
-    /// lease up, so that another member goes on at once without repeating it. Saving and giving
-    /// up get 5 s after the cancellation; a database that does not answer by then is left to
-    /// the lease's expiry.
+    /// Delivers the events of this member's partitions to `handler` until the task is
+    /// cancelled; then it finishes the batch in hand, saves its checkpoints and gives its
+    /// partitions up, so that the other members go on at once without repeating it. Saving and
+    /// giving up get 5 s after the cancellation; a database that does not answer by then is left
+    /// to the leases' expiry.
     ///
     /// Database errors (a restart, a lost connection) are logged and retried with backoff, up to
     /// 5 s apart; the batch in flight is delivered again. A handler's errors park its event.
     ///
-    /// - Throws: when the group cannot be registered at the start, the database's error.
+    /// - Throws: when the group cannot be registered at the start, the database's error, or
+    ///   ``PostgresEventStoreError/partitionCountChanged(group:stored:requested:)``.
     public func run(_ handler: (any Event, EventEnvelope) async throws -> Void) async throws {
       let member = UUID()
-      try await store.registerGroup(name)
+      try await store.registerGroup(name, partitions: partitions)
       do {
         try await deliver(as: member, handler)
       } catch {
-        await releaseLease(of: member)
+        await leave(as: member)
         throw error
       }
-      await releaseLease(of: member)
+      await leave(as: member)
     }
 
-    /// Publishes the group's events into `bus` whenever this member holds the lease.
+    /// Publishes the events of this member's partitions into `bus`.
     ///
     /// An event counts as handled when `publish` returns: that covers immediate subscribers
     /// only. Queued, main-actor and stream subscribers receive it later, and a crash before they
@@ -118,16 +158,16 @@
 
     private func deliver(as member: UUID, _ handler: (any Event, EventEnvelope) async throws -> Void) async throws {
       var backoff = Duration.milliseconds(100)
-      var held: HeldLease?
+      var state = MemberState()
       while !Task.isCancelled {
         do {
-          try await deliverBatch(as: member, holding: &held, handler)
+          try await deliverBatch(as: member, state: &state, handler)
           backoff = .milliseconds(100)
         } catch {
-          held = nil
+          state = MemberState()
           if Task.isCancelled { return }
           // The database is restarting or unreachable: the batch was not checkpointed and
-          // comes again, from this member or from whichever holds the lease by then.
+          // comes again, from this member or from whichever holds its partitions by then.
           store.logger.error("consumer group \(name): \(error); retrying in \(backoff)")
           try? await Task.sleep(for: backoff)
           backoff = min(backoff * 2, .seconds(5))
@@ -135,37 +175,65 @@
       }
     }
 
-    /// The lease as this member last renewed it: the checkpoint, and when (by this process's
-    /// clock, taken before the renewal, so the lease lasts at least ``lease`` from then).
-    private struct HeldLease {
-      var position: PostgresEventPosition?
-      var renewed: ContinuousClock.Instant
+    /// How often a member says it is alive, renews its leases and takes its share: at least
+    /// three times per lease, and every second, so that a partition whose lease has expired
+    /// finds a member within a second.
+    var roundInterval: Duration { min(lease / 3, .seconds(1)) }
+
+    /// What a member knows between batches.
+    private struct MemberState {
+      /// The partitions it holds, with their checkpoints (nil before the first).
+      var held: [Int: PostgresEventPosition?] = [:]
+      /// When its last round began, by this process's clock: its leases last at least
+      /// ``lease`` from then.
+      var round: ContinuousClock.Instant?
+      /// When it last saved checkpoints that only the horizon moved.
+      var idleSave: ContinuousClock.Instant?
     }
 
-    /// One turn: take or renew the lease when a third of it has passed, then deliver and
-    /// checkpoint one batch, or wait.
+    /// One turn: a round when one is due, then one batch of the member's partitions delivered
+    /// and checkpointed, or a wait for new events.
     private func deliverBatch(
-      as member: UUID, holding held: inout HeldLease?, _ handler: (any Event, EventEnvelope) async throws -> Void
+      as member: UUID, state: inout MemberState, _ handler: (any Event, EventEnvelope) async throws -> Void
     ) async throws {
       let now = ContinuousClock.now
-      if held.map({ now - $0.renewed >= lease / 3 }) ?? true {
-        guard let acquired = try await store.acquireLease(group: name, member: member, for: lease) else {
-          // Another member holds the lease: stand by, and try again before it could expire.
-          held = nil
-          try? await Task.sleep(for: lease / 3)
+      if state.round.map({ now - $0 >= roundInterval }) ?? true {
+        let held = try await store.groupRound(group: name, member: member, partitions: partitions, lease: lease)
+        logChanges(from: Set(state.held.keys), to: Set(held.keys))
+        // A checkpoint this member moved in memory only (the horizon) is not lost by a round.
+        let known = state.held
+        state.held = held.reduce(into: [:]) { result, entry in
+          let inMemory = known[entry.key].flatMap { $0 }
+          let merged: PostgresEventPosition? =
+            entry.value.map { saved in inMemory.map { max(saved, $0) } ?? saved } ?? inMemory
+          result[entry.key] = .some(merged)
+        }
+        state.round = now
+      }
+      guard !state.held.isEmpty else {
+        // No partition is this member's now: it stands by, and a later round may give it some.
+        try? await Task.sleep(for: roundInterval)
+        return
+      }
+      let wakeUps = await store.wakeUps.generation
+      let batch = try await store.read(partitions: state.held, of: partitions, limit: batchSize)
+      let moved = batch.next.map { next in state.held.filter { _, checkpoint in checkpoint.map { $0 < next } ?? true } }
+      if batch.envelopes.isEmpty && batch.skipped.isEmpty {
+        guard let next = batch.next, let moved, !moved.isEmpty else {
+          await store.wakeUps.wait(since: wakeUps, timeout: min(pollInterval, roundInterval))
           return
         }
-        held = HeldLease(position: acquired.position, renewed: now)
-      }
-      let checkpoint = held?.position
-      let wakeUps = await store.wakeUps.generation
-      let batch = try await store.read(after: checkpoint, limit: batchSize)
-      if batch.envelopes.isEmpty && batch.skipped.isEmpty {
-        await store.wakeUps.wait(since: wakeUps, timeout: min(pollInterval, lease / 3))
+        // Only other partitions' events came: move on in memory, and save that at most once
+        // per round, so that an idle member neither scans them again nor writes for each.
+        for partition in moved.keys { state.held[partition] = next }
+        if state.idleSave.map({ now - $0 >= roundInterval }) ?? true {
+          try await save(Dictionary(uniqueKeysWithValues: moved.keys.map { ($0, next) }), as: member, state: &state)
+          state.idleSave = now
+        }
         return
       }
       for reason in batch.skipped { onSkipped(.init(envelope: nil, reason: reason)) }
-      for stored in batch.envelopes {
+      for (_, stored) in batch.envelopes {
         let event: any Event
         do {
           event = try stored.envelope.decode(using: catalog, acceptingNewerVersions: acceptingNewerVersions)
@@ -175,18 +243,35 @@
         }
         try await handle(event, stored, handler)
       }
-      let saving = ContinuousClock.now
-      // Saved even as the task is cancelled: the batch was handled, and a member that stops
-      // saves it, so that the next member does not deliver it again.
+      guard let next = batch.next, let moved else { return }
+      try await save(Dictionary(uniqueKeysWithValues: moved.keys.map { ($0, next) }), as: member, state: &state)
+    }
+
+    /// Saves checkpoints, even as the task is cancelled: the batch was handled, and a member that
+    /// stops saves it, so that the next member does not deliver it again. A partition whose
+    /// save finds another owner is this member's no more.
+    private func save(
+      _ checkpoints: [Int: PostgresEventPosition], as member: UUID, state: inout MemberState
+    ) async throws {
       let (store, group, length) = (store, name, lease)
-      guard let next = batch.next,
-        try await finishing({ try await store.saveCheckpoint(group: group, member: member, next, lease: length) })
-      else {
-        held = nil
-        store.logger.warning("consumer group \(name): lease lost; standing by")
-        return
+      let saved = try await finishing {
+        try await store.saveCheckpoints(group: group, member: member, checkpoints, lease: length)
       }
-      held = HeldLease(position: next, renewed: saving)
+      for (partition, checkpoint) in checkpoints {
+        if saved.contains(partition) {
+          state.held[partition] = checkpoint
+        } else {
+          state.held[partition] = nil
+          store.logger.warning("consumer group \(name): partition \(partition) was taken over; leaving it")
+        }
+      }
+    }
+
+    private func logChanges(from old: Set<Int>, to new: Set<Int>) {
+      guard old != new else { return }
+      store.logger.info(
+        "consumer group \(name): partitions \(new.sorted())",
+        metadata: ["taken": "\(new.subtracting(old).sorted())", "given up": "\(old.subtracting(new).sorted())"])
     }
 
     /// Calls the handler up to ``attempts`` times, then parks the event.
@@ -214,10 +299,11 @@
       }
     }
 
-    /// Gives the lease up, even as the task is cancelled, so that another member goes on at once.
-    private func releaseLease(of member: UUID) async {
+    /// Gives the member's partitions up, even as the task is cancelled, so that the others go on
+    /// at once.
+    private func leave(as member: UUID) async {
       let (store, name) = (store, name)
-      try? await finishing { try await store.releaseLease(group: name, member: member) }
+      try? await finishing { try await store.leaveGroup(group: name, member: member) }
     }
   }
 #endif

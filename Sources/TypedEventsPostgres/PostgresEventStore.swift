@@ -206,11 +206,8 @@
       -> StoredBatch<Position>
     {
       let after = position ?? Position(transaction: 0, sequence: 0)
-      // `tx::text AS tx_text`: a bare `ORDER BY tx` would otherwise sort by the output column,
-      // the text, and put transaction 1000 before 999.
       let query: PostgresQuery = """
-        SELECT tx::text AS tx_text, position, id, source, time_exact, name, version, subject, data_content_type,
-          data_schema, metadata::text, payload::text
+        SELECT \(unescaped: Self.envelopeColumns)
         FROM \(unescaped: schema).events
         WHERE (tx, position) > (\(String(after.transaction))::xid8, \(after.sequence))
           AND tx < pg_snapshot_xmin(pg_current_snapshot())
@@ -223,6 +220,39 @@
       }
     }
 
+    /// The columns every read selects, in the order ``storedEnvelope(_:)`` decodes them.
+    /// `tx::text AS tx_text`: a bare `ORDER BY tx` would otherwise sort by the output column,
+    /// the text, and put transaction 1000 before 999.
+    static let envelopeColumns = """
+      tx::text AS tx_text, position, id, source, time_exact, name, version, subject, data_content_type, \
+      data_schema, metadata::text, payload::text
+      """
+
+    /// The envelope of a row of ``envelopeColumns``, or why it cannot be one.
+    static func storedEnvelope(
+      _ columns: (String, Int64, String, String?, Double?, String, Int, String?, String?, String?, String, String)
+    ) -> Result<StoredEnvelope<Position>, SkippedRow> {
+      let (tx, sequence, id, source, time, name, version, subject, contentType, dataSchema, metadata, payload) = columns
+      let here = Position(transaction: UInt64(tx) ?? 0, sequence: sequence)
+      guard let metadata = try? JSONDecoder().decode([String: EventAttributeValue].self, from: Data(metadata.utf8))
+      else {
+        return .failure(
+          SkippedRow(
+            position: here, reason: "\(here): the metadata is not an object of strings, whole numbers and Booleans"))
+      }
+      let envelope = EventEnvelope(
+        id: id, source: source, time: time.map(Date.init(timeIntervalSinceReferenceDate:)), name: name,
+        version: version, subject: subject, dataContentType: contentType, dataSchema: dataSchema,
+        metadata: metadata, payload: Data(payload.utf8))
+      return .success(StoredEnvelope(position: here, envelope: envelope))
+    }
+
+    /// A row read but not delivered, and why.
+    struct SkippedRow: Error {
+      var position: Position
+      var reason: String
+    }
+
     /// The envelopes of `rows`, a read's result.
     private static func decodeBatch(
       _ rows: PostgresRowSequence, after position: Position?
@@ -233,21 +263,17 @@
       var skipped: [String] = []
       var next = position
       for try await row in rows {
-        let (tx, sequence, id, source, time, name, version, subject, contentType, dataSchema, metadata, payload) =
+        switch storedEnvelope(
           try row.decode(
-            (String, Int64, String, String?, Double?, String, Int, String?, String?, String?, String, String).self)
-        let here = Position(transaction: UInt64(tx) ?? 0, sequence: sequence)
-        next = here
-        guard let metadata = try? JSONDecoder().decode([String: EventAttributeValue].self, from: Data(metadata.utf8))
-        else {
-          skipped.append("\(here): the metadata is not an object of strings, whole numbers and Booleans")
-          continue
+            (String, Int64, String, String?, Double?, String, Int, String?, String?, String?, String, String).self))
+        {
+        case .success(let stored):
+          envelopes.append(stored)
+          next = stored.position
+        case .failure(let row):
+          skipped.append(row.reason)
+          next = row.position
         }
-        let envelope = EventEnvelope(
-          id: id, source: source, time: time.map(Date.init(timeIntervalSinceReferenceDate:)), name: name,
-          version: version, subject: subject, dataContentType: contentType, dataSchema: dataSchema,
-          metadata: metadata, payload: Data(payload.utf8))
-        envelopes.append(StoredEnvelope(position: here, envelope: envelope))
       }
       return StoredBatch(envelopes: envelopes, skipped: skipped, next: next)
     }
@@ -259,15 +285,16 @@
 
     // MARK: Retention
 
-    /// Deletes the events that every consumer group has checkpointed past, and returns how many.
+    /// Deletes the events that every partition of every consumer group has checkpointed past,
+    /// and returns how many.
     ///
-    /// Deletes nothing while there is no group, or while a group has not checkpointed yet.
+    /// Deletes nothing while there is no group, or while a partition has not checkpointed yet.
     /// Parked events keep their own copy in the dead-letter table.
     @discardableResult
     public func prune() async throws -> Int {
       let query: PostgresQuery = """
         WITH oldest AS (
-          SELECT tx, position FROM \(unescaped: schema).consumer_groups
+          SELECT tx, position FROM \(unescaped: schema).consumer_group_partitions
           ORDER BY tx NULLS FIRST, position NULLS FIRST LIMIT 1
         ), deleted AS (
           DELETE FROM \(unescaped: schema).events e USING oldest

@@ -5,6 +5,14 @@
     case invalidSchemaName(String)
     /// A consumer group name that is empty or longer than 200 characters.
     case invalidGroupName(String)
+    /// A consumer group's number of partitions outside 1 to
+    /// ``PostgresConsumerGroup/maximumPartitions``.
+    case invalidPartitionCount(Int)
+    /// A member asked for another number of partitions than the group has; change it with
+    /// ``PostgresEventStore/repartition(group:partitions:)``.
+    case partitionCountChanged(group: String, stored: Int, requested: Int)
+    /// The group has a live member, so its partitions cannot change now.
+    case groupIsRunning(String)
     /// A connection URL that is not `postgres://[user[:password]@]host[:port][/database]`; the
     /// associated text says why, without the password.
     case invalidURL(String)
@@ -19,6 +27,13 @@
         "invalid schema name \"\(name)\": use lowercase letters, digits and underscores, at most 48"
       case .invalidGroupName(let name):
         "invalid consumer group name \"\(name)\": use 1 to 200 characters"
+      case .invalidPartitionCount(let count):
+        "invalid number of partitions \(count): use 1 to \(PostgresConsumerGroup.maximumPartitions)"
+      case .partitionCountChanged(let group, let stored, let requested):
+        "consumer group \"\(group)\" has \(stored) partitions, not \(requested): stop its members and call "
+          + "repartition(group:partitions:), or ask for \(stored)"
+      case .groupIsRunning(let group):
+        "consumer group \"\(group)\" has a live member: stop every member first"
       case .invalidURL(let reason):
         "invalid PostgreSQL URL: \(reason)"
       case .connectionLost:

@@ -26,7 +26,8 @@
         """,
 
         "CREATE INDEX IF NOT EXISTS events_order ON \(schema).events (tx, position)",
-        // One row per group: its checkpoint (null before the first) and the member holding its lease.
+        // One row per group. Its checkpoint and lease columns are those of stores before
+        // partitions; consumer_group_partitions holds them now.
         """
         CREATE TABLE IF NOT EXISTS \(schema).consumer_groups (
           name text PRIMARY KEY,
@@ -53,7 +54,60 @@
           PRIMARY KEY (group_name, event_id)
         )
         """,
-      ] + upgradeToCloudEventsEnvelope(schema: schema)
+      ] + upgradeToCloudEventsEnvelope(schema: schema) + upgradeToPartitionedGroups(schema: schema)
+    }
+
+    /// The owner a group's own row shows once its leases live in `consumer_group_partitions`,
+    /// with a lease that never ends: a member of an earlier version, which leases the group's
+    /// row, then stands by instead of delivering beside members of this one.
+    static let retiredGroupOwner = "00000000-0000-0000-0000-000000000000"
+
+    /// Partitioned consumer groups: a partition number for every event, a row per partition of
+    /// a group (its checkpoint and its lease) and a row per live member. A group of an earlier
+    /// store becomes a group of one partition with its checkpoint and its lease; each statement
+    /// is a no-op on a current store.
+    static func upgradeToPartitionedGroups(schema: String) -> [String] {
+      [
+        // The first 31 bits of the subject's MD5: stable across servers, versions and
+        // languages. A group of N partitions delivers event e in partition subject_hash % N;
+        // events without a subject have none, and go to partition 0.
+        """
+        ALTER TABLE \(schema).events ADD COLUMN IF NOT EXISTS subject_hash integer
+          GENERATED ALWAYS AS ((('x' || substr(md5(subject), 1, 8))::bit(32)::integer) & 2147483647) STORED
+        """,
+        "ALTER TABLE \(schema).consumer_groups ADD COLUMN IF NOT EXISTS partitions integer NOT NULL DEFAULT 1",
+        """
+        CREATE TABLE IF NOT EXISTS \(schema).consumer_group_partitions (
+          group_name text NOT NULL REFERENCES \(schema).consumer_groups (name) ON DELETE CASCADE,
+          partition integer NOT NULL,
+          tx xid8,
+          position bigint,
+          owner uuid,
+          lease_expires timestamptz,
+          updated timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (group_name, partition)
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS \(schema).consumer_group_members (
+          group_name text NOT NULL REFERENCES \(schema).consumer_groups (name) ON DELETE CASCADE,
+          member uuid NOT NULL,
+          expires timestamptz NOT NULL,
+          PRIMARY KEY (group_name, member)
+        )
+        """,
+        // An earlier group: its checkpoint, and its lease as it stands, become partition 0's, so
+        // that a member of this version waits for an earlier member's lease to end.
+        """
+        INSERT INTO \(schema).consumer_group_partitions (group_name, partition, tx, position, owner, lease_expires)
+        SELECT name, 0, tx, position, owner, lease_expires FROM \(schema).consumer_groups g
+        WHERE NOT EXISTS (SELECT 1 FROM \(schema).consumer_group_partitions p WHERE p.group_name = g.name)
+        """,
+        """
+        UPDATE \(schema).consumer_groups SET owner = '\(retiredGroupOwner)', lease_expires = 'infinity'
+        WHERE owner IS DISTINCT FROM '\(retiredGroupOwner)' OR lease_expires IS DISTINCT FROM 'infinity'
+        """,
+      ]
     }
 
     /// Brings a store made before envelopes carried any CloudEvent (ids were UUIDs, every event

@@ -11,11 +11,12 @@
 
     static func group(
       _ store: PostgresEventStore, _ name: String = "readers", batchSize: Int = 10,
-      pollInterval: Duration = .milliseconds(100), lease: Duration = .seconds(15), attempts: Int = 3
+      pollInterval: Duration = .milliseconds(100), lease: Duration = .seconds(15), partitions: Int = 1,
+      attempts: Int = 3
     ) throws -> PostgresConsumerGroup {
       try PostgresConsumerGroup(
         store: store, name: name, catalog: GeneratedEvents.catalog, batchSize: batchSize, pollInterval: pollInterval,
-        lease: lease, attempts: attempts, retryDelay: .milliseconds(10))
+        lease: lease, partitions: partitions, attempts: attempts, retryDelay: .milliseconds(10))
     }
 
     @Test func aGroupCatchesUpGoesLiveAndResumesFromItsCheckpoint() async throws {
@@ -126,10 +127,18 @@
       try await withStore { store in
         try await store.append((0..<5).map { try EventEnvelope(Self.box("\($0)")) })
         // A member that crashed while holding the lease: it renews nothing any more.
+        let crashed = UUID()
+        try await store.client.query(
+          "INSERT INTO \(unescaped: store.schema).consumer_groups (name, partitions) VALUES ('readers', 1)")
         try await store.client.query(
           """
-          INSERT INTO \(unescaped: store.schema).consumer_groups (name, owner, lease_expires)
-          VALUES ('readers', \(UUID()), now() + interval '2 seconds')
+          INSERT INTO \(unescaped: store.schema).consumer_group_partitions (group_name, partition, owner, lease_expires)
+          VALUES ('readers', 0, \(crashed), now() + interval '2 seconds')
+          """)
+        try await store.client.query(
+          """
+          INSERT INTO \(unescaped: store.schema).consumer_group_members (group_name, member, expires)
+          VALUES ('readers', \(crashed), now() + interval '2 seconds')
           """)
         let delivered = Collected<String>()
         let started = ContinuousClock.now

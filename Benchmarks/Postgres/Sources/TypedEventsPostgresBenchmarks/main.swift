@@ -174,10 +174,10 @@ func endToEndRate(_ store: PostgresEventStore, total: Int) async throws -> Doubl
 /// appending batches of 100, about 2,000 events/s, all the while.
 func latencies(_ store: PostgresEventStore, probes: Int, underLoad: Bool) async throws -> [Double] {
   let child = try Child(arguments: ["latency-reader", store.schema, "\(probes)"])
-  // The child has joined when its group row has an owner.
+  // The child has joined when its group's partition has an owner.
   while true {
     let rows = try await store.client.query(
-      "SELECT count(*) FROM \(unescaped: store.schema).consumer_groups WHERE owner IS NOT NULL")
+      "SELECT count(*) FROM \(unescaped: store.schema).consumer_group_partitions WHERE owner IS NOT NULL")
     var joined = 0
     for try await count in rows.decode(Int.self) { joined = count }
     if joined > 0 { break }

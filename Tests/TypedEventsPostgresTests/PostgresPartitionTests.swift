@@ -1,0 +1,196 @@
+#if PostgreSQL
+  import Foundation
+  import PostgresNIO
+  import SampleEvents
+  import Testing
+  import TypedEvents
+  import TypedEventsPostgres
+
+  /// Partitioned consumer groups: the members share the partitions, each subject keeps its
+  /// order, and the partition count changes only on purpose.
+  extension PostgresEventStoreTests {
+    /// How many partitions of `group` each member holds, by member.
+    static func owners(_ store: PostgresEventStore, group: String) async throws -> [UUID: Int] {
+      var owners: [UUID: Int] = [:]
+      let rows = try await store.client.query(
+        """
+        SELECT owner, count(*) FROM \(unescaped: store.schema).consumer_group_partitions
+        WHERE group_name = \(group) AND owner IS NOT NULL AND lease_expires > now() GROUP BY owner
+        """)
+      for try await (owner, count) in rows.decode((UUID, Int).self) { owners[owner] = count }
+      return owners
+    }
+
+    /// `perSubject` events for each of `subjects` subjects, appended round-robin.
+    static func appendSubjects(_ store: PostgresEventStore, subjects: [BoxID], perSubject: Int) async throws {
+      for round in 0..<perSubject {
+        try await store.append(subjects.map { try EventEnvelope(Self.box("\(round)", $0)) })
+      }
+    }
+
+    @Test func membersShareThePartitionsAndEverySubjectKeepsItsOrderAcrossRebalances() async throws {
+      try await withStore { store in
+        let log = Collected<(member: Int, subject: UUID, round: Int)>()
+        func member(_ number: Int) -> Task<Void, any Error> {
+          Task {
+            try await Self.group(store, batchSize: 7, lease: .seconds(3), partitions: 6).run { event, _ in
+              guard let box = event as? BoxProvisioned else { return }
+              await log.append((number, box.boxId.rawValue, Int(box.title) ?? -1))
+            }
+          }
+        }
+        let subjects = (0..<40).map { _ in BoxID(UUID()) }
+        var members = [member(0), member(1), member(2)]
+        try await eventually { try await Self.owners(store, group: "readers").values.sorted() == [2, 2, 2] }
+        #expect(try await Self.owners(store, group: "readers").values.sorted() == [2, 2, 2])
+        try await Self.appendSubjects(store, subjects: subjects, perSubject: 5)
+        try await eventually { await log.count == 200 }
+
+        // One member stops and a new one joins while events keep coming: the partitions move.
+        members[1].cancel()
+        try await members[1].value
+        members.append(member(3))
+        for round in 5..<10 {
+          try await store.append(subjects.map { try EventEnvelope(Self.box("\(round)", $0)) })
+          try await Task.sleep(for: .milliseconds(100))
+        }
+        try await eventually { await log.count >= 400 }
+        try await eventually { try await Self.owners(store, group: "readers").values.sorted() == [2, 2, 2] }
+        for running in members {
+          running.cancel()
+          try await running.value
+        }
+
+        let all = await log.all
+        // Each event once (no member died), and each subject's events in the order appended.
+        #expect(all.count == 400)
+        for subject in subjects {
+          #expect(all.filter { $0.subject == subject.rawValue }.map(\.round) == Array(0..<10))
+        }
+        // Every member delivered, and a subject had one member at a time: its events by a
+        // member that left or joined come before or after the others'.
+        #expect(Set(all.map(\.member)) == [0, 1, 2, 3])
+        for subject in subjects {
+          let handlers = all.filter { $0.subject == subject.rawValue }.map(\.member)
+          let runs = zip(handlers, handlers.dropFirst()).filter { $0 != $1 }.count
+          #expect(runs <= 1, "subject \(subject) went back and forth between members: \(handlers)")
+        }
+      }
+    }
+
+    @Test func eventsWithoutASubjectAreDeliveredInPartitionZeroInTheStoresOrder() async throws {
+      try await withStore { store in
+        let anonymous = (0..<10).map {
+          EventEnvelope(id: "a\($0)", time: Date(), name: "Other.Tick", version: 1, payload: Data("{}".utf8))
+        }
+        try await store.append(anonymous)
+        let rows = try await store.client.query(
+          "SELECT count(*) FROM \(unescaped: store.schema).events WHERE subject_hash IS NULL")
+        for try await count in rows.decode(Int.self) { #expect(count == 10) }
+        // A subject's hash is its MD5's first 31 bits, as any language computes it (the value
+        // is Python's `int(hashlib.md5(subject).hexdigest()[:8], 16) & 0x7fffffff`).
+        let subject = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+        try await store.append(Self.box("with subject", BoxID(UUID(uuidString: subject) ?? UUID())))
+        let stored = try await store.client.query(
+          "SELECT subject_hash FROM \(unescaped: store.schema).events WHERE subject = \(subject)")
+        var hashes: [Int] = []
+        for try await hash in stored.decode(Int.self) { hashes.append(hash) }
+        #expect(hashes == [605_605_562])
+
+        // A group of 4 partitions delivers them (here, as skipped: the catalog is empty), in
+        // the order appended.
+        let delivered = Collected<String>()
+        let group = try PostgresConsumerGroup(
+          store: store, name: "ticks", catalog: EventCatalog([]), pollInterval: .milliseconds(50), partitions: 4,
+          onSkipped: { skipped in Task { await delivered.append(skipped.envelope?.id ?? "?") } })
+        let running = Task { try await group.run { _, _ in } }
+        try await eventually { await delivered.count >= 11 }
+        running.cancel()
+        try await running.value
+        #expect(await delivered.all.filter { $0.hasPrefix("a") } == (0..<10).map { "a\($0)" })
+      }
+    }
+
+    @Test func anotherPartitionCountIsRefusedUntilRepartitionWhichStartsFromTheOldestCheckpoint() async throws {
+      try await withStore { store in
+        let subjects = (0..<8).map { _ in BoxID(UUID()) }
+        try await Self.appendSubjects(store, subjects: subjects, perSubject: 2)
+        let first = Collected<String>()
+        let running = Task {
+          try await Self.group(store, partitions: 2).run { event, _ in await first.append(Self.title(event)) }
+        }
+        try await eventually { await first.count == 16 }
+
+        // A member asking for 4 partitions while the group has 2: refused, with what to do.
+        await #expect(throws: PostgresEventStoreError.partitionCountChanged(group: "readers", stored: 2, requested: 4))
+        {
+          try await Self.group(store, partitions: 4).run { _, _ in }
+        }
+        await #expect(throws: PostgresEventStoreError.groupIsRunning("readers")) {
+          try await store.repartition(group: "readers", partitions: 4)
+        }
+        running.cancel()
+        try await running.value
+
+        try await store.repartition(group: "readers", partitions: 4)
+        try await Self.appendSubjects(store, subjects: subjects, perSubject: 1)
+        let second = Collected<String>()
+        let again = Task {
+          try await Self.group(store, partitions: 4).run { event, _ in await second.append(Self.title(event)) }
+        }
+        try await eventually { await second.count >= 8 }
+        try await Task.sleep(for: .milliseconds(300))
+        again.cancel()
+        try await again.value
+        // Nothing is skipped: the new events all come, and what came before the oldest
+        // checkpoint does not.
+        #expect(await second.all.filter { $0 == "0" }.count == 8)
+        #expect(await second.all.filter { $0 == "1" || $0 == "0" }.isEmpty == false)
+        let counts = try await store.client.query(
+          "SELECT partitions FROM \(unescaped: store.schema).consumer_groups WHERE name = 'readers'")
+        for try await count in counts.decode(Int.self) { #expect(count == 4) }
+      }
+    }
+
+    @Test func theMigrationMakesAnEarlierGroupOnePartitionWithItsCheckpointAndRetiresItsLease() async throws {
+      try await withStore { store in
+        try await store.append((0..<6).map { try EventEnvelope(Self.box("\($0)")) })
+        let all = try await store.read(after: nil, limit: 10).envelopes
+        // The tables as a store before partitions had them, with a group checkpointed at the
+        // third event.
+        let schema = store.schema
+        for statement in [
+          "DROP TABLE \(schema).consumer_group_partitions, \(schema).consumer_group_members",
+          "ALTER TABLE \(schema).events DROP COLUMN subject_hash",
+          "ALTER TABLE \(schema).consumer_groups DROP COLUMN partitions",
+        ] {
+          try await store.client.query(PostgresQuery(unsafeSQL: statement))
+        }
+        try await store.client.query(
+          """
+          INSERT INTO \(unescaped: schema).consumer_groups (name, tx, position)
+          VALUES ('readers', \(String(all[2].position.transaction))::xid8, \(all[2].position.sequence))
+          """)
+        try await store.migrate()
+        try await store.migrate()  // idempotent
+
+        let delivered = Collected<String>()
+        let running = Task { try await Self.group(store).run { event, _ in await delivered.append(Self.title(event)) } }
+        try await eventually { await delivered.count == 3 }
+        try await Task.sleep(for: .milliseconds(300))
+        running.cancel()
+        try await running.value
+        #expect(await delivered.all == ["3", "4", "5"])
+        // A member of the earlier version, leasing the group's own row, finds it held for good.
+        let taken = try await store.client.query(
+          """
+          UPDATE \(unescaped: schema).consumer_groups SET owner = \(UUID()), lease_expires = now()
+          WHERE name = 'readers' AND (owner IS NULL OR lease_expires < now()) RETURNING 1
+          """)
+        var earlierMemberDelivers = false
+        for try await _ in taken.decode(Int.self) { earlierMemberDelivers = true }
+        #expect(!earlierMemberDelivers)
+      }
+    }
+  }
+#endif
