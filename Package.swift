@@ -142,6 +142,12 @@ let package = Package(
       path: "Tests/MainActorClient",
       swiftSettings: [.defaultIsolation(MainActor.self), .treatAllWarnings(as: .error)]
     ),
+    // A member of a partitioned consumer group that logs what it handles: the fault test runs
+    // several as child processes and kills them.
+    .executableTarget(
+      name: "postgres-group-member",
+      dependencies: ["TypedEventsPostgres", "SampleEvents", "TypedEvents"] + postgresDependencies,
+      path: "Tests/PostgresGroupMember"),
     // Against a real server named by TYPEDEVENTS_POSTGRES_URL (DocC article "Across processes:
     // PostgreSQL"); skipped with a reason without one, or without the trait.
     .testTarget(

@@ -217,34 +217,56 @@
       }
       let wakeUps = await store.wakeUps.generation
       let batch = try await store.read(partitions: state.held, of: partitions, limit: batchSize)
-      let moved = batch.next.map { next in state.held.filter { _, checkpoint in checkpoint.map { $0 < next } ?? true } }
       if batch.envelopes.isEmpty && batch.skipped.isEmpty {
-        guard let next = batch.next, let moved, !moved.isEmpty else {
+        let moved = batch.next.map { Self.checkpoints(of: state.held, movedTo: $0) } ?? [:]
+        guard !moved.isEmpty else {
           await store.wakeUps.wait(since: wakeUps, timeout: min(pollInterval, roundInterval))
           return
         }
         // Only other partitions' events came: move on in memory, and save that at most once
         // per round, so that an idle member neither scans them again nor writes for each.
-        for partition in moved.keys { state.held[partition] = next }
+        for (partition, checkpoint) in moved { state.held[partition] = checkpoint }
         if state.idleSave.map({ now - $0 >= roundInterval }) ?? true {
-          try await save(Dictionary(uniqueKeysWithValues: moved.keys.map { ($0, next) }), as: member, state: &state)
+          try await save(moved, as: member, state: &state)
           state.idleSave = now
         }
         return
       }
       for reason in batch.skipped { onSkipped(.init(envelope: nil, reason: reason)) }
-      for (_, stored) in batch.envelopes {
-        let event: any Event
-        do {
-          event = try stored.envelope.decode(using: catalog, acceptingNewerVersions: acceptingNewerVersions)
-        } catch {
-          onSkipped(.init(envelope: stored.envelope, reason: "\(error)"))
-          continue
+      var handled: PostgresEventPosition?
+      do {
+        for (_, stored) in batch.envelopes {
+          let event: any Event
+          do {
+            event = try stored.envelope.decode(using: catalog, acceptingNewerVersions: acceptingNewerVersions)
+          } catch {
+            onSkipped(.init(envelope: stored.envelope, reason: "\(error)"))
+            handled = stored.position
+            continue
+          }
+          try await handle(event, stored, handler)
+          handled = stored.position  // not before: an event whose handler was stopped comes again
         }
-        try await handle(event, stored, handler)
+      } catch {
+        // Stopped in the middle of the batch (cancelled while a handler ran, or the database
+        // failed while parking): what was handled is saved, so that whoever goes on starts at
+        // the first event that was not.
+        if let handled {
+          try? await save(Self.checkpoints(of: state.held, movedTo: handled), as: member, state: &state)
+        }
+        throw error
       }
-      guard let next = batch.next, let moved else { return }
-      try await save(Dictionary(uniqueKeysWithValues: moved.keys.map { ($0, next) }), as: member, state: &state)
+      guard let next = batch.next else { return }
+      try await save(Self.checkpoints(of: state.held, movedTo: next), as: member, state: &state)
+    }
+
+    /// The partitions of `held` whose checkpoint is before `position`, moved to it.
+    private static func checkpoints(
+      of held: [Int: PostgresEventPosition?], movedTo position: PostgresEventPosition
+    ) -> [Int: PostgresEventPosition] {
+      held.reduce(into: [:]) { result, entry in
+        if entry.value.map({ $0 < position }) ?? true { result[entry.key] = position }
+      }
     }
 
     /// Saves checkpoints, even as the task is cancelled: the batch was handled, and a member that

@@ -31,7 +31,8 @@
         ?? Position(transaction: 0, sequence: 0)
       let numbers = partitions.keys.sorted().map(Int32.init)
       // Both arms run in one statement, so on one snapshot: the horizon is the newest row that
-      // the first arm could have returned.
+      // the first arm could have returned. Each arm names its text column `tx_text`: left as
+      // `tx`, `ORDER BY tx` would sort the text, and put transaction 999 after 1000.
       let query: PostgresQuery = """
         (SELECT 0 AS kind, coalesce(subject_hash, 0) % \(count) AS part, \(unescaped: Self.envelopeColumns)
           FROM \(unescaped: schema).events
@@ -40,7 +41,7 @@
             AND coalesce(subject_hash, 0) % \(count) = ANY(\(numbers))
           ORDER BY tx, position LIMIT \(max(1, limit)))
         UNION ALL
-        (SELECT 1, 0, tx::text, position, '', NULL, NULL, '', 0, NULL, NULL, NULL, '{}', '{}'
+        (SELECT 1, 0, tx::text AS tx_text, position, '', NULL, NULL, '', 0, NULL, NULL, NULL, '{}', '{}'
           FROM \(unescaped: schema).events
           WHERE tx < pg_snapshot_xmin(pg_current_snapshot())
           ORDER BY tx DESC, position DESC LIMIT 1)

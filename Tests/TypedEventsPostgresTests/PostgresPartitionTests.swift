@@ -78,6 +78,47 @@
       }
     }
 
+    /// Transaction ids are compared as numbers everywhere, also where a query reads them as
+    /// text: a group whose events straddle 999 and 1000 (or 9999 and 10000) delivers each once.
+    @Test func aGroupDeliversEachEventOnceAcrossATransactionIdWithMoreDigits() async throws {
+      try await withStore { store in
+        try await store.append(Self.box("before"))
+        // Uses up transaction ids to the next power of ten: each subtransaction that writes takes one.
+        let current = try await store.client.query("SELECT pg_current_xact_id()::text")
+        var xid = 0
+        for try await text in current.decode(String.self) { xid = Int(text) ?? 0 }
+        let boundary = Int(pow(10, Double(String(xid).count)))
+        try await store.client.query(
+          PostgresQuery(
+            unsafeSQL: """
+              DO $$ BEGIN
+                CREATE TEMPORARY TABLE burn (n integer);
+                FOR i IN 1..\(boundary - xid + 2) LOOP
+                  BEGIN INSERT INTO burn VALUES (i); EXCEPTION WHEN OTHERS THEN NULL; END;
+                END LOOP;
+                DROP TABLE burn;
+              END $$
+              """))
+        try await store.append(Self.box("after"))
+        let positions = try await store.read(after: nil, limit: 10).envelopes.map(\.position.transaction)
+        #expect(positions.count == 2 && positions[0] < boundary && positions[1] >= boundary, "\(positions)")
+
+        for partitions in [1, 3] {
+          let delivered = Collected<String>()
+          let running = Task {
+            try await Self.group(store, "group\(partitions)", partitions: partitions).run { event, _ in
+              await delivered.append(Self.title(event))
+            }
+          }
+          try await eventually { await delivered.count >= 2 }
+          try await Task.sleep(for: .milliseconds(500))  // time to deliver again, were it wrong
+          running.cancel()
+          try await running.value
+          #expect(await delivered.all == ["before", "after"], "\(partitions) partitions")
+        }
+      }
+    }
+
     @Test func eventsWithoutASubjectAreDeliveredInPartitionZeroInTheStoresOrder() async throws {
       try await withStore { store in
         let anonymous = (0..<10).map {

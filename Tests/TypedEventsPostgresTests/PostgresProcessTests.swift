@@ -65,17 +65,20 @@
     }
   }
 
-  /// A child process of `events-postgres-example`, its output going to a file. Spawned with
-  /// posix_spawn and reaped with waitpid on a thread of its own, so that nothing depends on
-  /// Foundation noticing the child's exit.
+  /// A child process of `events-postgres-example` (or another executable built beside the
+  /// tests), its output going to a file. Spawned with posix_spawn and reaped with waitpid on a
+  /// thread of its own, so that nothing depends on Foundation noticing the child's exit.
   final class ExampleProcess: Sendable {
     let pid: pid_t
     let outputPath: String
 
-    init(_ arguments: [String], schema: String, handlerDelayMilliseconds: Int = 0) throws {
+    init(
+      _ arguments: [String], schema: String, handlerDelayMilliseconds: Int = 0,
+      executable name: String = "events-postgres-example"
+    ) throws {
       var directory = Bundle.main.bundleURL
       if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
-      let executable = directory.appendingPathComponent("events-postgres-example").path
+      let executable = directory.appendingPathComponent(name).path
       outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID()).log").path
       var environment = ProcessInfo.processInfo.environment
       environment["TYPEDEVENTS_SCHEMA"] = schema
