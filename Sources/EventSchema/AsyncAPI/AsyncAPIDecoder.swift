@@ -4,7 +4,7 @@
 ///
 /// One document becomes one schema file (and one generated Swift file, named from its path):
 /// every message is an event whose wire name is the message's `name`. The mapping is the
-/// table in the DocC article "The schema format", section "AsyncAPI input".
+/// table in the DocC article "Schema format", section "AsyncAPI input".
 struct AsyncAPIDecoder {
   static let topLevelKeys = [
     "asyncapi", "id", "info", "servers", "defaultContentType", "channels", "operations", "components", "tags",
