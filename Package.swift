@@ -6,6 +6,8 @@ let postgresDependencies: [Target.Dependency] = [
   .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["PostgreSQL"])),
   .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
+  .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["PostgreSQL"])),
+  .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["PostgreSQL"])),
 ]
 
 let package = Package(
@@ -32,6 +34,8 @@ let package = Package(
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
   ],
   targets: [
     // The only YAML parser: Debian's libyaml through pkg-config.
@@ -152,7 +156,11 @@ let package = Package(
     // PostgreSQL"); skipped with a reason without one, or without the trait.
     .testTarget(
       name: "TypedEventsPostgresTests",
-      dependencies: ["TypedEventsPostgres", "TypedEvents", "SampleEvents", "TestSupport"] + postgresDependencies),
+      dependencies: ["TypedEventsPostgres", "TypedEvents", "SampleEvents", "TestSupport"] + postgresDependencies + [
+        .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["PostgreSQL"])),
+        .product(
+          name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["PostgreSQL"])),
+      ]),
     // What more than one test target needs: a seeded random generator.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     // Counts a thread's heap allocations (malloc defined in the test executable; off under sanitizers).

@@ -50,7 +50,7 @@
     /// coordinator.
     func groupRound(
       group: String, member: UUID, partitions: Int, lease: Duration
-    ) async throws -> [Int: PostgresEventPosition?] {
+    ) async throws -> GroupRound {
       let (schema, logger, milliseconds) = (schema, logger, lease.milliseconds)
       return try await withLiveConnection { connection in
         try await connection.withTransaction(logger: logger) { connection in
@@ -107,8 +107,42 @@
                 """, logger: logger))
             held.merge(taken) { _, new in new }
           }
-          return held
+          return GroupRound(held: held, members: members.count)
         }
+      }
+    }
+
+    /// For each of `partitions` (with its checkpoint) of a group of `count`: how many events
+    /// follow the checkpoint (up to ``PostgresEventStoreMetrics/lagCountLimit``) and the time of
+    /// the first of them (seconds since 2001), for the lag gauges.
+    func lag(
+      of partitions: [Int: PostgresEventPosition?], in count: Int
+    ) async throws -> [(partition: Int, events: Int, oldest: Double?)] {
+      let entries = partitions.sorted { $0.key < $1.key }
+      let numbers = entries.map { Int32($0.key) }
+      let transactions = entries.map { String($0.value?.transaction ?? 0) }
+      let sequences = entries.map { $0.value?.sequence ?? 0 }
+      let events = "\(schema).events"
+      let query: PostgresQuery = """
+        SELECT c.partition,
+          (SELECT count(*) FROM (
+            SELECT 1 FROM \(unescaped: events) e
+            WHERE (e.tx, e.position) > (c.tx::xid8, c.position) AND coalesce(e.subject_hash, 0) % \(count) = c.partition
+            LIMIT \(PostgresEventStoreMetrics.lagCountLimit)) AS waiting),
+          (SELECT e.time_exact FROM \(unescaped: events) e
+            WHERE (e.tx, e.position) > (c.tx::xid8, c.position) AND coalesce(e.subject_hash, 0) % \(count) = c.partition
+            ORDER BY e.tx, e.position LIMIT 1)
+        FROM unnest(\(numbers)::integer[], \(transactions)::text[], \(sequences)::bigint[]) AS c(partition, tx, position)
+        """
+      let logger = logger
+      return try await withLiveConnection { connection in
+        var result: [(partition: Int, events: Int, oldest: Double?)] = []
+        for try await (partition, waiting, oldest) in try await connection.query(query, logger: logger).decode(
+          (Int, Int, Double?).self)
+        {
+          result.append((partition, waiting, oldest))
+        }
+        return result
       }
     }
 
@@ -189,6 +223,13 @@
         ON CONFLICT (group_name, event_id) DO NOTHING
         """)
     }
+  }
+
+  /// What a member's round found: the partitions it holds, with their checkpoints, and how
+  /// many members are live.
+  struct GroupRound {
+    var held: [Int: PostgresEventPosition?]
+    var members: Int
   }
 
   extension Duration {

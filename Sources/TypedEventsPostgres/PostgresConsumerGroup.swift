@@ -2,6 +2,7 @@
   import Foundation
   import Logging
   import PostgresNIO
+  import Tracing
   import TypedEvents
 
   /// A named reader of a ``PostgresEventStore`` whose checkpoints live in the database, shared
@@ -189,6 +190,8 @@
       var round: ContinuousClock.Instant?
       /// When it last saved checkpoints that only the horizon moved.
       var idleSave: ContinuousClock.Instant?
+      /// When it last reported its partitions' lag.
+      var lagReport: ContinuousClock.Instant?
     }
 
     /// One turn: a round when one is due, then one batch of the member's partitions delivered
@@ -198,8 +201,9 @@
     ) async throws {
       let now = ContinuousClock.now
       if state.round.map({ now - $0 >= roundInterval }) ?? true {
-        let held = try await store.groupRound(group: name, member: member, partitions: partitions, lease: lease)
-        logChanges(from: Set(state.held.keys), to: Set(held.keys))
+        let round = try await store.groupRound(group: name, member: member, partitions: partitions, lease: lease)
+        let held = round.held
+        report(round, member: member, before: Set(state.held.keys))
         // A checkpoint this member moved in memory only (the horizon) is not lost by a round.
         let known = state.held
         state.held = held.reduce(into: [:]) { result, entry in
@@ -209,6 +213,10 @@
           result[entry.key] = .some(merged)
         }
         state.round = now
+      }
+      if store.observability.measures, state.lagReport.map({ now - $0 >= min(pollInterval, roundInterval) }) ?? true {
+        try await reportLag(of: state.held)
+        state.lagReport = now
       }
       guard !state.held.isEmpty else {
         // No partition is this member's now: it stands by, and a later round may give it some.
@@ -235,7 +243,7 @@
       for reason in batch.skipped { onSkipped(.init(envelope: nil, reason: reason)) }
       var handled: PostgresEventPosition?
       do {
-        for (_, stored) in batch.envelopes {
+        for (partition, stored) in batch.envelopes {
           let event: any Event
           do {
             event = try stored.envelope.decode(using: catalog, acceptingNewerVersions: acceptingNewerVersions)
@@ -244,7 +252,7 @@
             handled = stored.position
             continue
           }
-          try await handle(event, stored, handler)
+          try await handle(event, stored, partition: partition, handler)
           handled = stored.position  // not before: an event whose handler was stopped comes again
         }
       } catch {
@@ -289,32 +297,89 @@
       }
     }
 
-    private func logChanges(from old: Set<Int>, to new: Set<Int>) {
-      guard old != new else { return }
+    /// Logs and counts the partitions a round took and gave up, and reports what the member holds.
+    private func report(_ round: GroupRound, member: UUID, before: Set<Int>) {
+      typealias Key = PostgresEventStoreMetrics.Key
+      let now = Set(round.held.keys)
+      let (taken, givenUp) = (now.subtracting(before), before.subtracting(now))
+      let observability = store.observability
+      observability.set(
+        PostgresEventStoreMetrics.partitions, Double(now.count), [(Key.group, name), (Key.member, "\(member)")])
+      observability.set(PostgresEventStoreMetrics.members, Double(round.members), [(Key.group, name)])
+      guard now != before else { return }
+      if !taken.isEmpty {
+        observability.count(
+          PostgresEventStoreMetrics.partitionChanges, by: taken.count, [(Key.group, name), (Key.change, "taken")])
+      }
+      if !givenUp.isEmpty {
+        observability.count(
+          PostgresEventStoreMetrics.partitionChanges, by: givenUp.count, [(Key.group, name), (Key.change, "given_up")])
+      }
       store.logger.info(
-        "consumer group \(name): partitions \(new.sorted())",
-        metadata: ["taken": "\(new.subtracting(old).sorted())", "given up": "\(old.subtracting(new).sorted())"])
+        "consumer group \(name): partitions \(now.sorted())",
+        metadata: ["taken": "\(taken.sorted())", "given up": "\(givenUp.sorted())"])
     }
 
-    /// Calls the handler up to ``attempts`` times, then parks the event.
+    /// Sets the lag gauges of the member's partitions.
+    private func reportLag(of held: [Int: PostgresEventPosition?]) async throws {
+      typealias Key = PostgresEventStoreMetrics.Key
+      guard !held.isEmpty else { return }
+      let now = Date().timeIntervalSinceReferenceDate
+      for lag in try await store.lag(of: held, in: partitions) {
+        let dimensions = [(Key.group, name), (Key.partition, "\(lag.partition)")]
+        store.observability.set(PostgresEventStoreMetrics.lag, Double(lag.events), dimensions)
+        store.observability.set(
+          PostgresEventStoreMetrics.lagSeconds, lag.oldest.map { max(0, now - $0) } ?? 0, dimensions)
+      }
+    }
+
+    /// Calls the handler up to ``attempts`` times, then parks the event. Each call runs in a
+    /// consumer span whose parent is the trace context the writer stored in the envelope: the
+    /// handler handles one event at a time, so each call continues its own writer's trace
+    /// (a batch-wide span with links would make every handler a sibling of the others instead).
     private func handle(
-      _ event: any Event, _ stored: StoredEnvelope<PostgresEventPosition>,
+      _ event: any Event, _ stored: StoredEnvelope<PostgresEventPosition>, partition: Int,
       _ handler: (any Event, EventEnvelope) async throws -> Void
     ) async throws {
+      typealias Key = PostgresEventStoreMetrics.Key
+      let observability = store.observability
+      let tracer = observability.tracer
+      let parent = stored.envelope.traceContext(instrument: tracer)
+      let dimensions = [(Key.group, name), (Key.eventType, stored.envelope.name)]
+      let (name, channel) = (name, store.channel)
       var delay = retryDelay
       for attempt in 1...attempts {
+        let started = ContinuousClock.now
         do {
-          try await handler(event, stored.envelope)
+          try await tracer.withSpan("process \(name)", context: parent, ofKind: .consumer) { span in
+            span.attributes[Key.system] = PostgresEventStoreMetrics.system
+            span.attributes[Key.destination] = channel
+            span.attributes[Key.operationName] = "process"
+            span.attributes[Key.operationType] = "process"
+            span.attributes[Key.group] = name
+            span.attributes[Key.partition] = "\(partition)"
+            span.attributes[Key.messageID] = stored.envelope.id
+            span.attributes[Key.eventType] = stored.envelope.name
+            if let subject = stored.envelope.subject { span.attributes[Key.eventSubject] = subject }
+            try await handler(event, stored.envelope)
+          }
+          observability.time(PostgresEventStoreMetrics.processDuration, ContinuousClock.now - started, dimensions)
+          observability.count(PostgresEventStoreMetrics.consumedMessages, dimensions)
           return
         } catch {
+          observability.time(
+            PostgresEventStoreMetrics.processDuration, ContinuousClock.now - started,
+            dimensions + [(Key.errorType, String(describing: type(of: error)))])
           try Task.checkCancellation()
           if attempt == attempts {
             try await store.park(stored, group: name, attempts: attempts, error: error)
+            observability.count(PostgresEventStoreMetrics.deadLetters, dimensions)
             store.logger.error(
               "consumer group \(name): parked \(stored.envelope.name) \(stored.envelope.id) after \(attempts) attempts",
               metadata: ["error": "\(error)"])
             return
           }
+          observability.count(PostgresEventStoreMetrics.retries, dimensions)
           try await Task.sleep(for: delay)
           delay *= 2
         }

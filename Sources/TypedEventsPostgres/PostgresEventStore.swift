@@ -1,7 +1,9 @@
 #if PostgreSQL
+  import CoreMetrics
   import Foundation
   import Logging
   import PostgresNIO
+  import Tracing
   import TypedEvents
 
   /// An ``TypedEvents/EventStore`` in PostgreSQL tables: one order for every reader and every
@@ -29,6 +31,17 @@
   /// the event: the event is always read from the table. ``run()`` keeps the listening
   /// connection, reconnecting with backoff and waking every reader after each reconnect so they
   /// catch up. Without it, or when a wake-up is lost, readers find new events at their next poll.
+  ///
+  /// ### Metrics and traces
+  ///
+  /// The store and its consumer groups count and time through swift-metrics
+  /// (``PostgresEventStoreMetrics`` lists the names) and trace through
+  /// swift-distributed-tracing: each append runs in a producer span `send <channel>` whose trace
+  /// context goes into every envelope's metadata (see
+  /// ``TypedEvents/EventEnvelope/addingTraceContext(_:instrument:)``), and each handler call of
+  /// a group runs in a consumer span `process <group>` whose parent is that context, so a trace
+  /// follows one request from the writer's transaction into the handler in another process.
+  /// A process that bootstraps neither system pays for neither.
   public final class PostgresEventStore: EventStore, Sendable {
     public typealias Position = PostgresEventPosition
 
@@ -41,6 +54,7 @@
     public let logger: Logger
 
     let wakeUps = WakeUps()
+    let observability: Observability
     private let notifier = Notifier()
 
     /// A store in `schema`, created by ``migrate()``.
@@ -50,8 +64,15 @@
     ///   - schema: the PostgreSQL schema for the store's tables: lowercase letters, digits and
     ///     underscores, starting with a letter or an underscore, at most 48 characters.
     ///   - logger: where the store logs what happens outside a caller's call.
+    ///   - metrics: where the store and its groups report metrics; by default the factory the
+    ///     process bootstrapped (`MetricsSystem.bootstrap`) before this call.
+    ///   - tracer: the tracer of append and handler spans; by default the one the process
+    ///     bootstrapped (`InstrumentationSystem.bootstrap`), read at each use.
     /// - Throws: ``PostgresEventStoreError/invalidSchemaName(_:)`` for any other schema name.
-    public init(client: PostgresClient, schema: String = "typedevents", logger: Logger? = nil) throws {
+    public init(
+      client: PostgresClient, schema: String = "typedevents", logger: Logger? = nil,
+      metrics: any MetricsFactory = MetricsSystem.factory, tracer: (any Tracer)? = nil
+    ) throws {
       // Interpolated into SQL as an identifier, so only names that need no quoting.
       let first = schema.utf8.first
       guard let first, first == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first),
@@ -63,6 +84,7 @@
       else { throw PostgresEventStoreError.invalidSchemaName(schema) }
       self.client = client
       self.schema = schema
+      self.observability = Observability(factory: metrics, tracer: tracer, destination: "\(schema).events")
       self.logger = logger ?? Logger(label: "TypedEventsPostgres")
     }
 
@@ -95,14 +117,57 @@
     ///   envelope's payload is not a JSON object, or the database's error; nothing is stored then.
     public func append(_ envelopes: [EventEnvelope]) async throws {
       guard !envelopes.isEmpty else { return }
-      let statements = try insertStatements(envelopes)
       let logger = logger
-      try await withLiveConnection { connection in
-        try await connection.withTransaction(logger: logger) { connection in
-          for statement in statements { try await connection.query(statement, logger: logger) }
+      try await sending(envelopes) { traced in
+        let statements = try self.insertStatements(traced)
+        try await self.withLiveConnection { connection in
+          try await connection.withTransaction(logger: logger) { connection in
+            for statement in statements { try await connection.query(statement, logger: logger) }
+          }
         }
       }
       await notifier.notify { await self.sendWakeUp() }
+    }
+
+    /// Runs `write` with `envelopes` carrying the trace context of a producer span around it,
+    /// and counts them as sent.
+    @discardableResult
+    private func sending(
+      _ envelopes: [EventEnvelope], _ write: ([EventEnvelope]) async throws -> Void
+    ) async throws -> [EventEnvelope] {
+      let (observability, channel) = (observability, channel)
+      let tracer = observability.tracer
+      return try await tracer.withSpan("send \(channel)", ofKind: .producer) { span in
+        typealias Key = PostgresEventStoreMetrics.Key
+        span.attributes[Key.system] = PostgresEventStoreMetrics.system
+        span.attributes[Key.destination] = channel
+        span.attributes[Key.operationName] = "send"
+        span.attributes[Key.operationType] = "send"
+        if envelopes.count == 1 {
+          span.attributes[Key.messageID] = envelopes[0].id
+          span.attributes[Key.eventType] = envelopes[0].name
+        } else {
+          span.attributes[Key.batchCount] = envelopes.count
+        }
+        let traced = envelopes.map { $0.addingTraceContext(span.context, instrument: tracer) }
+        do {
+          try await write(traced)
+        } catch {
+          Self.countSent(traced, observability, failure: error)
+          throw error
+        }
+        Self.countSent(traced, observability, failure: nil)
+        return traced
+      }
+    }
+
+    private static func countSent(_ envelopes: [EventEnvelope], _ observability: Observability, failure: (any Error)?) {
+      guard observability.measures else { return }
+      typealias Key = PostgresEventStoreMetrics.Key
+      let error = failure.map { [(Key.errorType, String(describing: type(of: $0)))] } ?? []
+      for (name, count) in Dictionary(grouping: envelopes, by: \.name).mapValues(\.count) {
+        observability.count(PostgresEventStoreMetrics.sentMessages, by: count, [(Key.eventType, name)] + error)
+      }
     }
 
     /// Appends envelopes inside the caller's transaction on `connection`: the transactional
@@ -123,23 +188,33 @@
     )
       async throws
     {
-      guard !envelopes.isEmpty else { return }
-      for statement in try insertStatements(envelopes) { try await connection.query(statement, logger: logger) }
-      if notify {
-        try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger)
+      try await appendTraced(envelopes, on: connection, notify: notify)
+    }
+
+    /// ``append(_:on:notify:)``, returning the envelopes as stored, with their trace context.
+    @discardableResult
+    func appendTraced(
+      _ envelopes: [EventEnvelope], on connection: PostgresConnection, notify: Bool
+    ) async throws -> [EventEnvelope] {
+      guard !envelopes.isEmpty else { return [] }
+      let (logger, channel) = (logger, channel)
+      return try await sending(envelopes) { traced in
+        for statement in try self.insertStatements(traced) { try await connection.query(statement, logger: logger) }
+        if notify {
+          try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger)
+        }
       }
     }
 
-    /// Appends one event inside the caller's transaction on `connection`; see
-    /// ``append(_:on:notify:)``.
+    /// Appends one event inside the caller's transaction on `connection`, and returns its
+    /// envelope as stored, with the trace context in its metadata; see ``append(_:on:notify:)``.
     @discardableResult
     public func append<E: Event>(
       _ event: E, metadata: [String: EventAttributeValue] = [:], on connection: PostgresConnection,
       notify: Bool = true
     ) async throws -> EventEnvelope {
       let envelope = try EventEnvelope(event, metadata: metadata)
-      try await append([envelope], on: connection, notify: notify)
-      return envelope
+      return try await appendTraced([envelope], on: connection, notify: notify).first ?? envelope
     }
 
     /// One multi-row INSERT per 1,000 envelopes (11 binds a row, PostgreSQL allows 65,535).
