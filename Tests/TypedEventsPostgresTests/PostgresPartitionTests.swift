@@ -88,6 +88,12 @@
         var xid = 0
         for try await text in current.decode(String.self) { xid = Int(text) ?? 0 }
         let boundary = Int(pow(10, Double(String(xid).count)))
+        // About a second per 100,000 ids. A server that lived long enough (a developer's) would
+        // take minutes: there the test says so and stops; a fresh server, as in CI, runs it.
+        guard boundary - xid <= 200_000 else {
+          print("skipped: transaction id \(xid) is \(boundary - xid) short of \(boundary); run against a fresh server")
+          return
+        }
         try await store.client.query(
           PostgresQuery(
             unsafeSQL: """

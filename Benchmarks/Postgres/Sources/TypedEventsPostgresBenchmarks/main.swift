@@ -46,7 +46,31 @@ struct Probe: Event {
   func write(to writer: inout UserInfoWriter) { writer.encode(index, forKey: "index") }
 }
 
-let catalog = EventCatalog([Load.self, Probe.self])
+/// What the scale runs append: an event about one of many subjects, so that a partitioned
+/// group spreads them.
+struct Keyed: Event, SubjectIdentifiable {
+  static var eventName: String { "Bench.Keyed" }
+  static var eventVersion: Int { 1 }
+  var subject: String
+  var index: Int
+
+  var eventSubject: String { subject }
+
+  init(subject: String, index: Int) {
+    self.subject = subject
+    self.index = index
+  }
+  init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    subject = try reader.decode(String.self, forKey: "subject")
+    index = try reader.decode(Int.self, forKey: "index")
+  }
+  func write(to writer: inout UserInfoWriter) {
+    writer.encode(subject, forKey: "subject")
+    writer.encode(index, forKey: "index")
+  }
+}
+
+let catalog = EventCatalog([Load.self, Probe.self, Keyed.self])
 
 func configuration() throws -> PostgresClient.Configuration {
   guard let url = ProcessInfo.processInfo.environment["TYPEDEVENTS_POSTGRES_URL"] else {
@@ -215,7 +239,8 @@ func latencyReader(schema: String, count: Int) async throws {
     let reading = Task {
       try await consumer.run { event, envelope in
         guard event is Probe else { return }
-        line(String(format: "%.3f", Date().timeIntervalSince(envelope.time) * 1000))
+        guard let time = envelope.time else { return }
+        line(String(format: "%.3f", Date().timeIntervalSince(time) * 1000))
         await received.add()
       }
     }
@@ -264,6 +289,179 @@ final class Child: Sendable {
   deinit { unlink(outputPath) }
 }
 
+// MARK: Scale: one group over member processes
+
+/// The partitions of the scale runs' group: 8, so that 1, 2 and 4 members get equal shares.
+let scalePartitions = 8
+
+/// The child: a member of group "scale" that waits `delay` per event and prints how many it
+/// has handled whenever that changed (every 10 ms at most), and a line for any subject whose
+/// events arrive out of order. Runs until killed.
+func scaleMember(schema: String, delay: Duration, lease: Duration) async throws {
+  let client = PostgresClient(configuration: try configuration())
+  try await withThrowingTaskGroup(of: Void.self) { group in
+    group.addTask { await client.run() }
+    let store = try PostgresEventStore(client: client, schema: schema)
+    group.addTask { try await store.run() }
+    let handled = Tally()
+    let member = try PostgresConsumerGroup(
+      store: store, name: "scale", catalog: catalog, batchSize: 100, pollInterval: .milliseconds(200), lease: lease,
+      partitions: scalePartitions)
+    group.addTask {
+      try await member.run { event, _ in
+        guard let keyed = event as? Keyed else { return }
+        if delay > .zero { try await Task.sleep(for: delay) }
+        await handled.add(keyed)
+      }
+    }
+    group.addTask {
+      var printed = -1
+      while !Task.isCancelled {
+        let (count, faults) = await handled.report()
+        for fault in faults { line("fault \(fault)") }
+        if count != printed {
+          line("handled \(count)")
+          printed = count
+        }
+        try await Task.sleep(for: .milliseconds(10))
+      }
+    }
+    try await group.waitForAll()
+  }
+}
+
+/// What one member handled, and every subject whose events came out of order.
+actor Tally {
+  private var count = 0
+  private var next: [String: Int] = [:]
+  private var faults: [String] = []
+
+  func add(_ event: Keyed) {
+    count += 1
+    if event.index < next[event.subject, default: 0] {
+      faults.append("\(event.subject): \(event.index) after \(next[event.subject, default: 0] - 1)")
+    }
+    next[event.subject] = event.index + 1
+  }
+
+  func report() -> (Int, [String]) {
+    defer { faults = [] }
+    return (count, faults)
+  }
+}
+
+/// How many partitions of group "scale" live members hold, by member.
+func scaleOwners(_ store: PostgresEventStore) async throws -> [UUID: Int] {
+  var owners: [UUID: Int] = [:]
+  let rows = try await store.client.query(
+    """
+    SELECT owner, count(*) FROM \(unescaped: store.schema).consumer_group_partitions
+    WHERE group_name = 'scale' AND owner IS NOT NULL AND lease_expires > now() GROUP BY owner
+    """)
+  for try await (owner, count) in rows.decode((UUID, Int).self) { owners[owner] = count }
+  return owners
+}
+
+/// The member processes of one scale run.
+struct Members {
+  let children: [Child]
+
+  init(_ count: Int, schema: String, delay: Duration, lease: Duration = .seconds(15)) throws {
+    func milliseconds(_ duration: Duration) -> Int { Int((seconds(duration) * 1000).rounded()) }
+    children = try (0..<count).map { _ in
+      try Child(arguments: ["scale-member", schema, "\(milliseconds(delay))", "\(milliseconds(lease))"])
+    }
+  }
+
+  init(children: [Child]) { self.children = children }
+
+  /// Events handled by all members so far; throws at an out-of-order delivery.
+  func handled() throws -> Int {
+    var total = 0
+    for child in children {
+      let lines = child.output.split(separator: "\n")
+      if let fault = lines.first(where: { $0.hasPrefix("fault ") }) { throw BenchmarkError(String(fault)) }
+      total += lines.last(where: { $0.hasPrefix("handled ") }).flatMap { Int($0.dropFirst(8)) } ?? 0
+    }
+    return total
+  }
+
+  /// Ends the members with SIGKILL: what is measured is over, and the next run uses a schema of
+  /// its own (stopping gracefully is the fault test's business).
+  func stop() async {
+    for child in children { kill(child.pid, SIGKILL) }
+    for child in children { _ = await child.exitStatus() }
+  }
+}
+
+/// 4 writers append `total` events about 256 subjects in batches of 100 while `count` member
+/// processes of one 8-partition group handle them, each waiting `delay` per event; events/s from
+/// the first append to the last event handled. Fails unless every event was handled once.
+func scaleRate(_ store: PostgresEventStore, members count: Int, delay: Duration, total: Int) async throws -> Double {
+  try await store.repartition(group: "scale", partitions: scalePartitions)
+  let members = try Members(count, schema: store.schema, delay: delay)
+  // Joined and settled: every member holds its share of the partitions.
+  let settled = ContinuousClock.now + .seconds(60)
+  while try await scaleOwners(store).values.sorted() != Array(repeating: scalePartitions / count, count: count) {
+    guard ContinuousClock.now < settled else { throw BenchmarkError("\(count) members did not share the partitions") }
+    try await Task.sleep(for: .milliseconds(20))
+  }
+  let start = ContinuousClock.now
+  try await withThrowingTaskGroup(of: Void.self) { group in
+    for writer in 0..<4 {
+      group.addTask {
+        let end = (writer + 1) * (total / 4)
+        for first in stride(from: writer * (total / 4), to: end, by: 100) {
+          try await store.append(
+            try (first..<min(first + 100, end)).map { index in
+              // 64 subjects per writer, so each subject's events come in its writer's order.
+              try EventEnvelope(Keyed(subject: "w\(writer)-s\(index % 64)", index: index))
+            })
+        }
+      }
+    }
+    try await group.waitForAll()
+  }
+  let deadline = start + .seconds(300)  // a bound on a lost event, which the check reports; not a timing
+  while try members.handled() < total, ContinuousClock.now < deadline {
+    try await Task.sleep(for: .milliseconds(5))
+  }
+  let elapsed = ContinuousClock.now - start
+  let handled = try members.handled()
+  await members.stop()
+  guard handled == total else { throw BenchmarkError("\(count) members handled \(handled) of \(total)") }
+  return Double(total) / seconds(elapsed)
+}
+
+/// 4 members of one group (lease `lease`) while events keep coming; one is killed with SIGKILL,
+/// and the time until the other three hold all 8 partitions is returned.
+func rebalanceAfterKill(_ store: PostgresEventStore, lease: Duration) async throws -> Double {
+  try await store.repartition(group: "scale", partitions: scalePartitions)
+  let members = try Members(4, schema: store.schema, delay: .zero, lease: lease)
+  while try await scaleOwners(store).values.sorted() != [2, 2, 2, 2] { try await Task.sleep(for: .milliseconds(20)) }
+  let load = Task {
+    var index = 0
+    while !Task.isCancelled {
+      try? await store.append([EventEnvelope(Keyed(subject: "s\(index % 256)", index: index))])
+      index += 1
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+  }
+  kill(members.children[0].pid, SIGKILL)
+  let killed = ContinuousClock.now
+  _ = await members.children[0].exitStatus()
+  while true {
+    let owners = try await scaleOwners(store)
+    if owners.count == 3 && owners.values.reduce(0, +) == scalePartitions { break }
+    try await Task.sleep(for: .milliseconds(10))
+  }
+  let rebalance = seconds(ContinuousClock.now - killed)
+  load.cancel()
+  _ = await load.value
+  await Members(children: Array(members.children.dropFirst())).stop()
+  return rebalance
+}
+
 /// min / median / max of `values`, formatted by `format`.
 func spread(_ values: [Double], _ format: (Double) -> String) -> String {
   let sorted = values.sorted()
@@ -281,6 +479,12 @@ func rate(_ value: Double) -> String { String(format: "%.0f", value) }
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "latency-reader", arguments.count == 3, let count = Int(arguments[2]) {
   try await latencyReader(schema: arguments[1], count: count)
+  exit(0)
+}
+if arguments.first == "scale-member", arguments.count == 4, let delay = Int(arguments[2]),
+  let lease = Int(arguments[3])
+{
+  try await scaleMember(schema: arguments[1], delay: .milliseconds(delay), lease: .milliseconds(lease))
   exit(0)
 }
 // One end-to-end run alone, for a profiler: `typed-events-postgres-benchmarks end-to-end 40000`.
@@ -360,6 +564,39 @@ for _ in 0..<repetitions {
 }
 emit("| \(40_000 / scale) | \(spread(endToEnd, rate)) |")
 emit("")
+emit("## One group over member processes: 8 partitions, 4 writers, 256 subjects")
+emit("")
+emit(
+  "Each run starts the members, waits until they share the partitions, then times from the first append to the "
+    + "last event handled; it fails unless every event was handled once and each subject's in order.")
+emit("")
+emit("| handler | members | events | events/s: min / median / max | against 1 member (medians) |")
+emit("|---|---:|---:|---|---:|")
+var scaleMedians: [String: Double] = [:]
+for (handler, delay, total) in [
+  ("empty", Duration.zero, 40_000 / scale), ("waits 2 ms", .milliseconds(2), 4_000 / scale),
+] {
+  for members in [1, 2, 4] {
+    var rates: [Double] = []
+    for _ in 0..<repetitions {
+      rates.append(try await withStore { try await scaleRate($0, members: members, delay: delay, total: total) })
+    }
+    let median = rates.sorted()[rates.count / 2]
+    scaleMedians["\(handler) \(members)"] = median
+    let ratio = median / (scaleMedians["\(handler) 1"] ?? median)
+    emit("| \(handler) | \(members) | \(total) | \(spread(rates, rate)) | \(String(format: "%.2f", ratio))× |")
+  }
+}
+emit("")
+let rebalanceLease = Duration.seconds(3)
+var rebalances: [Double] = []
+for _ in 0..<repetitions {
+  rebalances.append(try await withStore { try await rebalanceAfterKill($0, lease: rebalanceLease) })
+}
+emit(
+  "Rebalance after a SIGKILL (4 members, lease 3 s, events arriving): the other three hold all 8 partitions "
+    + "after \(spread(rebalances) { String(format: "%.2f s", $0) }) (min / median / max).")
+emit("")
 emit("## Latency: append → handler in another process (ms)")
 emit("")
 emit("| load | probes | p50 | p99 | max |")
@@ -390,6 +627,18 @@ emit(
 emit("| ≥ 10,000 events/s delivered end to end | \(rate(deliveredRate)) | \(verdict(deliveredRate >= 10_000)) |")
 emit("| p50 ≤ 5 ms idle | \(String(format: "%.2f", idle.0)) ms | \(verdict(idle.0 <= 5)) |")
 emit("| p99 ≤ 25 ms idle | \(String(format: "%.2f", idle.1)) ms | \(verdict(idle.1 <= 25)) |")
+let scaled = (scaleMedians["waits 2 ms 4"] ?? 0) / max(1, scaleMedians["waits 2 ms 1"] ?? 1)
+let oneMember = scaleMedians["empty 1"] ?? 0
+let rebalanceMedian = rebalances.sorted()[rebalances.count / 2]
+emit(
+  "| 2 ms handler: 4 members ≥ 3.5× one member (issue 32) | \(String(format: "%.2f", scaled))× | \(verdict(scaled >= 3.5)) |"
+)
+emit(
+  "| empty handler, one member process: no loss against 20,700 events/s (issue 32's baseline, an earlier run) | "
+    + "\(rate(oneMember)) | \(verdict(oneMember >= 20_700)) |")
+emit(
+  "| rebalance after a SIGKILL within lease + 1 s (4 s) | \(String(format: "%.2f", rebalanceMedian)) s | "
+    + "\(verdict(rebalanceMedian <= 4)) |")
 
 if let index = arguments.firstIndex(of: "--output"), index + 1 < arguments.count {
   try (report.joined(separator: "\n") + "\n").write(toFile: arguments[index + 1], atomically: true, encoding: .utf8)
