@@ -49,7 +49,7 @@
   ///   checkpoint is then refused, so it leaves the partition.
   /// - **At least once**: a partition's checkpoint is saved after the handler has returned for
   ///   every event of a batch; after a crash or a failover the events of an unsaved batch come
-  ///   again, and ``TypedEvents/EventEnvelope/id`` tells a handler that it has seen one.
+  ///   again, and `EventEnvelope.id` tells a handler that it has seen one.
   /// - **Poison events**: an event whose handler throws is tried ``attempts`` times, then
   ///   parked in the store's `dead_letters` table with the last error, and delivery goes on.
   ///   Later events about the same subject are delivered, not held back: a handler that needs
@@ -179,7 +179,7 @@
     /// How often a member says it is alive, renews its leases and takes its share: at least
     /// three times per lease, and every second, so that a partition whose lease has expired
     /// finds a member within a second.
-    var roundInterval: Duration { min(lease / 3, .seconds(1)) }
+    public var roundInterval: Duration { min(lease / 3, .seconds(1)) }
 
     /// What a member knows between batches.
     private struct MemberState {

@@ -6,7 +6,7 @@
   import Tracing
   import TypedEvents
 
-  /// An ``TypedEvents/EventStore`` in PostgreSQL tables: one order for every reader and every
+  /// An `EventStore` in PostgreSQL tables: one order for every reader and every
   /// process, appends atomic with the caller's own writes, and consumer groups.
   ///
   /// ### Order
@@ -21,7 +21,7 @@
   /// ### Exactness
   ///
   /// An event read back is `==` to the one appended: the payload is kept in a `json` column,
-  /// which stores its text as given (dates inside it are ``TypedEvents/EventTimestamp`` text,
+  /// which stores its text as given (dates inside it are `EventTimestamp` text,
   /// exact to the bit), and the envelope's time is kept as the `Date`'s own `Double` beside a
   /// `timestamptz` column, which keeps microseconds, for queries.
   ///
@@ -113,7 +113,7 @@
     /// An envelope whose id is stored already is not stored again, so retrying an append whose
     /// commit was not confirmed stores each event once.
     ///
-    /// - Throws: ``TypedEvents/EventLogError/malformed(_:)`` before anything is written when an
+    /// - Throws: `EventLogError.malformed(_:)` before anything is written when an
     ///   envelope's payload is not a JSON object, or the database's error; nothing is stored then.
     public func append(_ envelopes: [EventEnvelope]) async throws {
       guard !envelopes.isEmpty else { return }

@@ -130,7 +130,7 @@
   }
 
   extension EventEnvelope {
-    /// The envelope with `context`'s trace context added to its ``TypedEvents/EventEnvelope/metadata``,
+    /// The envelope with `context`'s trace context added to its `EventEnvelope.metadata`,
     /// as `instrument` writes it.
     ///
     /// With a W3C propagator (swift-otel's, for one) the entries are `traceparent` and
@@ -141,8 +141,8 @@
     /// already is kept: a forwarded event keeps the trace it came with.
     ///
     /// ``PostgresEventStore`` adds it on every append; call it yourself for an
-    /// ``TypedEvents/EventLog``, whose envelopes keep their metadata, so that an
-    /// ``TypedEvents/EventConsumer`` reading the log finds it.
+    /// `EventLog`, whose envelopes keep their metadata, so that an
+    /// `EventConsumer` reading the log finds it.
     public func addingTraceContext(
       _ context: InstrumentationContext = .current ?? .topLevel,
       instrument: any Instrument = InstrumentationSystem.instrument
@@ -152,7 +152,7 @@
       return envelope
     }
 
-    /// The trace context that ``TypedEvents/EventEnvelope/metadata`` carries, as `instrument` reads it:
+    /// The trace context that `EventEnvelope.metadata` carries, as `instrument` reads it:
     /// the parent for the span of whatever handles the event.
     public func traceContext(instrument: any Instrument = InstrumentationSystem.instrument) -> InstrumentationContext {
       var context = InstrumentationContext.topLevel
