@@ -7,6 +7,16 @@
   /// of a member's partitions, checkpoints, parking. Each runs in one transaction, so each
   /// commits or fails whole. Lease times are the server's clock, the one clock every member shares.
   extension PostgresEventStore {
+    /// Adds the group's row where it is missing. Its own lease columns are held for good by the
+    /// retired owner: members of versions before partitions, which lease that row, stand by.
+    static func insertGroup(_ group: String, partitions: Int, schema: String) -> PostgresQuery {
+      """
+      INSERT INTO \(unescaped: schema).consumer_groups (name, partitions, owner, lease_expires)
+      VALUES (\(group), \(partitions), \(unescaped: "'\(PostgresMigration.retiredGroupOwner)'"), 'infinity')
+      ON CONFLICT (name) DO NOTHING
+      """
+    }
+
     /// Creates the group with `partitions` partitions where it is missing.
     ///
     /// - Throws: ``PostgresEventStoreError/partitionCountChanged(group:stored:requested:)`` when
@@ -15,12 +25,7 @@
       let (schema, logger) = (schema, logger)
       let stored = try await withLiveConnection { connection in
         try await connection.withTransaction(logger: logger) { connection in
-          try await connection.query(
-            """
-            INSERT INTO \(unescaped: schema).consumer_groups (name, partitions, owner, lease_expires)
-            VALUES (\(group), \(partitions), \(unescaped: "'\(PostgresMigration.retiredGroupOwner)'"), 'infinity')
-            ON CONFLICT (name) DO NOTHING
-            """, logger: logger)
+          try await connection.query(Self.insertGroup(group, partitions: partitions, schema: schema), logger: logger)
           var stored = partitions
           let rows = try await connection.query(
             // FOR SHARE: waits for a repartition under way, then reads what it wrote.
@@ -260,12 +265,7 @@
       let (schema, logger) = (schema, logger)
       let changed = try await withLiveConnection { connection in
         try await connection.withTransaction(logger: logger) { connection in
-          try await connection.query(
-            """
-            INSERT INTO \(unescaped: schema).consumer_groups (name, partitions, owner, lease_expires)
-            VALUES (\(group), \(partitions), \(unescaped: "'\(PostgresMigration.retiredGroupOwner)'"), 'infinity')
-            ON CONFLICT (name) DO NOTHING
-            """, logger: logger)
+          try await connection.query(Self.insertGroup(group, partitions: partitions, schema: schema), logger: logger)
           // Locks the group's row: members register and repartitions run one at a time.
           try await connection.query(
             "SELECT 1 FROM \(unescaped: schema).consumer_groups WHERE name = \(group) FOR UPDATE", logger: logger)
