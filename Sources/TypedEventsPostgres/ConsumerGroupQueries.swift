@@ -7,6 +7,15 @@
   /// of a member's partitions, checkpoints, parking. Each runs in one transaction, so each
   /// commits or fails whole. Lease times are the server's clock, the one clock every member shares.
   extension PostgresEventStore {
+    /// Says `member` is live for the next `milliseconds`.
+    static func heartbeat(_ group: String, member: UUID, _ milliseconds: Int, schema: String) -> PostgresQuery {
+      """
+      INSERT INTO \(unescaped: schema).consumer_group_members (group_name, member, expires)
+      VALUES (\(group), \(member), now() + \(milliseconds) * interval '1 millisecond')
+      ON CONFLICT (group_name, member) DO UPDATE SET expires = excluded.expires
+      """
+    }
+
     /// Adds the group's row where it is missing. Its own lease columns are held for good by the
     /// retired owner: members of versions before partitions, which lease that row, stand by.
     static func insertGroup(_ group: String, partitions: Int, schema: String) -> PostgresQuery {
@@ -17,12 +26,18 @@
       """
     }
 
-    /// Creates the group with `partitions` partitions where it is missing.
+    /// Creates the group with `partitions` partitions where it is missing, and makes `member`
+    /// one of its live members (so that ``repartition(group:partitions:)`` sees it before its
+    /// first round).
+    ///
+    /// A group that a member of a version before partitions created after ``migrate()`` ran
+    /// becomes a group of one partition here, as ``migrate()`` does for the groups it finds.
     ///
     /// - Throws: ``PostgresEventStoreError/partitionCountChanged(group:stored:requested:)`` when
     ///   the group exists with another number of partitions.
-    func registerGroup(_ group: String, partitions: Int) async throws {
-      let (schema, logger) = (schema, logger)
+    func registerGroup(_ group: String, partitions: Int, member: UUID, lease: Duration) async throws {
+      let (schema, logger, milliseconds) = (schema, logger, lease.milliseconds)
+      let retired = PostgresMigration.retiredGroupOwner
       let stored = try await withLiveConnection { connection in
         try await connection.withTransaction(logger: logger) { connection in
           try await connection.query(Self.insertGroup(group, partitions: partitions, schema: schema), logger: logger)
@@ -34,9 +49,25 @@
           for try await count in rows.decode(Int.self) { stored = count }
           try await connection.query(
             """
+            INSERT INTO \(unescaped: schema).consumer_group_partitions (group_name, partition, tx, position, owner, lease_expires)
+            SELECT name, 0, tx, position, owner, lease_expires FROM \(unescaped: schema).consumer_groups g
+            WHERE g.name = \(group) AND g.owner IS DISTINCT FROM \(unescaped: "'\(retired)'")
+              AND NOT EXISTS (SELECT 1 FROM \(unescaped: schema).consumer_group_partitions p WHERE p.group_name = g.name)
+            """, logger: logger)
+          try await connection.query(
+            """
+            UPDATE \(unescaped: schema).consumer_groups SET owner = \(unescaped: "'\(retired)'"), lease_expires = 'infinity'
+            WHERE name = \(group) AND owner IS DISTINCT FROM \(unescaped: "'\(retired)'")
+            """, logger: logger)
+          try await connection.query(
+            """
             INSERT INTO \(unescaped: schema).consumer_group_partitions (group_name, partition)
             SELECT \(group), generate_series(0, \(stored) - 1) ON CONFLICT DO NOTHING
             """, logger: logger)
+          if stored == partitions {
+            try await connection.query(
+              Self.heartbeat(group, member: member, milliseconds, schema: schema), logger: logger)
+          }
           return stored
         }
       }
@@ -59,15 +90,23 @@
       let (schema, logger, milliseconds) = (schema, logger, lease.milliseconds)
       return try await withLiveConnection { connection in
         try await connection.withTransaction(logger: logger) { connection in
+          // A repartition since this member registered: it must not read with the old count.
+          var stored = partitions
+          let rows = try await connection.query(
+            "SELECT partitions FROM \(unescaped: schema).consumer_groups WHERE name = \(group) FOR SHARE",
+            logger: logger)
+          for try await count in rows.decode(Int.self) { stored = count }
+          guard stored == partitions else { return GroupRound(held: [:], members: 0, partitions: stored) }
+          try await connection.query(
+            Self.heartbeat(group, member: member, milliseconds, schema: schema), logger: logger)
+          // SKIP LOCKED: two members cleaning up at once would otherwise wait on each other's
+          // rows, and PostgreSQL would end one of them as a deadlock.
           try await connection.query(
             """
-            INSERT INTO \(unescaped: schema).consumer_group_members (group_name, member, expires)
-            VALUES (\(group), \(member), now() + \(milliseconds) * interval '1 millisecond')
-            ON CONFLICT (group_name, member) DO UPDATE SET expires = excluded.expires
+            DELETE FROM \(unescaped: schema).consumer_group_members WHERE (group_name, member) IN (
+              SELECT group_name, member FROM \(unescaped: schema).consumer_group_members
+              WHERE group_name = \(group) AND expires < now() FOR UPDATE SKIP LOCKED)
             """, logger: logger)
-          try await connection.query(
-            "DELETE FROM \(unescaped: schema).consumer_group_members WHERE group_name = \(group) AND expires < now()",
-            logger: logger)
           // The live members, those holding more partitions first: they keep the larger shares,
           // so that a member joining or leaving moves as few partitions as it can.
           var members: [UUID] = []
@@ -112,7 +151,7 @@
                 """, logger: logger))
             held.merge(taken) { _, new in new }
           }
-          return GroupRound(held: held, members: members.count)
+          return GroupRound(held: held, members: members.count, partitions: stored)
         }
       }
     }
@@ -230,11 +269,13 @@
     }
   }
 
-  /// What a member's round found: the partitions it holds, with their checkpoints, and how
-  /// many members are live.
+  /// What a member's round found: the partitions it holds, with their checkpoints, how many
+  /// members are live, and how many partitions the group has (when that is not the member's
+  /// number, the round took nothing).
   struct GroupRound {
     var held: [Int: PostgresEventPosition?]
     var members: Int
+    var partitions: Int
   }
 
   extension Duration {
@@ -283,7 +324,8 @@
           var oldest: (String?, Int64?) = (nil, nil)
           let checkpoints = try await connection.query(
             """
-            SELECT tx::text, position FROM \(unescaped: schema).consumer_group_partitions WHERE group_name = \(group)
+            SELECT tx::text AS tx_text, position FROM \(unescaped: schema).consumer_group_partitions
+            WHERE group_name = \(group)
             ORDER BY tx NULLS FIRST, position NULLS FIRST LIMIT 1
             """, logger: logger)
           for try await row in checkpoints.decode((String?, Int64?).self) { oldest = row }

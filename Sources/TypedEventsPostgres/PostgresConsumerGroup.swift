@@ -43,13 +43,16 @@
   ///   member delivers its partitions' events in one sequence, in the store's order; two
   ///   members' partitions have no order between them.
   /// - **One member per partition**: a partition is delivered by the member holding its lease.
-  ///   A member whose batch outlasts its lease (a handler slower than ``lease``, a paused
-  ///   process) may still be handling it when another member takes the partition over: that
-  ///   window is the only time two members deliver one partition, and the late member's
-  ///   checkpoint is then refused, so it leaves the partition.
+  ///   A member runs its round between two events once one is due, so a slow batch keeps its
+  ///   leases. What remains is one handler call slower than ``lease``, or a process paused that
+  ///   long: another member may then take the partition over while the call runs. That window
+  ///   is the only time two members deliver one partition, and the late member's checkpoint is
+  ///   then refused, so it leaves the partition.
   /// - **At least once**: a partition's checkpoint is saved after the handler has returned for
-  ///   every event of a batch; after a crash or a failover the events of an unsaved batch come
-  ///   again, and `EventEnvelope.id` tells a handler that it has seen one.
+  ///   every event of a batch, and before a round that falls in the middle of one; after a crash
+  ///   or a failover the events handled since the last save come again (at most a batch), and
+  ///   `EventEnvelope.id` tells a handler that it has seen one. A member stopped while a
+  ///   handler runs saves what it handled before.
   /// - **Poison events**: an event whose handler throws is tried ``attempts`` times, then
   ///   parked in the store's `dead_letters` table with the last error, and delivery goes on.
   ///   Later events about the same subject are delivered, not held back: a handler that needs
@@ -138,7 +141,7 @@
     ///   ``PostgresEventStoreError/partitionCountChanged(group:stored:requested:)``.
     public func run(_ handler: (any Event, EventEnvelope) async throws -> Void) async throws {
       let member = UUID()
-      try await store.registerGroup(name, partitions: partitions)
+      try await store.registerGroup(name, partitions: partitions, member: member, lease: lease)
       do {
         try await deliver(as: member, handler)
       } catch {
@@ -164,6 +167,10 @@
         do {
           try await deliverBatch(as: member, state: &state, handler)
           backoff = .milliseconds(100)
+        } catch PostgresEventStoreError.partitionCountChanged(let group, let stored, let requested) {
+          // Repartitioned under this member (it was paused past its lease): reading with the old
+          // count would skip events, so it stops, as it would have at the start.
+          throw PostgresEventStoreError.partitionCountChanged(group: group, stored: stored, requested: requested)
         } catch {
           state = MemberState()
           if Task.isCancelled { return }
@@ -202,6 +209,10 @@
       let now = ContinuousClock.now
       if state.round.map({ now - $0 >= roundInterval }) ?? true {
         let round = try await store.groupRound(group: name, member: member, partitions: partitions, lease: lease)
+        guard round.partitions == partitions else {
+          throw PostgresEventStoreError.partitionCountChanged(
+            group: name, stored: round.partitions, requested: partitions)
+        }
         let held = round.held
         report(round, member: member, before: Set(state.held.keys))
         // A checkpoint this member moved in memory only (the horizon) is not lost by a round.
@@ -215,8 +226,13 @@
         state.round = now
       }
       if store.observability.measures, state.lagReport.map({ now - $0 >= min(pollInterval, roundInterval) }) ?? true {
-        try await reportLag(of: state.held)
         state.lagReport = now
+        do {
+          try await reportLag(of: state.held)
+        } catch {
+          // A metric must not stop delivery.
+          store.logger.warning("consumer group \(name): lag not measured", metadata: ["error": "\(error)"])
+        }
       }
       guard !state.held.isEmpty else {
         // No partition is this member's now: it stands by, and a later round may give it some.
@@ -227,16 +243,17 @@
       let batch = try await store.read(partitions: state.held, of: partitions, limit: batchSize)
       if batch.envelopes.isEmpty && batch.skipped.isEmpty {
         let moved = batch.next.map { Self.checkpoints(of: state.held, movedTo: $0) } ?? [:]
-        guard !moved.isEmpty else {
-          await store.wakeUps.wait(since: wakeUps, timeout: min(pollInterval, roundInterval))
-          return
-        }
         // Only other partitions' events came: move on in memory, and save that at most once
         // per round, so that an idle member neither scans them again nor writes for each.
         for (partition, checkpoint) in moved { state.held[partition] = checkpoint }
-        if state.idleSave.map({ now - $0 >= roundInterval }) ?? true {
+        if !moved.isEmpty, state.idleSave.map({ now - $0 >= roundInterval }) ?? true {
           try await save(moved, as: member, state: &state)
           state.idleSave = now
+        }
+        // A full scan of others' events reads on at once; otherwise there is nothing until the
+        // next wake-up.
+        if !batch.full {
+          await store.wakeUps.wait(since: wakeUps, timeout: min(pollInterval, roundInterval))
         }
         return
       }
@@ -254,6 +271,12 @@
           }
           try await handle(event, stored, partition: partition, handler)
           handled = stored.position  // not before: an event whose handler was stopped comes again
+          // A round is due: what was handled is saved and the round runs before the rest of the
+          // batch, so that slow handlers cannot outlast the leases.
+          if let round = state.round, ContinuousClock.now - round >= roundInterval {
+            try await save(Self.checkpoints(of: state.held, movedTo: stored.position), as: member, state: &state)
+            return
+          }
         }
       } catch {
         // Stopped in the middle of the batch (cancelled while a handler ran, or the database

@@ -11,6 +11,8 @@
     /// Where every partition read goes on from: none of them has an event between its old
     /// checkpoint and this position that the batch does not hold. Nil when nothing moved.
     var next: PostgresEventPosition?
+    /// Whether the scan stopped at its limit, so that more rows may follow at once.
+    var full = false
   }
 
   extension PostgresEventStore {
@@ -82,7 +84,8 @@
           case .failure(let skipped): batch.skipped.append(skipped.reason)
           }
         }
-        batch.next = rows.count < max(1, limit) ? horizon : rows.last?.1.position
+        batch.full = rows.count >= max(1, limit)
+        batch.next = batch.full ? rows.last?.1.position : horizon
         return batch
       }
     }

@@ -368,9 +368,14 @@
     @discardableResult
     public func prune() async throws -> Int {
       let query: PostgresQuery = """
-        WITH oldest AS (
+        WITH checkpoints AS (
           SELECT tx, position FROM \(unescaped: schema).consumer_group_partitions
-          ORDER BY tx NULLS FIRST, position NULLS FIRST LIMIT 1
+          UNION ALL
+          -- A group that a member of a version before partitions still keeps on its own row.
+          SELECT tx, position FROM \(unescaped: schema).consumer_groups
+          WHERE owner IS DISTINCT FROM '\(unescaped: PostgresMigration.retiredGroupOwner)'
+        ), oldest AS (
+          SELECT tx, position FROM checkpoints ORDER BY tx NULLS FIRST, position NULLS FIRST LIMIT 1
         ), deleted AS (
           DELETE FROM \(unescaped: schema).events e USING oldest
           WHERE oldest.tx IS NOT NULL AND (e.tx, e.position) <= (oldest.tx, oldest.position)

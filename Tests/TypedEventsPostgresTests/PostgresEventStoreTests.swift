@@ -260,11 +260,12 @@
         running.cancel()
         try await running.value
         // A second group checkpointed after the fourth event holds the rest back.
-        try await store.client.query("INSERT INTO \(unescaped: store.schema).consumer_groups (name) VALUES ('behind')")
+        try await store.repartition(group: "behind", partitions: 1)
         try await store.client.query(
           """
-          INSERT INTO \(unescaped: store.schema).consumer_group_partitions (group_name, partition, tx, position)
-          VALUES ('behind', 0, \(String(all[3].position.transaction))::xid8, \(all[3].position.sequence))
+          UPDATE \(unescaped: store.schema).consumer_group_partitions
+          SET tx = \(String(all[3].position.transaction))::xid8, position = \(all[3].position.sequence)
+          WHERE group_name = 'behind'
           """)
         #expect(try await store.prune() == 4)
         #expect(Self.titles(try await store.read(after: nil, limit: 10)) == (4..<10).map { "\($0)" })

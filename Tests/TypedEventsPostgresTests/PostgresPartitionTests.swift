@@ -241,3 +241,95 @@
     }
   }
 #endif
+
+#if PostgreSQL
+  /// What a second reading of the partitioned groups found, each kept by a test.
+  extension PostgresEventStoreTests {
+    @Test func repartitionStartsFromTheOldestCheckpointByNumberNotByText() async throws {
+      try await withStore { store in
+        try await store.repartition(group: "readers", partitions: 2)
+        // Transaction 999 is older than 1000, though "999" sorts after "1000" as text.
+        try await store.client.query(
+          """
+          UPDATE \(unescaped: store.schema).consumer_group_partitions
+          SET tx = CASE partition WHEN 0 THEN '1000'::xid8 ELSE '999'::xid8 END, position = 5
+          WHERE group_name = 'readers'
+          """)
+        try await store.repartition(group: "readers", partitions: 3)
+        let rows = try await store.client.query(
+          "SELECT tx::text, position FROM \(unescaped: store.schema).consumer_group_partitions WHERE group_name = 'readers'"
+        )
+        var checkpoints: [String] = []
+        for try await (tx, position) in rows.decode((String, Int64).self) { checkpoints.append("\(tx)/\(position)") }
+        #expect(checkpoints == ["999/5", "999/5", "999/5"])
+      }
+    }
+
+    @Test func aMemberStopsWhenItsGroupWasRepartitionedUnderIt() async throws {
+      try await withStore { store in
+        let running = Task { try await Self.group(store, lease: .seconds(1), partitions: 2).run { _, _ in } }
+        try await eventually { try await Self.owners(store, group: "readers").values.reduce(0, +) == 2 }
+        // As if repartition(group:partitions:) ran while this member was paused past its lease.
+        try await store.client.query(
+          "UPDATE \(unescaped: store.schema).consumer_groups SET partitions = 3 WHERE name = 'readers'")
+        await #expect(throws: PostgresEventStoreError.partitionCountChanged(group: "readers", stored: 3, requested: 2))
+        {
+          try await running.value
+        }
+        // It left: its partitions are free.
+        #expect(try await Self.owners(store, group: "readers").isEmpty)
+      }
+    }
+
+    @Test func aGroupAnEarlierVersionCreatedAfterTheMigrationIsAdoptedAndPruneWaitsForIt() async throws {
+      try await withStore { store in
+        try await store.append((0..<6).map { try EventEnvelope(Self.box("\($0)")) })
+        let all = try await store.read(after: nil, limit: 10).envelopes
+        // An earlier version's member made its group on its own row, checkpointed at the second event.
+        try await store.client.query(
+          """
+          INSERT INTO \(unescaped: store.schema).consumer_groups (name, tx, position)
+          VALUES ('legacy', \(String(all[1].position.transaction))::xid8, \(all[1].position.sequence))
+          """)
+        #expect(try await store.prune() == 2)  // that row's checkpoint holds the rest back
+        let delivered = Collected<String>()
+        let running = Task {
+          try await Self.group(store, "legacy").run { event, _ in await delivered.append(Self.title(event)) }
+        }
+        try await eventually { await delivered.count == 4 }
+        try await Task.sleep(for: .milliseconds(300))
+        running.cancel()
+        try await running.value
+        #expect(await delivered.all == ["2", "3", "4", "5"])
+        // Its row is retired: an earlier member finds it held for good.
+        let owner = try await store.client.query(
+          "SELECT owner::text FROM \(unescaped: store.schema).consumer_groups WHERE name = 'legacy'")
+        for try await value in owner.decode(String.self) { #expect(value == "00000000-0000-0000-0000-000000000000") }
+      }
+    }
+
+    @Test func aBatchSlowerThanTheLeaseKeepsItsPartitionBecauseRoundsRunBetweenEvents() async throws {
+      try await withStore { store in
+        try await store.append((0..<12).map { try EventEnvelope(Self.box("\($0)")) })
+        let delivered = Collected<String>()
+        // A batch of 12 at 100 ms an event takes 1.2 s, twice the lease: without rounds between
+        // events the second member would take the partition over in the middle of it.
+        let members = (0..<2).map { number in
+          Task {
+            try await Self.group(store, batchSize: 12, lease: .milliseconds(600)).run { event, _ in
+              try await Task.sleep(for: .milliseconds(100))
+              await delivered.append("\(number):" + Self.title(event))
+            }
+          }
+        }
+        try await eventually { await delivered.count >= 12 }
+        try await Task.sleep(for: .milliseconds(800))
+        for member in members { member.cancel() }
+        for member in members { try await member.value }
+        let all = await delivered.all
+        #expect(all.map { $0.split(separator: ":")[1] } == (0..<12).map { "\($0)"[...] }, "each once, in order: \(all)")
+        #expect(Set(all.map { $0.prefix(1) }).count == 1, "one member delivered them all: \(all)")
+      }
+    }
+  }
+#endif
