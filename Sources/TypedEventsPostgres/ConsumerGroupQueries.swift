@@ -203,22 +203,19 @@
       return result
     }
 
-    /// Saves the checkpoints of the partitions `member` still holds, and renews their leases.
-    /// Returns the partitions saved: a partition missing from it was taken over.
+    /// Moves the checkpoints of `partitions` to `position` where `member` still holds them, and
+    /// renews their leases. Returns the partitions saved: a partition missing from it was
+    /// taken over.
     func saveCheckpoints(
-      group: String, member: UUID, _ positions: [Int: PostgresEventPosition], lease: Duration
+      group: String, member: UUID, partitions: [Int], at position: PostgresEventPosition, lease: Duration
     ) async throws -> Set<Int> {
-      let entries = positions.sorted { $0.key < $1.key }
-      let partitions = entries.map { Int32($0.key) }
-      let transactions = entries.map { String($0.value.transaction) }
-      let sequences = entries.map(\.value.sequence)
+      let numbers = partitions.map(Int32.init)
       let query: PostgresQuery = """
-        UPDATE \(unescaped: schema).consumer_group_partitions p
-        SET tx = c.tx::xid8, position = c.position, updated = now(),
+        UPDATE \(unescaped: schema).consumer_group_partitions
+        SET tx = \(String(position.transaction))::xid8, position = \(position.sequence), updated = now(),
           lease_expires = now() + \(lease.milliseconds) * interval '1 millisecond'
-        FROM unnest(\(partitions)::integer[], \(transactions)::text[], \(sequences)::bigint[]) AS c(partition, tx, position)
-        WHERE p.group_name = \(group) AND p.owner = \(member) AND p.partition = c.partition
-        RETURNING p.partition
+        WHERE group_name = \(group) AND owner = \(member) AND partition = ANY(\(numbers))
+        RETURNING partition
         """
       let logger = logger
       return try await withLiveConnection { connection in

@@ -242,13 +242,15 @@
       let wakeUps = await store.wakeUps.generation
       let batch = try await store.read(partitions: state.held, of: partitions, limit: batchSize)
       if batch.envelopes.isEmpty && batch.skipped.isEmpty {
-        let moved = batch.next.map { Self.checkpoints(of: state.held, movedTo: $0) } ?? [:]
-        // Only other partitions' events came: move on in memory, and save that at most once
-        // per round, so that an idle member neither scans them again nor writes for each.
-        for (partition, checkpoint) in moved { state.held[partition] = checkpoint }
-        if !moved.isEmpty, state.idleSave.map({ now - $0 >= roundInterval }) ?? true {
-          try await save(moved, as: member, state: &state)
-          state.idleSave = now
+        // Only other partitions' events came: move on, in memory, and in the database at most
+        // once per round, so that an idle member neither scans them again nor writes for each.
+        if let next = batch.next, !Self.partitions(of: state.held, before: next).isEmpty {
+          if state.idleSave.map({ now - $0 >= roundInterval }) ?? true {
+            try await save(upTo: next, as: member, state: &state)
+            state.idleSave = now
+          } else {
+            for partition in Self.partitions(of: state.held, before: next) { state.held[partition] = next }
+          }
         }
         // A full scan of others' events reads on at once; otherwise there is nothing until the
         // next wake-up.
@@ -274,7 +276,7 @@
           // A round is due: what was handled is saved and the round runs before the rest of the
           // batch, so that slow handlers cannot outlast the leases.
           if let round = state.round, ContinuousClock.now - round >= roundInterval {
-            try await save(Self.checkpoints(of: state.held, movedTo: stored.position), as: member, state: &state)
+            try await save(upTo: stored.position, as: member, state: &state)
             return
           }
         }
@@ -283,36 +285,37 @@
         // failed while parking): what was handled is saved, so that whoever goes on starts at
         // the first event that was not.
         if let handled {
-          try? await save(Self.checkpoints(of: state.held, movedTo: handled), as: member, state: &state)
+          try? await save(upTo: handled, as: member, state: &state)
         }
         throw error
       }
       guard let next = batch.next else { return }
-      try await save(Self.checkpoints(of: state.held, movedTo: next), as: member, state: &state)
+      try await save(upTo: next, as: member, state: &state)
     }
 
-    /// The partitions of `held` whose checkpoint is before `position`, moved to it.
-    private static func checkpoints(
-      of held: [Int: PostgresEventPosition?], movedTo position: PostgresEventPosition
-    ) -> [Int: PostgresEventPosition] {
-      held.reduce(into: [:]) { result, entry in
-        if entry.value.map({ $0 < position }) ?? true { result[entry.key] = position }
-      }
+    /// The partitions of `held` whose checkpoint is before `position`.
+    private static func partitions(
+      of held: [Int: PostgresEventPosition?], before position: PostgresEventPosition
+    )
+      -> [Int]
+    {
+      held.compactMap { partition, checkpoint in checkpoint.map { $0 < position } ?? true ? partition : nil }
     }
 
-    /// Saves checkpoints, even as the task is cancelled: the batch was handled, and a member that
-    /// stops saves it, so that the next member does not deliver it again. A partition whose
-    /// save finds another owner is this member's no more.
-    private func save(
-      _ checkpoints: [Int: PostgresEventPosition], as member: UUID, state: inout MemberState
-    ) async throws {
+    /// Moves the checkpoint of every partition the member holds that is behind `position` to
+    /// it: every event of those partitions up to there was handled. Saved even as the task is
+    /// cancelled, so that the next member does not deliver them again. A partition whose save
+    /// finds another owner is this member's no more.
+    private func save(upTo position: PostgresEventPosition, as member: UUID, state: inout MemberState) async throws {
+      let behind = Self.partitions(of: state.held, before: position)
+      guard !behind.isEmpty else { return }
       let (store, group, length) = (store, name, lease)
       let saved = try await finishing {
-        try await store.saveCheckpoints(group: group, member: member, checkpoints, lease: length)
+        try await store.saveCheckpoints(group: group, member: member, partitions: behind, at: position, lease: length)
       }
-      for (partition, checkpoint) in checkpoints {
+      for partition in behind {
         if saved.contains(partition) {
-          state.held[partition] = checkpoint
+          state.held[partition] = position
         } else {
           state.held[partition] = nil
           store.logger.warning("consumer group \(name): partition \(partition) was taken over; leaving it")
@@ -367,23 +370,29 @@
       typealias Key = PostgresEventStoreMetrics.Key
       let observability = store.observability
       let tracer = observability.tracer
-      let parent = stored.envelope.traceContext(instrument: tracer)
-      let dimensions = [(Key.group, name), (Key.eventType, stored.envelope.name)]
+      // Without a tracer or a metrics backend, a handler call costs what it did without them.
+      let tracing = !(tracer is NoOpTracer)
+      let parent = tracing ? stored.envelope.traceContext(instrument: tracer) : .topLevel
+      let dimensions = observability.measures ? [(Key.group, name), (Key.eventType, stored.envelope.name)] : []
       let (name, channel) = (name, store.channel)
       var delay = retryDelay
       for attempt in 1...attempts {
         let started = ContinuousClock.now
         do {
-          try await tracer.withSpan("process \(name)", context: parent, ofKind: .consumer) { span in
-            span.attributes[Key.system] = PostgresEventStoreMetrics.system
-            span.attributes[Key.destination] = channel
-            span.attributes[Key.operationName] = "process"
-            span.attributes[Key.operationType] = "process"
-            span.attributes[Key.group] = name
-            span.attributes[Key.partition] = "\(partition)"
-            span.attributes[Key.messageID] = stored.envelope.id
-            span.attributes[Key.eventType] = stored.envelope.name
-            if let subject = stored.envelope.subject { span.attributes[Key.eventSubject] = subject }
+          if tracing {
+            try await tracer.withSpan("process \(name)", context: parent, ofKind: .consumer) { span in
+              span.attributes[Key.system] = PostgresEventStoreMetrics.system
+              span.attributes[Key.destination] = channel
+              span.attributes[Key.operationName] = "process"
+              span.attributes[Key.operationType] = "process"
+              span.attributes[Key.group] = name
+              span.attributes[Key.partition] = "\(partition)"
+              span.attributes[Key.messageID] = stored.envelope.id
+              span.attributes[Key.eventType] = stored.envelope.name
+              if let subject = stored.envelope.subject { span.attributes[Key.eventSubject] = subject }
+              try await handler(event, stored.envelope)
+            }
+          } else {
             try await handler(event, stored.envelope)
           }
           observability.time(PostgresEventStoreMetrics.processDuration, ContinuousClock.now - started, dimensions)

@@ -137,6 +137,17 @@
     ) async throws -> [EventEnvelope] {
       let (observability, channel) = (observability, channel)
       let tracer = observability.tracer
+      guard !(tracer is NoOpTracer) else {
+        // No tracer: no span, and no trace context to store.
+        do {
+          try await write(envelopes)
+        } catch {
+          Self.countSent(envelopes, observability, failure: error)
+          throw error
+        }
+        Self.countSent(envelopes, observability, failure: nil)
+        return envelopes
+      }
       return try await tracer.withSpan("send \(channel)", ofKind: .producer) { span in
         typealias Key = PostgresEventStoreMetrics.Key
         span.attributes[Key.system] = PostgresEventStoreMetrics.system
