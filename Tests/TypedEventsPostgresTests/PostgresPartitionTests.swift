@@ -331,5 +331,61 @@
         #expect(Set(all.map { $0.prefix(1) }).count == 1, "one member delivered them all: \(all)")
       }
     }
+
+    /// A member whose partitions hold most of the events still reads `batchSize` of them at a
+    /// time: the scan covers other members' rows too, but a batch keeps `batchSize`, so a crash
+    /// delivers at most that many again.
+    @Test func aBatchHoldsAtMostBatchSizeEventsWhenTheMembersPartitionsAreTheBusiest() async throws {
+      try await withStore { store in
+        // Another member, live for an hour, holds partitions 1 to 7: this member gets only 0.
+        try await store.repartition(group: "readers", partitions: 8)
+        let other = UUID()
+        try await store.client.query(
+          """
+          INSERT INTO \(unescaped: store.schema).consumer_group_members (group_name, member, expires)
+          VALUES ('readers', \(other), now() + interval '1 hour')
+          """)
+        try await store.client.query(
+          """
+          UPDATE \(unescaped: store.schema).consumer_group_partitions
+          SET owner = \(other), lease_expires = now() + interval '1 hour'
+          WHERE group_name = 'readers' AND partition > 0
+          """)
+        // Subjects of partition 0, so that every event is this member's.
+        var subjects: [BoxID] = []
+        let candidates = try await store.client.query(
+          """
+          SELECT s FROM (SELECT upper(gen_random_uuid()::text) AS s FROM generate_series(1, 400)) AS candidates
+          WHERE ((('x' || substr(md5(s), 1, 8))::bit(32)::integer) & 2147483647) % 8 = 0 LIMIT 4
+          """)
+        for try await text in candidates.decode(String.self) {
+          if let uuid = UUID(uuidString: text) { subjects.append(BoxID(uuid)) }
+        }
+        #expect(subjects.count == 4)
+        try await Self.appendSubjects(store, subjects: subjects, perSubject: 10)
+
+        // Before each handler call: how many events were handled and not yet checkpointed.
+        let unsaved = Collected<Int>()
+        let handled = Collected<String>()
+        let running = Task {
+          try await Self.group(store, batchSize: 5, partitions: 8).run { event, _ in
+            let saved = try await store.client.query(
+              """
+              SELECT count(*) FROM \(unescaped: store.schema).events e
+              JOIN \(unescaped: store.schema).consumer_group_partitions p
+                ON p.group_name = 'readers' AND p.partition = 0 AND (e.tx, e.position) <= (p.tx, p.position)
+              """)
+            for try await count in saved.decode(Int.self) { await unsaved.append(await handled.count - count) }
+            await handled.append(Self.title(event))
+          }
+        }
+        try await eventually { await handled.count >= 40 }
+        running.cancel()
+        try await running.value
+        #expect(await handled.count == 40)
+        let most = await unsaved.all.max() ?? -1
+        #expect((0...4).contains(most), "up to \(most) events handled and not saved; a batch is 5")
+      }
+    }
   }
 #endif
