@@ -260,6 +260,9 @@
         return
       }
       for reason in batch.skipped { onSkipped(.init(envelope: nil, reason: reason)) }
+      // Looked up once a batch: finding the bootstrapped tracer takes a lock and casts.
+      let tracer = store.observability.tracer
+      let tracing = tracer is NoOpTracer ? nil : tracer
       var handled: PostgresEventPosition?
       do {
         for (partition, stored) in batch.envelopes {
@@ -271,7 +274,7 @@
             handled = stored.position
             continue
           }
-          try await handle(event, stored, partition: partition, handler)
+          try await handle(event, stored, partition: partition, tracer: tracing, handler)
           handled = stored.position  // not before: an event whose handler was stopped comes again
           // A round is due: what was handled is saved and the round runs before the rest of the
           // batch, so that slow handlers cannot outlast the leases.
@@ -364,22 +367,20 @@
     /// handler handles one event at a time, so each call continues its own writer's trace
     /// (a batch-wide span with links would make every handler a sibling of the others instead).
     private func handle(
-      _ event: any Event, _ stored: StoredEnvelope<PostgresEventPosition>, partition: Int,
+      _ event: any Event, _ stored: StoredEnvelope<PostgresEventPosition>, partition: Int, tracer: (any Tracer)?,
       _ handler: (any Event, EventEnvelope) async throws -> Void
     ) async throws {
       typealias Key = PostgresEventStoreMetrics.Key
       let observability = store.observability
-      let tracer = observability.tracer
-      // Without a tracer or a metrics backend, a handler call costs what it did without them.
-      let tracing = !(tracer is NoOpTracer)
-      let parent = tracing ? stored.envelope.traceContext(instrument: tracer) : .topLevel
+      // Without a tracer (nil) or a metrics backend, a handler call costs what it did without them.
+      let parent = tracer.map { stored.envelope.traceContext(instrument: $0) } ?? .topLevel
       let dimensions = observability.measures ? [(Key.group, name), (Key.eventType, stored.envelope.name)] : []
       let (name, channel) = (name, store.channel)
       var delay = retryDelay
       for attempt in 1...attempts {
         let started = ContinuousClock.now
         do {
-          if tracing {
+          if let tracer {
             try await tracer.withSpan("process \(name)", context: parent, ofKind: .consumer) { span in
               span.attributes[Key.system] = PostgresEventStoreMetrics.system
               span.attributes[Key.destination] = channel

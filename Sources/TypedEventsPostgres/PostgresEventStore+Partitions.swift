@@ -32,6 +32,13 @@
     func read(
       partitions: [Int: PostgresEventPosition?], of count: Int, limit: Int
     ) async throws -> PartitionBatch {
+      if count == 1, let checkpoint = partitions[0] {
+        // One partition holds every event: the plain read, with no partition to compute.
+        let plain = try await read(after: checkpoint, limit: limit)
+        return PartitionBatch(
+          envelopes: plain.envelopes.map { (0, $0) }, skipped: plain.skipped, next: plain.next,
+          full: plain.envelopes.count + plain.skipped.count >= max(1, limit))
+      }
       let oldest =
         partitions.values.map { $0 ?? Position(transaction: 0, sequence: 0) }.min()
         ?? Position(transaction: 0, sequence: 0)

@@ -67,7 +67,8 @@
     ///   - metrics: where the store and its groups report metrics; by default the factory the
     ///     process bootstrapped (`MetricsSystem.bootstrap`) before this call.
     ///   - tracer: the tracer of append and handler spans; by default the one the process
-    ///     bootstrapped (`InstrumentationSystem.bootstrap`), read at each use.
+    ///     bootstrapped (`InstrumentationSystem.bootstrap`), looked up at each append and at each
+    ///     batch a group reads.
     /// - Throws: ``PostgresEventStoreError/invalidSchemaName(_:)`` for any other schema name.
     public init(
       client: PostgresClient, schema: String = "typedevents", logger: Logger? = nil,

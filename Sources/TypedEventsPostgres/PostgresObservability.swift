@@ -79,7 +79,7 @@
       self.destination = destination
     }
 
-    /// The tracer given, else the one the process bootstrapped, read at each use.
+    /// The tracer given, else the one the process bootstrapped, looked up at each call.
     var tracer: any Tracer { explicitTracer ?? InstrumentationSystem.tracer }
 
     private func dimensions(_ extra: [(String, String)]) -> [(String, String)] {

@@ -192,6 +192,26 @@ func endToEndRate(_ store: PostgresEventStore, total: Int) async throws -> Doubl
   return Double(total) / seconds(elapsed)
 }
 
+/// 4 writers append `total` events in batches of 100, then one consumer group (batches of 100)
+/// delivers the backlog; events/s of the delivery alone.
+func catchUpRate(_ store: PostgresEventStore, total: Int) async throws -> Double {
+  _ = try await appendRate(store, writers: 4, batch: 100, total: total)
+  let delivered = Deliveries()
+  let group = try PostgresConsumerGroup(
+    store: store, name: "bench", catalog: catalog, batchSize: 100, pollInterval: .milliseconds(200))
+  let start = ContinuousClock.now
+  let consuming = Task { try await group.run { event, _ in await delivered.add(event) } }
+  let deadline = start + .seconds(120)  // a bound on a lost event, which the check reports
+  while await delivered.count < total, ContinuousClock.now < deadline {
+    try await Task.sleep(for: .milliseconds(2))
+  }
+  let elapsed = ContinuousClock.now - start
+  consuming.cancel()
+  try await consuming.value
+  try await delivered.check(writers: 4, perWriter: total / 4)
+  return Double(total) / seconds(elapsed)
+}
+
 /// Publish → handler latency in another process: the child (this executable, `latency-reader`)
 /// runs a consumer group and prints, for each probe, the time from the envelope's creation to the
 /// handler. Probes are appended one at a time, 10 ms apart; `underLoad` adds 4 writers
@@ -490,6 +510,21 @@ if arguments.first == "scale-member", arguments.count == 4, let delay = Int(argu
 // One end-to-end run alone, for a profiler: `typed-events-postgres-benchmarks end-to-end 40000`.
 if arguments.first == "end-to-end", arguments.count == 2, let total = Int(arguments[1]) {
   line("\(rate(try await withStore { try await endToEndRate($0, total: total) })) events/s")
+  exit(0)
+}
+// One append run alone, for a profiler or an A/B of two builds:
+// `typed-events-postgres-benchmarks append 4 100 48000` (writers, events per append, events).
+if arguments.first == "append", arguments.count == 4, let writers = Int(arguments[1]),
+  let batch = Int(arguments[2]), let total = Int(arguments[3])
+{
+  line(
+    "\(rate(try await withStore { try await appendRate($0, writers: writers, batch: batch, total: total) })) events/s")
+  exit(0)
+}
+// One group catching up on a backlog alone, no writer competing for the CPU, for an A/B of
+// two builds: `typed-events-postgres-benchmarks catch-up 40000`.
+if arguments.first == "catch-up", arguments.count == 2, let total = Int(arguments[1]) {
+  line("\(rate(try await withStore { try await catchUpRate($0, total: total) })) events/s")
   exit(0)
 }
 let quick = arguments.contains("--quick")
