@@ -396,14 +396,15 @@ struct Members {
   init(children: [Child]) { self.children = children }
 
   /// Events handled by all members so far; throws at an out-of-order delivery.
-  func handled() throws -> Int {
-    var total = 0
-    for child in children {
+  func handled() throws -> Int { try handledByEach().reduce(0, +) }
+
+  /// Events handled by each member so far; throws at an out-of-order delivery.
+  func handledByEach() throws -> [Int] {
+    try children.map { child in
       let lines = child.output.split(separator: "\n")
       if let fault = lines.first(where: { $0.hasPrefix("fault ") }) { throw BenchmarkError(String(fault)) }
-      total += lines.last(where: { $0.hasPrefix("handled ") }).flatMap { Int($0.dropFirst(8)) } ?? 0
+      return lines.last(where: { $0.hasPrefix("handled ") }).flatMap { Int($0.dropFirst(8)) } ?? 0
     }
-    return total
   }
 
   /// Ends the members with SIGKILL: what is measured is over, and the next run uses a schema of
@@ -416,8 +417,12 @@ struct Members {
 
 /// 4 writers append `total` events about 256 subjects in batches of 100 while `count` member
 /// processes of one 8-partition group handle them, each waiting `delay` per event; events/s from
-/// the first append to the last event handled. Fails unless every event was handled once.
-func scaleRate(_ store: PostgresEventStore, members count: Int, delay: Duration, total: Int) async throws -> Double {
+/// the first append to the last event handled, and the busiest member's share of the events (the
+/// subjects' hash split decides it, and the run lasts as long as that member works). Fails
+/// unless every event was handled once.
+func scaleRate(
+  _ store: PostgresEventStore, members count: Int, delay: Duration, total: Int
+) async throws -> (rate: Double, busiest: Double) {
   try await store.repartition(group: "scale", partitions: scalePartitions)
   let members = try Members(count, schema: store.schema, delay: delay)
   // Joined and settled: every member holds its share of the partitions.
@@ -447,10 +452,11 @@ func scaleRate(_ store: PostgresEventStore, members count: Int, delay: Duration,
     try await Task.sleep(for: .milliseconds(5))
   }
   let elapsed = ContinuousClock.now - start
-  let handled = try members.handled()
+  let each = try members.handledByEach()
   await members.stop()
+  let handled = each.reduce(0, +)
   guard handled == total else { throw BenchmarkError("\(count) members handled \(handled) of \(total)") }
-  return Double(total) / seconds(elapsed)
+  return (Double(total) / seconds(elapsed), Double(each.max() ?? 0) / Double(total))
 }
 
 /// 4 members of one group (lease `lease`) while events keep coming; one is killed with SIGKILL,
@@ -605,21 +611,35 @@ emit(
   "Each run starts the members, waits until they share the partitions, then times from the first append to the "
     + "last event handled; it fails unless every event was handled once and each subject's in order.")
 emit("")
-emit("| handler | members | events | events/s: min / median / max | against 1 member (medians) |")
-emit("|---|---:|---:|---|---:|")
+emit(
+  "The busiest member's share of the events bounds what more members can give: with the 256 subjects' hash "
+    + "split, the run lasts as long as that member works, so `1 / share` is the most they can deliver against one.")
+emit("")
+emit(
+  "| handler | members | events | events/s: min / median / max | against 1 member (medians) "
+    + "| busiest member's share (median) | bound: 1 / share |")
+emit("|---|---:|---:|---|---:|---:|---:|")
 var scaleMedians: [String: Double] = [:]
+var scaleBounds: [String: Double] = [:]
 for (handler, delay, total) in [
   ("empty", Duration.zero, 40_000 / scale), ("waits 2 ms", .milliseconds(2), 4_000 / scale),
 ] {
   for members in [1, 2, 4] {
     var rates: [Double] = []
+    var shares: [Double] = []
     for _ in 0..<repetitions {
-      rates.append(try await withStore { try await scaleRate($0, members: members, delay: delay, total: total) })
+      let run = try await withStore { try await scaleRate($0, members: members, delay: delay, total: total) }
+      rates.append(run.rate)
+      shares.append(run.busiest)
     }
     let median = rates.sorted()[rates.count / 2]
+    let share = shares.sorted()[shares.count / 2]
     scaleMedians["\(handler) \(members)"] = median
+    scaleBounds["\(handler) \(members)"] = 1 / share
     let ratio = median / (scaleMedians["\(handler) 1"] ?? median)
-    emit("| \(handler) | \(members) | \(total) | \(spread(rates, rate)) | \(String(format: "%.2f", ratio))× |")
+    emit(
+      "| \(handler) | \(members) | \(total) | \(spread(rates, rate)) | \(String(format: "%.2f", ratio))× "
+        + "| \(String(format: "%.1f", share * 100))% | \(String(format: "%.2f", 1 / share))× |")
   }
 }
 emit("")
@@ -665,9 +685,14 @@ emit("| p99 ≤ 25 ms idle | \(String(format: "%.2f", idle.1)) ms | \(verdict(id
 let scaled = (scaleMedians["waits 2 ms 4"] ?? 0) / max(1, scaleMedians["waits 2 ms 1"] ?? 1)
 let oneMember = scaleMedians["empty 1"] ?? 0
 let rebalanceMedian = rebalances.sorted()[rebalances.count / 2]
-emit(
-  "| 2 ms handler: 4 members ≥ 3.5× one member (issue 32) | \(String(format: "%.2f", scaled))× | \(verdict(scaled >= 3.5)) |"
-)
+// Below the goal, the row says how much of the split's bound the members reached.
+let bound = scaleBounds["waits 2 ms 4"] ?? 0
+let scaledVerdict =
+  scaled >= 3.5
+  ? "met"
+  : "**missed**: the subjects' split bounds 4 members at \(String(format: "%.2f", bound))×, of which they reached "
+    + "\(String(format: "%.0f", scaled / max(bound, 0.01) * 100))%"
+emit("| 2 ms handler: 4 members ≥ 3.5× one member (issue 32) | \(String(format: "%.2f", scaled))× | \(scaledVerdict) |")
 emit(
   "| empty handler, one member process: no loss against 20,700 events/s (issue 32's baseline, an earlier run) | "
     + "\(rate(oneMember)) | \(verdict(oneMember >= 20_700)) |")
