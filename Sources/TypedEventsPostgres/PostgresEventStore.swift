@@ -140,14 +140,7 @@
       let tracer = observability.tracer
       guard !(tracer is NoOpTracer) else {
         // No tracer: no span, and no trace context to store.
-        do {
-          try await write(envelopes)
-        } catch {
-          Self.countSent(envelopes, observability, failure: error)
-          throw error
-        }
-        Self.countSent(envelopes, observability, failure: nil)
-        return envelopes
+        return try await Self.counting(envelopes, observability, write)
       }
       return try await tracer.withSpan("send \(channel)", ofKind: .producer) { span in
         typealias Key = PostgresEventStoreMetrics.Key
@@ -162,15 +155,22 @@
           span.attributes[Key.batchCount] = envelopes.count
         }
         let traced = envelopes.map { $0.addingTraceContext(span.context, instrument: tracer) }
-        do {
-          try await write(traced)
-        } catch {
-          Self.countSent(traced, observability, failure: error)
-          throw error
-        }
-        Self.countSent(traced, observability, failure: nil)
-        return traced
+        return try await Self.counting(traced, observability, write)
       }
+    }
+
+    /// Runs `write` with `envelopes` and counts them as sent, with the error type when it threw.
+    private static func counting(
+      _ envelopes: [EventEnvelope], _ observability: Observability, _ write: ([EventEnvelope]) async throws -> Void
+    ) async throws -> [EventEnvelope] {
+      do {
+        try await write(envelopes)
+      } catch {
+        countSent(envelopes, observability, failure: error)
+        throw error
+      }
+      countSent(envelopes, observability, failure: nil)
+      return envelopes
     }
 
     private static func countSent(_ envelopes: [EventEnvelope], _ observability: Observability, failure: (any Error)?) {
