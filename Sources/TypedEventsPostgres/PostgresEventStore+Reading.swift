@@ -1,0 +1,97 @@
+#if PostgreSQL
+  import Foundation
+  import PostgresNIO
+  import TypedEvents
+
+  extension PostgresEventStore {
+    /// Up to `limit` envelopes after `position`, in (transaction id, position) order, among the
+    /// events of transactions older than every transaction still running.
+    public func read(after position: Position?, limit: Int) async throws -> StoredBatch<Position> {
+      try await read(after: position, limit: limit, on: nil)
+    }
+
+    /// Reads on `connection` when given, else on a pooled connection.
+    func read(
+      after position: Position?, limit: Int, on connection: PostgresConnection?
+    ) async throws
+      -> StoredBatch<Position>
+    {
+      let after = position ?? Position(transaction: 0, sequence: 0)
+      let query: PostgresQuery = """
+        SELECT \(unescaped: Self.envelopeColumns)
+        FROM \(unescaped: schema).events
+        WHERE (tx, position) > (\(String(after.transaction))::xid8, \(after.sequence))
+          AND tx < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY tx, position LIMIT \(max(1, limit))
+        """
+      let logger = logger
+      if let connection { return try await Self.decodeBatch(connection.query(query, logger: logger), after: position) }
+      return try await withLiveConnection { connection in
+        try await Self.decodeBatch(connection.query(query, logger: logger), after: position)
+      }
+    }
+
+    /// The columns every read selects, in the order ``storedEnvelope(_:)`` decodes them.
+    /// `tx::text AS tx_text`: a bare `ORDER BY tx` would otherwise sort by the output column,
+    /// the text, and put transaction 1000 before 999.
+    static let envelopeColumns = """
+      tx::text AS tx_text, position, id, source, time_exact, name, version, subject, data_content_type, \
+      data_schema, metadata::text, payload::text
+      """
+
+    /// The envelope of a row of ``envelopeColumns``, or why it cannot be one.
+    static func storedEnvelope(
+      _ columns: (String, Int64, String, String?, Double?, String, Int, String?, String?, String?, String, String)
+    ) -> Result<StoredEnvelope<Position>, SkippedRow> {
+      let (tx, sequence, id, source, time, name, version, subject, contentType, dataSchema, metadata, payload) = columns
+      let here = Position(transaction: UInt64(tx) ?? 0, sequence: sequence)
+      guard let metadata = try? JSONDecoder().decode([String: EventAttributeValue].self, from: Data(metadata.utf8))
+      else {
+        return .failure(
+          SkippedRow(
+            position: here, reason: "\(here): the metadata is not an object of strings, whole numbers and Booleans"))
+      }
+      let envelope = EventEnvelope(
+        id: id, source: source, time: time.map(Date.init(timeIntervalSinceReferenceDate:)), name: name,
+        version: version, subject: subject, dataContentType: contentType, dataSchema: dataSchema,
+        metadata: metadata, payload: Data(payload.utf8))
+      return .success(StoredEnvelope(position: here, envelope: envelope))
+    }
+
+    /// A row read but not delivered, and why.
+    struct SkippedRow: Error {
+      var position: Position
+      var reason: String
+    }
+
+    /// The envelopes of `rows`, a read's result.
+    private static func decodeBatch(
+      _ rows: PostgresRowSequence, after position: Position?
+    ) async throws
+      -> StoredBatch<Position>
+    {
+      var envelopes: [StoredEnvelope<Position>] = []
+      var skipped: [String] = []
+      var next = position
+      for try await row in rows {
+        switch storedEnvelope(
+          try row.decode(
+            (String, Int64, String, String?, Double?, String, Int, String?, String?, String?, String, String).self))
+        {
+        case .success(let stored):
+          envelopes.append(stored)
+          next = stored.position
+        case .failure(let row):
+          skipped.append(row.reason)
+          next = row.position
+        }
+      }
+      return StoredBatch(envelopes: envelopes, skipped: skipped, next: next)
+    }
+
+    /// Returns at the next wake-up (a `NOTIFY` received by ``run()``), or after `timeout`.
+    public func waitForEnvelopes(after position: Position?, timeout: Duration) async throws {
+      await wakeUps.wait(timeout: timeout)
+    }
+  }
+#endif
