@@ -5,7 +5,11 @@ import TypedEvents
 
 /// Many threads publishing, subscribing, cancelling and replaying at once. Run it under Thread
 /// Sanitizer too: `swift test --sanitize=thread --scratch-path .build-tsan --filter Stress`.
-@Suite("Stress")
+///
+/// Serialized: each test starts seven threads that spin until its publishers finish, so two at
+/// once on two cores starve each other's publishers (under Thread Sanitizer, the suite's 3 s
+/// became minutes and held every other test's completion with it).
+@Suite("Stress", .serialized)
 struct StressTests {
   @Test func concurrentPublishersSubscribersAndCancellations() {
     let bus = EventBus()
