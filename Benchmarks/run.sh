@@ -11,6 +11,14 @@ rm -f .build/*/description.json .build/*/plugin-tools-description.json
 command -v valgrind > /dev/null || echo "run.sh: valgrind not found: no instruction counts (apt-get install -y valgrind)" >&2
 swift build -c release --product typed-events-benchmarks
 swift build -c release --product typed-events-allocations
-swift build -c release --product eventgen
 bin=$(swift build -c release --show-bin-path)
+# The generator and build parts time a release eventgen. The build-tool plugin has just built
+# one for BenchmarkEvents, as a host tool that SwiftPM names eventgen-tool: building the product
+# (and the root package's, in the build scripts) would compile the same sources twice more.
+if [[ -x $bin/eventgen-tool ]]; then
+  export EVENTGEN=$bin/eventgen-tool
+else
+  swift build -c release --product eventgen
+  export EVENTGEN=$bin/eventgen
+fi
 "$bin/typed-events-benchmarks" "$@"

@@ -81,8 +81,10 @@ if runs("instructions"), Instructions.valgrind != nil {
 }
 if runs("generator") {
   print("generator…")
+  // run.sh names the release eventgen it built (EVENTGEN); else the one beside this executable.
+  let eventgen = ProcessInfo.processInfo.environment["EVENTGEN"] ?? "\(binaries)/eventgen"
   report.generator = generatorBenchmarks(
-    sizes: quick ? [10, 100] : [100, 1_000, 10_000], repetitions: repetitions, eventgen: "\(binaries)/eventgen",
+    sizes: quick ? [10, 100] : [100, 1_000, 10_000], repetitions: repetitions, eventgen: eventgen,
     benchmarksFolder: benchmarksFolder)
 }
 if runs("compile") {
