@@ -56,7 +56,7 @@
       // Without a tracer (nil) or a metrics backend, a handler call costs what it did without them.
       let parent = tracer.map { stored.envelope.traceContext(instrument: $0) } ?? .topLevel
       let dimensions = observability.measures ? [(Key.group, name), (Key.eventType, stored.envelope.name)] : []
-      let (name, channel) = (name, store.channel)
+      let (name, store) = (name, store)
       var delay = retryDelay
       for attempt in 1...attempts {
         let started = ContinuousClock.now
@@ -64,7 +64,7 @@
           if let tracer {
             try await tracer.withSpan("process \(name)", context: parent, ofKind: .consumer) { span in
               span.attributes[Key.system] = PostgresEventStoreMetrics.system
-              span.attributes[Key.destination] = channel
+              span.attributes[Key.destination] = store.channel  // a new string: only when tracing
               span.attributes[Key.operationName] = "process"
               span.attributes[Key.operationType] = "process"
               span.attributes[Key.group] = name
