@@ -23,12 +23,7 @@ jobs=${JOBS:-2}
 files=${FILES:-1}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# EVENTGEN: a release eventgen already built (run.sh passes the one it times); else built here.
-eventgen=${EVENTGEN:-}
-if [ -z "$eventgen" ]; then
-  swift build -c release --package-path "$root" --product eventgen > /dev/null
-  eventgen="$root/.build/release/eventgen"
-fi
+eventgen=$(release_eventgen)
 # Not "Bench": a package's identity is its folder's name, and a TypedEvents checkout in a folder
 # named "bench" would then clash with it.
 make_package "$work/compile-cost-client"

@@ -1,5 +1,17 @@
 # Helpers that compile-cost.sh and rebuild-cost.sh share: a client package that depends on
-# TypedEvents by path, and timing a command's wall and CPU time. Sourced, not run.
+# TypedEvents by path, a release eventgen, and timing a command's wall and CPU time. Sourced,
+# not run.
+
+# release_eventgen: prints the path of a release eventgen: EVENTGEN when set (run.sh passes the
+# one it times), else the root package's, built here.
+release_eventgen() {
+  if [ -n "${EVENTGEN:-}" ]; then
+    echo "$EVENTGEN"
+  else
+    swift build -c release --package-path "$root" --product eventgen > /dev/null
+    echo "$root/.build/release/eventgen"
+  fi
+}
 
 # make_package DIR [plugin]: a package with one target `Gen` in DIR; with "plugin", the target
 # lists EventGenPlugin, as a user of the build-tool plugin writes it.

@@ -20,12 +20,7 @@ reps=${REPS:-5}
 jobs=${JOBS:-2}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# EVENTGEN: a release eventgen already built (run.sh passes the one it times); else built here.
-eventgen=${EVENTGEN:-}
-if [ -z "$eventgen" ]; then
-  swift build -c release --package-path "$root" --product eventgen > /dev/null
-  eventgen="$root/.build/release/eventgen"
-fi
+eventgen=$(release_eventgen)
 make_schemas() { python3 "$root/Benchmarks/make-schemas.py" "$events" "$@"; }
 
 make_package "$work/plugin" plugin
