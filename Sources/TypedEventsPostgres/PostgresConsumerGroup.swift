@@ -52,7 +52,10 @@
   ///   every event of a batch, and before a round that falls in the middle of one; after a crash
   ///   or a failover the events handled since the last save come again (at most a batch), and
   ///   `EventEnvelope.id` tells a handler that it has seen one. A member stopped while a
-  ///   handler runs saves what it handled before.
+  ///   handler runs saves what it handled before. A member reads its next batch while its
+  ///   handler runs the current one, so that a handler waiting on I/O does not also wait for the
+  ///   read; that batch is handled only after the current one is saved, so a crash still
+  ///   delivers at most one batch again.
   /// - **Poison events**: an event whose handler throws is tried ``attempts`` times, then
   ///   parked in the store's `dead_letters` table with the last error, and delivery goes on.
   ///   Later events about the same subject are delivered, not held back: a handler that needs
@@ -82,7 +85,7 @@
     public let retryDelay: Duration
     /// Whether envelopes of a newer schema version than the catalog's type are decoded.
     public let acceptingNewerVersions: Bool
-    private let onSkipped: @Sendable (EventConsumer<PostgresEventStore>.Skipped) -> Void
+    let onSkipped: @Sendable (EventConsumer<PostgresEventStore>.Skipped) -> Void
 
     /// The most partitions a group may have.
     public static let maximumPartitions = 1024
@@ -165,7 +168,7 @@
       var state = MemberState()
       while !Task.isCancelled {
         do {
-          try await deliverBatch(as: member, state: &state, handler)
+          try await deliverBatches(as: member, state: &state, handler)
           backoff = .milliseconds(100)
         } catch PostgresEventStoreError.partitionCountChanged(let group, let stored, let requested) {
           // Repartitioned under this member (it was paused past its lease): reading with the old
@@ -187,144 +190,6 @@
     /// three times per lease, and every second, so that a partition whose lease has expired
     /// finds a member within a second.
     public var roundInterval: Duration { min(lease / 3, .seconds(1)) }
-
-    /// What a member knows between batches.
-    private struct MemberState {
-      /// The partitions it holds, with their checkpoints (nil before the first).
-      var held: [Int: PostgresEventPosition?] = [:]
-      /// When its last round began, by this process's clock: its leases last at least
-      /// ``lease`` from then.
-      var round: ContinuousClock.Instant?
-      /// When it last saved checkpoints that only the horizon moved.
-      var idleSave: ContinuousClock.Instant?
-      /// When it last reported its partitions' lag.
-      var lagReport: ContinuousClock.Instant?
-    }
-
-    /// One turn: a round when one is due, then one batch of the member's partitions delivered
-    /// and checkpointed, or a wait for new events.
-    private func deliverBatch(
-      as member: UUID, state: inout MemberState, _ handler: (any Event, EventEnvelope) async throws -> Void
-    ) async throws {
-      let now = ContinuousClock.now
-      if state.round.map({ now - $0 >= roundInterval }) ?? true {
-        let round = try await store.groupRound(group: name, member: member, partitions: partitions, lease: lease)
-        guard round.partitions == partitions else {
-          throw PostgresEventStoreError.partitionCountChanged(
-            group: name, stored: round.partitions, requested: partitions)
-        }
-        let held = round.held
-        report(round, member: member, before: Set(state.held.keys))
-        // A checkpoint this member moved in memory only (the horizon) is not lost by a round.
-        let known = state.held
-        state.held = held.reduce(into: [:]) { result, entry in
-          let inMemory = known[entry.key].flatMap { $0 }
-          let merged: PostgresEventPosition? =
-            entry.value.map { saved in inMemory.map { max(saved, $0) } ?? saved } ?? inMemory
-          result[entry.key] = .some(merged)
-        }
-        state.round = now
-      }
-      if store.observability.measures, state.lagReport.map({ now - $0 >= min(pollInterval, roundInterval) }) ?? true {
-        state.lagReport = now
-        do {
-          try await reportLag(of: state.held)
-        } catch {
-          // A metric must not stop delivery.
-          store.logger.warning("consumer group \(name): lag not measured", metadata: ["error": "\(error)"])
-        }
-      }
-      guard !state.held.isEmpty else {
-        // No partition is this member's now: it stands by, and a later round may give it some.
-        try? await Task.sleep(for: roundInterval)
-        return
-      }
-      let wakeUps = await store.wakeUps.generation
-      let batch = try await store.read(partitions: state.held, of: partitions, limit: batchSize)
-      if batch.envelopes.isEmpty && batch.skipped.isEmpty {
-        // Only other partitions' events came: move on, in memory, and in the database at most
-        // once per round, so that an idle member neither scans them again nor writes for each.
-        if let next = batch.next, !Self.partitions(of: state.held, before: next).isEmpty {
-          if state.idleSave.map({ now - $0 >= roundInterval }) ?? true {
-            try await save(upTo: next, as: member, state: &state)
-            state.idleSave = now
-          } else {
-            for partition in Self.partitions(of: state.held, before: next) { state.held[partition] = next }
-          }
-        }
-        // A full scan of others' events reads on at once; otherwise there is nothing until the
-        // next wake-up.
-        if !batch.full {
-          await store.wakeUps.wait(since: wakeUps, timeout: min(pollInterval, roundInterval))
-        }
-        return
-      }
-      for reason in batch.skipped { onSkipped(.init(envelope: nil, reason: reason)) }
-      // Looked up once a batch: finding the bootstrapped tracer takes a lock and casts.
-      let tracer = store.observability.tracer
-      let tracing = tracer is NoOpTracer ? nil : tracer
-      var handled: PostgresEventPosition?
-      do {
-        for (partition, stored) in batch.envelopes {
-          let event: any Event
-          do {
-            event = try stored.envelope.decode(using: catalog, acceptingNewerVersions: acceptingNewerVersions)
-          } catch {
-            onSkipped(.init(envelope: stored.envelope, reason: "\(error)"))
-            handled = stored.position
-            continue
-          }
-          try await handle(event, stored, partition: partition, tracer: tracing, handler)
-          handled = stored.position  // not before: an event whose handler was stopped comes again
-          // A round is due: what was handled is saved and the round runs before the rest of the
-          // batch, so that slow handlers cannot outlast the leases.
-          if let round = state.round, ContinuousClock.now - round >= roundInterval {
-            try await save(upTo: stored.position, as: member, state: &state)
-            return
-          }
-        }
-      } catch {
-        // Stopped in the middle of the batch (cancelled while a handler ran, or the database
-        // failed while parking): what was handled is saved, so that whoever goes on starts at
-        // the first event that was not.
-        if let handled {
-          try? await save(upTo: handled, as: member, state: &state)
-        }
-        throw error
-      }
-      guard let next = batch.next else { return }
-      try await save(upTo: next, as: member, state: &state)
-    }
-
-    /// The partitions of `held` whose checkpoint is before `position`.
-    private static func partitions(
-      of held: [Int: PostgresEventPosition?], before position: PostgresEventPosition
-    )
-      -> [Int]
-    {
-      held.compactMap { partition, checkpoint in checkpoint.map { $0 < position } ?? true ? partition : nil }
-    }
-
-    /// Moves the checkpoint of every partition the member holds that is behind `position` to
-    /// it: every event of those partitions up to there was handled. Saved even as the task is
-    /// cancelled, so that the next member does not deliver them again. A partition whose save
-    /// finds another owner is this member's no more.
-    private func save(upTo position: PostgresEventPosition, as member: UUID, state: inout MemberState) async throws {
-      let behind = Self.partitions(of: state.held, before: position)
-      guard !behind.isEmpty else { return }
-      let (store, group, length) = (store, name, lease)
-      let saved = try await finishing {
-        try await store.saveCheckpoints(group: group, member: member, partitions: behind, at: position, lease: length)
-      }
-      for partition in behind {
-        if saved.contains(partition) {
-          state.held[partition] = position
-        } else {
-          state.held[partition] = nil
-          store.logger.warning("consumer group \(name): partition \(partition) was taken over; leaving it")
-        }
-      }
-    }
 
     /// Gives the member's partitions up, even as the task is cancelled, so that the others go on
     /// at once.

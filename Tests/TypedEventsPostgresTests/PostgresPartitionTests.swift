@@ -332,6 +332,45 @@
       }
     }
 
+    /// A member joining while another is in the middle of a batch (with the next one read
+    /// ahead) gets its share at once: the busy member's round between two events gives the
+    /// partitions up, and neither the rest of its batch nor the batch it read ahead is handled
+    /// for them.
+    @Test func aMemberJoiningMidBatchTakesItsShareAndTheBatchReadAheadIsNotDeliveredTwice() async throws {
+      try await withStore { store in
+        let subjects = (0..<8).map { _ in BoxID(UUID()) }
+        try await Self.appendSubjects(store, subjects: subjects, perSubject: 12)
+        let log = Collected<(member: Int, subject: UUID, round: Int)>()
+        // Batches of 20 at 20 ms an event take 400 ms; rounds run every 300 ms, inside them.
+        func member(_ number: Int) -> Task<Void, any Error> {
+          Task {
+            try await Self.group(store, batchSize: 20, lease: .milliseconds(900), partitions: 4).run { event, _ in
+              guard let box = event as? BoxProvisioned else { return }
+              try await Task.sleep(for: .milliseconds(20))
+              await log.append((number, box.boxId.rawValue, Int(box.title) ?? -1))
+            }
+          }
+        }
+        let first = member(0)
+        try await eventually { await log.count >= 10 }
+        let second = member(1)
+        try await eventually { await log.count >= 96 }
+        try await Task.sleep(for: .milliseconds(500))
+        for running in [first, second] { running.cancel() }
+        for running in [first, second] { try await running.value }
+
+        let all = await log.all
+        #expect(all.count == 96, "each event once: \(all.count) deliveries")
+        #expect(Set(all.map(\.member)) == [0, 1], "the second member got a share")
+        for subject in subjects {
+          let events = all.filter { $0.subject == subject.rawValue }
+          #expect(events.map(\.round) == Array(0..<12))
+          let handlers = events.map(\.member)
+          #expect(zip(handlers, handlers.dropFirst()).filter { $0 != $1 }.count <= 1, "\(handlers)")
+        }
+      }
+    }
+
     /// A member whose partitions hold most of the events still reads `batchSize` of them at a
     /// time: the scan covers other members' rows too, but a batch keeps `batchSize`, so a crash
     /// delivers at most that many again.
