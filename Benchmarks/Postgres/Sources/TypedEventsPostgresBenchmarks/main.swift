@@ -425,7 +425,7 @@ struct Members {
   }
 }
 
-/// 4 writers append `total` events about 256 subjects in batches of 100 while `count` member
+/// 4 writers append `total` events about 1,024 subjects in batches of 100 while `count` member
 /// processes of one 8-partition group handle them, each waiting `delay` per event; events/s from
 /// the first append to the last event handled, and the busiest member's share of the events (the
 /// subjects' hash split decides it, and the run lasts as long as that member works), with that
@@ -449,8 +449,10 @@ func scaleRate(
         for first in stride(from: writer * (total / 4), to: end, by: 100) {
           try await store.append(
             try (first..<min(first + 100, end)).map { index in
-              // 64 subjects per writer, so each subject's events come in its writer's order.
-              try EventEnvelope(Keyed(subject: "w\(writer)-s\(index % 64)", index: index))
+              // 256 subjects per writer, so each subject's events come in its writer's order. An
+              // app has more subjects than 1,024; fewer would make the hash split (which bounds
+              // what more members give) more uneven than an app's.
+              try EventEnvelope(Keyed(subject: "w\(writer)-s\(index % 256)", index: index))
             })
         }
       }
@@ -619,14 +621,14 @@ for _ in 0..<repetitions {
 }
 emit("| \(40_000 / scale) | \(spread(endToEnd, rate)) |")
 emit("")
-emit("## One group over member processes: 8 partitions, 4 writers, 256 subjects")
+emit("## One group over member processes: 8 partitions, 4 writers, 1,024 subjects")
 emit("")
 emit(
   "Each run starts the members, waits until they share the partitions, then times from the first append to the "
     + "last event handled; it fails unless every event was handled once and each subject's in order.")
 emit("")
 emit(
-  "The busiest member's share of the events bounds what more members can give: with the 256 subjects' hash "
+  "The busiest member's share of the events bounds what more members can give: with the 1,024 subjects' hash "
     + "split, the run lasts as long as that member works, so `1 / share` is the most they can deliver against one. "
     + "Its handler's waits are timed too: with more processes than cores, a 2 ms sleep ends later, and that "
     + "member's calls last longer than one member's.")
@@ -720,9 +722,14 @@ let scaledVerdict =
     + "ms with one member, which leaves \(String(format: "%.2f", slowerWaits))×, of which they reached "
     + "\(String(format: "%.0f", scaled / max(slowerWaits, 0.01) * 100))%"
 emit("| 2 ms handler: 4 members ≥ 3.5× one member (issue 32) | \(String(format: "%.2f", scaled))× | \(scaledVerdict) |")
+// Issue 32's 20,700 events/s is the end-to-end figure of a faster day: a run judges it only with
+// the machine's speed beside it, and the comparison that holds is an A/B in one sitting.
+let singleCommits = appendMedians["1x1"] ?? 0
 emit(
-  "| empty handler, one member process: no loss against 20,700 events/s (issue 32's baseline, an earlier run) | "
-    + "\(rate(oneMember)) | \(verdict(oneMember >= 20_700)) |")
+  "| empty handler, one member: no loss against the build before partitions (issue 32: 20,700 events/s end to "
+    + "end on 2026-11-24, when one writer committed 1,015 events/s) | end to end \(rate(deliveredRate)); one writer "
+    + "committed \(rate(singleCommits))/s; one member process of 8 partitions: \(rate(oneMember)) | not judged from "
+    + "one run: see the A/B in one sitting in AcrossProcesses.md |")
 emit(
   "| rebalance after a SIGKILL within lease + 1 s (4 s) | \(String(format: "%.2f", rebalanceMedian)) s | "
     + "\(verdict(rebalanceMedian <= 4)) |")
