@@ -66,8 +66,8 @@
       return try await store.read(partitions: checkpoints, of: partitions, limit: batchSize)
     }
 
-    /// `held` once every partition behind `position` has been saved at it: what ``save(upTo:as:state:)``
-    /// leaves when no partition was taken over.
+    /// `held` with every partition behind `position` moved to it: what ``save(upTo:as:state:)``
+    /// leaves when no partition was taken over, and where an idle member's partitions go on from.
     static func advanced(
       _ held: [Int: PostgresEventPosition?], to position: PostgresEventPosition
     ) -> [Int: PostgresEventPosition?] {
@@ -125,7 +125,7 @@
         try await save(upTo: next, as: member, state: &state)
         state.idleSave = now
       } else {
-        for partition in Self.partitions(of: state.held, before: next) { state.held[partition] = next }
+        state.held = Self.advanced(state.held, to: next)
       }
     }
 
@@ -147,8 +147,9 @@
           // round runs, so that slow handlers cannot outlast the leases. The rest of the batch
           // is still this member's only if the round left its partitions as they were.
           let now = ContinuousClock.now
-          if roundDue(state, at: now) || lagReportDue(state, at: now) {
-            if let handled, roundDue(state, at: now) { try await save(upTo: handled, as: member, state: &state) }
+          let round = roundDue(state, at: now)
+          if round || lagReportDue(state, at: now) {
+            if round, let handled { try await save(upTo: handled, as: member, state: &state) }
             let before = state.held
             try await maintain(as: member, state: &state)
             guard state.held == before else { return false }
