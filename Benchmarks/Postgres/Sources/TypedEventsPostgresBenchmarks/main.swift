@@ -504,10 +504,12 @@ func rebalanceAfterKill(_ store: PostgresEventStore, lease: Duration) async thro
   return rebalance
 }
 
+/// The median of `values` (the upper one of an even count).
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
 /// min / median / max of `values`, formatted by `format`.
 func spread(_ values: [Double], _ format: (Double) -> String) -> String {
-  let sorted = values.sorted()
-  return "\(format(sorted[0])) / \(format(sorted[sorted.count / 2])) / \(format(sorted[sorted.count - 1]))"
+  "\(format(values.min() ?? 0)) / \(format(median(values))) / \(format(values.max() ?? 0))"
 }
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
@@ -587,7 +589,7 @@ for batch in [1, 100] {
     for _ in 0..<repetitions {
       rates.append(try await withStore { try await appendRate($0, writers: writers, batch: batch, total: total) })
     }
-    appendMedians["\(writers)x\(batch)"] = rates.sorted()[rates.count / 2]
+    appendMedians["\(writers)x\(batch)"] = median(rates)
     emit("| \(writers) | \(batch) | \(total) | \(spread(rates, rate)) |")
   }
 }
@@ -637,9 +639,8 @@ emit(
   "| handler | members | events | events/s: min / median / max | against 1 member (medians) "
     + "| busiest member's share (median) | bound: 1 / share | busiest member's wait per call (median) |")
 emit("|---|---:|---:|---|---:|---:|---:|---:|")
-var scaleMedians: [String: Double] = [:]
-var scaleBounds: [String: Double] = [:]
-var scaleWaits: [String: Double] = [:]
+/// Each scale row's medians, by handler and members ("waits 2 ms 4").
+var scaleFigures: [String: (rate: Double, bound: Double, wait: Double)] = [:]
 for (handler, delay, total) in [
   ("empty", Duration.zero, 40_000 / scale), ("waits 2 ms", .milliseconds(2), 4_000 / scale),
 ] {
@@ -653,13 +654,9 @@ for (handler, delay, total) in [
       shares.append(run.busiest)
       waits.append(run.wait)
     }
-    let median = rates.sorted()[rates.count / 2]
-    let share = shares.sorted()[shares.count / 2]
-    let wait = waits.sorted()[waits.count / 2]
-    scaleMedians["\(handler) \(members)"] = median
-    scaleBounds["\(handler) \(members)"] = 1 / share
-    scaleWaits["\(handler) \(members)"] = wait
-    let ratio = median / (scaleMedians["\(handler) 1"] ?? median)
+    let (rateMedian, share, wait) = (median(rates), median(shares), median(waits))
+    scaleFigures["\(handler) \(members)"] = (rateMedian, 1 / share, wait)
+    let ratio = rateMedian / (scaleFigures["\(handler) 1"]?.rate ?? rateMedian)
     emit(
       "| \(handler) | \(members) | \(total) | \(spread(rates, rate)) | \(String(format: "%.2f", ratio))× "
         + "| \(String(format: "%.1f", share * 100))% | \(String(format: "%.2f", 1 / share))× "
@@ -697,7 +694,7 @@ emit("## Goals (issue 15, 2 cores, fsync on)")
 emit("")
 let appended = appendMedians["4x100"] ?? 0
 let idle = latencyFigures["idle"] ?? (0, 0)
-let deliveredRate = endToEnd.sorted()[endToEnd.count / 2]
+let deliveredRate = median(endToEnd)
 func verdict(_ met: Bool) -> String { met ? "met" : "**missed**" }
 emit("| goal | measured (median) | |")
 emit("|---|---|---|")
@@ -706,13 +703,13 @@ emit(
 emit("| ≥ 10,000 events/s delivered end to end | \(rate(deliveredRate)) | \(verdict(deliveredRate >= 10_000)) |")
 emit("| p50 ≤ 5 ms idle | \(String(format: "%.2f", idle.0)) ms | \(verdict(idle.0 <= 5)) |")
 emit("| p99 ≤ 25 ms idle | \(String(format: "%.2f", idle.1)) ms | \(verdict(idle.1 <= 25)) |")
-let scaled = (scaleMedians["waits 2 ms 4"] ?? 0) / max(1, scaleMedians["waits 2 ms 1"] ?? 1)
-let oneMember = scaleMedians["empty 1"] ?? 0
-let rebalanceMedian = rebalances.sorted()[rebalances.count / 2]
+let scaled = (scaleFigures["waits 2 ms 4"]?.rate ?? 0) / max(1, scaleFigures["waits 2 ms 1"]?.rate ?? 1)
+let oneMember = scaleFigures["empty 1"]?.rate ?? 0
+let rebalanceMedian = median(rebalances)
 // Below the goal, the row says what bounds the members: the split, and how much longer the busiest
 // one's waits took than one member's; and how much of both together they reached.
-let bound = scaleBounds["waits 2 ms 4"] ?? 0
-let (oneWait, fourWait) = (scaleWaits["waits 2 ms 1"] ?? 0, scaleWaits["waits 2 ms 4"] ?? 0)
+let bound = scaleFigures["waits 2 ms 4"]?.bound ?? 0
+let (oneWait, fourWait) = (scaleFigures["waits 2 ms 1"]?.wait ?? 0, scaleFigures["waits 2 ms 4"]?.wait ?? 0)
 let slowerWaits = bound * oneWait / max(fourWait, 1e-9)
 let scaledVerdict =
   scaled >= 3.5
