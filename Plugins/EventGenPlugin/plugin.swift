@@ -13,7 +13,7 @@ struct EventGenPlugin: BuildToolPlugin {
   func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
     guard let target = target as? SourceModuleTarget else { return [] }
     let schemas = target.sourceFiles
-      .filter { OutputNaming.isInput($0.url.lastPathComponent) }
+      .filter { SchemaFileNames.isInput($0.url.lastPathComponent) }
       .map(\.url)
       .sorted { $0.path < $1.path }
     guard !schemas.isEmpty else { return [] }
@@ -27,7 +27,7 @@ struct EventGenPlugin: BuildToolPlugin {
   }
 
   func command(tool: PluginContext.Tool, schemas: [URL], config: URL?, output: URL, targetName: String) -> Command {
-    let outputs = schemas.map { output.appending(path: OutputNaming.outputFileName(forSchemaAt: $0.path)) }
+    let outputs = schemas.map { output.appending(path: SchemaFileNames.swiftFileName(forSchemaAt: $0.path)) }
     var arguments = ["generate"] + schemas.map(\.path) + ["--output", output.path]
     if let config { arguments += ["--config", config.path] }
     return .buildCommand(
@@ -45,7 +45,7 @@ struct EventGenPlugin: BuildToolPlugin {
   extension EventGenPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
       let schemas = target.inputFiles
-        .filter { OutputNaming.isInput($0.url.lastPathComponent) }
+        .filter { SchemaFileNames.isInput($0.url.lastPathComponent) }
         .map(\.url)
         .sorted { $0.path < $1.path }
       guard !schemas.isEmpty else { return [] }

@@ -107,7 +107,7 @@ struct GenerateEventsCommand: CommandPlugin {
         let files = FileManager.default.enumerator(
           at: child, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
         guard
-          files?.contains(where: { ($0 as? URL).map { OutputNaming.isInput($0.lastPathComponent) } == true }) == true
+          files?.contains(where: { ($0 as? URL).map { SchemaFileNames.isInput($0.lastPathComponent) } == true }) == true
         else { continue }
         _ = try run(tool, ["lint", child.path])
       }
@@ -132,7 +132,7 @@ struct GenerateEventsCommand: CommandPlugin {
   private func schemaInputs(of target: SourceModuleTarget) -> [String]? {
     let config = target.directoryURL.appending(path: configName)
     if FileManager.default.fileExists(atPath: config.path) { return ["--config", config.path] }
-    let schemas = target.sourceFiles.filter { OutputNaming.isInput($0.url.lastPathComponent) }.map(\.url.path)
+    let schemas = target.sourceFiles.filter { SchemaFileNames.isInput($0.url.lastPathComponent) }.map(\.url.path)
       .sorted()
     return schemas.isEmpty ? nil : schemas
   }

@@ -263,9 +263,3 @@ struct AsyncAPIDecoder {
     return message.flatMap { reader.string($0, what: "`x-eventgen-deprecated`") } ?? ""
   }
 }
-
-extension String {
-  fileprivate func replacing(_ target: Character, with replacement: String) -> String {
-    reduce(into: "") { $0 += $1 == target ? replacement : String($1) }
-  }
-}

@@ -190,8 +190,8 @@ struct ReferenceResolver {
         bytes.append(byte)
       }
     }
-    return String(decoding: bytes, as: UTF8.self).replacingOccurrences("~1", with: "/")
-      .replacingOccurrences("~0", with: "~")
+    return String(decoding: bytes, as: UTF8.self).replacing("~1", with: "/")
+      .replacing("~0", with: "~")
   }
 
   /// `relative` against the folder of the file at `referencing`.
@@ -213,19 +213,5 @@ struct ReferenceResolver {
       parts.append(part)
     }
     return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
-  }
-}
-
-extension String {
-  /// Every occurrence of `target` replaced, without Foundation.
-  fileprivate func replacingOccurrences(_ target: String, with replacement: String) -> String {
-    guard contains(target) else { return self }
-    var result = ""
-    var rest = self[...]
-    while let range = rest.firstRange(of: target) {
-      result += rest[..<range.lowerBound] + replacement
-      rest = rest[range.upperBound...]
-    }
-    return result + rest
   }
 }

@@ -1,1 +1,0 @@
-../../Sources/EventGenDriver/OutputNaming.swift

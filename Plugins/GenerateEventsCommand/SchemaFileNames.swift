@@ -1,0 +1,1 @@
+../../Sources/EventSchema/SchemaFileNames.swift
