@@ -118,6 +118,10 @@ let package = Package(
     .testTarget(name: "SchemaEvolutionTests", dependencies: ["EventSchema", "SchemaEvolution"]),
     .testTarget(
       name: "EventCodegenTests", dependencies: ["EventSchema", "EventCodegen", "EventGenDriver", "TestSupport"]),
+    // The driver and the command line: inputs, the pipeline, writing and checking output, the diff.
+    .testTarget(
+      name: "EventGenDriverTests",
+      dependencies: ["EventGenDriver", "EventSchema", "EventCodegen", "ContractExport", "TestSupport"]),
     // Golden/ holds the exported documents of the samples and the edge cases.
     .testTarget(
       name: "ContractExportTests",

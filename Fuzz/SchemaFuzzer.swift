@@ -90,7 +90,7 @@ public func schemaFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int)
   }
 
   if let schema = result.schema {
-    let generator = CodeGenerator()
+    let generator = SwiftSourceRenderer()
     for (index, file) in schema.files.enumerated() {
       let first = generator.render(file, of: schema, holdsCatalog: index == 0)
       require(

@@ -19,7 +19,7 @@ enum ChannelNaming {
   static func channels(of schema: SchemaSet) -> [Channel] {
     var taken = Set<String>()
     return schema.files.map { file in
-      let stem = stem(of: file.path)
+      let stem = SchemaFileNames.baseName(of: file.path)
       let base = sanitized(file.namespace ?? stem)
       var key = base
       var number = 2
@@ -29,16 +29,6 @@ enum ChannelNaming {
       }
       return Channel(file: file, key: key, stem: stem)
     }
-  }
-
-  /// `Schemas/Listings.events.yaml` → `Listings`.
-  static func stem(of path: String) -> String {
-    var name = String(path.split(separator: "/").last ?? Substring(path))
-    for suffix in [".events.yaml", ".events.yml", ".yaml", ".yml"] where name.hasSuffix(suffix) {
-      name.removeLast(suffix.count)
-      break
-    }
-    return name
   }
 
   /// `name` with every character outside `[A-Za-z0-9._-]` replaced by `_`: AsyncAPI's pattern

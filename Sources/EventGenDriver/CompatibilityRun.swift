@@ -15,19 +15,11 @@ public enum CompatibilityRun {
   /// Compares the schemas at `old` with those at `new` (files, or folders searched for
   /// `*.events.yaml`). Schema errors in either version are reported instead of a comparison.
   public static func check(old: [String], new: [String], mode: CompatibilityMode) throws(InputError) -> Report {
-    let before = try load(old)
-    let after = try load(new)
+    let before = try FrontEnd.load(old)
+    let after = try FrontEnd.load(new)
     guard let oldSchema = before.schema, let newSchema = after.schema else {
       return Report(diagnostics: (before.diagnostics + after.diagnostics).sorted())
     }
     return Report(diagnostics: CompatibilityChecker.check(old: oldSchema, new: newSchema, mode: mode))
-  }
-
-  private static func load(_ paths: [String]) throws(InputError) -> SchemaLoadResult {
-    let files = try InputFiles.discover(paths)
-    guard !files.isEmpty else {
-      throw InputError("no schema files (\(InputFiles.searchedFor)) found in \(paths.joined(separator: ", "))")
-    }
-    return SchemaLoader.load(try InputFiles.read(files), readFile: InputFiles.readReferencedFile)
   }
 }

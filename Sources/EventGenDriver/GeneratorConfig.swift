@@ -100,3 +100,28 @@ public struct GeneratorConfig: Sendable, Equatable {
     return (diagnostics.isEmpty ? config : nil, diagnostics)
   }
 }
+
+extension GeneratorConfig {
+  /// The generator options the config sets, each overridden by the one given, as on the
+  /// command line: arguments win over the config's keys.
+  public func generatorOptions(
+    access: AccessLevel? = nil, notificationMessage: NotificationMessage? = nil
+  ) -> GeneratorOptions {
+    GeneratorOptions(
+      accessLevel: access ?? accessLevel ?? .public,
+      notificationMessage: notificationMessage ?? self.notificationMessage)
+  }
+
+  /// The inputs of a run: `given` when there are any, else the config's `schemas`.
+  public func inputs(_ given: [String]) throws(InputError) -> [String] {
+    let inputs = given.isEmpty ? schemas : given
+    guard !inputs.isEmpty else { throw InputError("give schema files or folders, or a --config that lists `schemas`") }
+    return inputs
+  }
+
+  /// The output folder of a run: `given`, else the config's `output`.
+  public func output(_ given: String?) throws(InputError) -> String {
+    guard let output = given ?? output else { throw InputError("give --output, or a --config that sets `output`") }
+    return output
+  }
+}

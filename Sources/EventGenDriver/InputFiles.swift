@@ -17,7 +17,7 @@ public enum InputFiles {
   /// The suffix that marks a schema file inside a folder.
   public static let schemaSuffix = ".events.yaml"
   /// What a folder is searched for, as the "no schema files" errors say it.
-  public static let searchedFor = OutputNaming.inputSuffixes.map { "*" + $0 }.joined(separator: ", ")
+  public static let searchedFor = SchemaFileNames.inputSuffixes.map { "*" + $0 }.joined(separator: ", ")
   /// Files larger than this are refused rather than read: no schema is anywhere near it.
   public static let maximumFileSize = 8 << 20
 
@@ -47,7 +47,7 @@ public enum InputFiles {
       guard let enumerator = fileManager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
         throw InputError("\(path): cannot list the folder")
       }
-      for case let url as URL in enumerator where OutputNaming.isInput(url.lastPathComponent) {
+      for case let url as URL in enumerator where SchemaFileNames.isInput(url.lastPathComponent) {
         let relative = url.path.dropFirst(root.path.count).drop { $0 == "/" }
         found.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
       }

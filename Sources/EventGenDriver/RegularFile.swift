@@ -54,21 +54,23 @@ enum RegularFile {
     return bytes
   }
 
-  /// Whether `path` is a readable regular file that starts with `prefix`.
-  static func starts(_ path: String, with prefix: [UInt8]) -> Bool {
-    guard let descriptor = try? open(path) else { return false }
+  /// Up to the first `count` bytes of the regular file at `path`: fewer when the file is shorter.
+  static func head(_ path: String, count: Int) throws(Failure) -> [UInt8] {
+    let descriptor = try open(path)
     defer { close(descriptor) }
-    var head = [UInt8](repeating: 0, count: prefix.count)
-    var count = 0
-    while count < head.count {
+    var head = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < head.count {
       let result = head.withUnsafeMutableBytes { buffer in
-        Glibc_read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+        Glibc_read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
       }
-      if result < 0 && errno == EINTR { continue }
-      guard result > 0 else { return false }
-      count += result
+      if result < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+      guard result >= 0 else { throw .cannotRead(errno) }
+      if result == 0 { break }
+      filled += result
     }
-    return head == prefix
+    head.removeSubrange(filled...)
+    return head
   }
 
   /// Opens `path` for reading if it is a regular file. Non-blocking, so that a FIFO with no

@@ -73,7 +73,7 @@ public enum SchemaLoader {
       case .failure(let diagnostics):
         log.append(contentsOf: diagnostics)
       case .document(let root):
-        if isAsyncAPIFileName(source.path) && !AsyncAPIDecoder.isAsyncAPI(root) {
+        if SchemaFileNames.isAsyncAPI(source.path) && !AsyncAPIDecoder.isAsyncAPI(root) {
           log.error(
             "this file is named as an AsyncAPI document but has no top-level `asyncapi:` key (such as `asyncapi: 3.0.0`)",
             at: root.location)
@@ -90,10 +90,5 @@ public enum SchemaLoader {
     let (schema, diagnostics) = SchemaValidator.validate(documents)
     log.append(contentsOf: diagnostics)
     return SchemaLoadResult(schema: log.hasErrors ? nil : schema, diagnostics: log.sorted)
-  }
-
-  /// `*.asyncapi.yaml`, `*.asyncapi.yml` or `*.asyncapi.json`.
-  static func isAsyncAPIFileName(_ path: String) -> Bool {
-    [".asyncapi.yaml", ".asyncapi.yml", ".asyncapi.json"].contains { path.hasSuffix($0) }
   }
 }

@@ -38,10 +38,9 @@ struct Compat: ParsableCommand {
     let safe = report.diagnostics.filter { $0.severity == .note }.count
     guard errors == 0 else {
       Output.error(
-        "\(errors) error\(errors == 1 ? "" : "s") (\(mode.rawValue) compatibility), \(safe) other change\(safe == 1 ? "" : "s")"
-      )
+        "\(Wording.count(errors, "error")) (\(mode.rawValue) compatibility), \(Wording.count(safe, "other change"))")
       throw ExitCode(1)
     }
-    print("eventgen: compatible (\(mode.rawValue)): \(safe) change\(safe == 1 ? "" : "s"), none breaking")
+    print("eventgen: compatible (\(mode.rawValue)): \(Wording.count(safe, "change")), none breaking")
   }
 }

@@ -23,45 +23,30 @@ struct ContractOptions: ParsableArguments {
   @Flag(help: "Write nothing: print a diff and exit 1 when the document on disk is missing or differs.")
   var check = false
 
-  /// Writes or checks the document in `format`; `extra` are the arguments that only this
-  /// format takes, for the command that the stale message suggests.
-  func run(_ format: ContractFormat, version: String? = nil, extra: [String] = []) throws {
-    let inputs = try resolvedInputs()
-    let plan = try ContractRun.plan(inputs, format: format, title: title, version: version)
-    Output.print(plan.diagnostics)
-    guard let document = plan.document else {
-      let errors = plan.diagnostics.filter { $0.severity == .error }.count
-      Output.error("\(errors) error\(errors == 1 ? "" : "s"); nothing was written")
-      throw ExitCode(1)
-    }
+  /// Writes or checks the document that `renderer` renders; `extra` are the options that only
+  /// this format takes, for the command that the stale message suggests.
+  func run(_ renderer: ContractDocument, extra: [(name: String, value: String?)] = []) throws {
+    let inputs = try Output.config(config).inputs(self.inputs)
+    let plan = try Pipeline.plan(inputs, renderer: renderer)
+    let files = try Output.files(of: plan)
     guard check else {
-      let written = try ContractRun.write(document, to: output)
-      print("eventgen: \(plan.eventCount) events → \(output): \(written ? "written" : "unchanged")")
+      let summary = try OutputWriter.write(files, to: .file(output))
+      print(
+        "eventgen: \(Wording.count(plan.eventCount, "event")) → \(output): \(summary.written.isEmpty ? "unchanged" : "written")"
+      )
       return
     }
-    guard let diff = try ContractRun.check(document, against: output) else {
+    let problems = try OutputWriter.check(files, against: .file(output))
+    guard !problems.isEmpty else {
       print("eventgen: \(output) is current")
       return
     }
-    print(diff, terminator: "")
-    let sources = self.inputs.isEmpty ? (config.map { ["--config", $0] } ?? []) : self.inputs
-    let command =
-      (["eventgen", format.rawValue] + sources + ["--output", output] + (title.map { ["--title", $0] } ?? []) + extra)
-      .joined(separator: " ")
+    print(problems.joined(separator: "\n"), terminator: "")
+    let command = Wording.rerun(
+      renderer.format.rawValue, inputs: self.inputs, config: config, output: output,
+      options: [("title", title)] + extra)
     Output.error("\(output) is stale; run: \(command)")
     throw ExitCode(1)
-  }
-
-  private func resolvedInputs() throws -> [String] {
-    guard inputs.isEmpty else { return inputs }
-    guard let config else {
-      throw ValidationError("Give schema files or folders, or a --config that lists `schemas`.")
-    }
-    let (loaded, diagnostics) = try GeneratorConfig.load(config)
-    Output.print(diagnostics)
-    guard let loaded else { throw ExitCode(1) }
-    guard !loaded.schemas.isEmpty else { throw ValidationError("\(config) lists no `schemas`.") }
-    return loaded.schemas
   }
 }
 
@@ -85,7 +70,8 @@ struct AsyncAPI: ParsableCommand {
   var version: String?
 
   func run() throws {
-    try options.run(.asyncAPI, version: version, extra: version.map { ["--version", $0] } ?? [])
+    try options.run(
+      ContractDocument(format: .asyncAPI, title: options.title, version: version), extra: [("version", version)])
   }
 }
 
@@ -106,6 +92,6 @@ struct JSONSchema: ParsableCommand {
   @OptionGroup var options: ContractOptions
 
   func run() throws {
-    try options.run(.jsonSchema)
+    try options.run(ContractDocument(format: .jsonSchema, title: options.title))
   }
 }

@@ -21,7 +21,7 @@ struct EventGen: ParsableCommand {
         eventgen generate Schemas --output Sources/AppEvents/Generated
       """,
     version:
-      "eventgen \(packageVersion), generating code for TypedEvents.GeneratedCodeVersion_\(CodeGenerator.generatedCodeVersion)",
+      "eventgen \(packageVersion), generating code for TypedEvents.GeneratedCodeVersion_\(SwiftSourceRenderer.generatedCodeVersion)",
     subcommands: [Init.self, Generate.self, Check.self, Lint.self, Compat.self, AsyncAPI.self, JSONSchema.self]
   )
 

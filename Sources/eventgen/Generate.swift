@@ -36,37 +36,23 @@ struct GenerationOptions: ParsableArguments {
   }
 
   func resolve() throws -> Resolved {
-    var fileConfig = GeneratorConfig()
-    if let config {
-      let (loaded, diagnostics) = try GeneratorConfig.load(config)
-      Output.print(diagnostics)
-      guard let loaded else { throw ExitCode(1) }
-      fileConfig = loaded
-    }
-    let inputs = self.inputs.isEmpty ? fileConfig.schemas : self.inputs
-    guard !inputs.isEmpty else {
-      throw ValidationError("Give schema files or folders, or a --config that lists `schemas`.")
-    }
-    guard let output = output ?? fileConfig.output else {
-      throw ValidationError("Give --output, or a --config that sets `output`.")
-    }
+    let fileConfig = try Output.config(config)
     return Resolved(
-      inputs: inputs, output: output,
-      options: GeneratorOptions(
-        accessLevel: access ?? fileConfig.accessLevel ?? .public,
-        notificationMessage: notificationMessage ?? fileConfig.notificationMessage))
+      inputs: try fileConfig.inputs(inputs), output: try fileConfig.output(output),
+      options: fileConfig.generatorOptions(access: access, notificationMessage: notificationMessage))
   }
 
-  /// The plan, or exit 1 after printing the schema errors.
-  func plan(_ resolved: Resolved) throws -> Generator.Plan {
-    let plan = try Generator.plan(resolved.inputs, options: resolved.options)
-    Output.print(plan.diagnostics)
-    guard plan.files != nil else {
-      let errors = plan.diagnostics.filter { $0.severity == .error }.count
-      Output.error("\(errors) error\(errors == 1 ? "" : "s"); nothing was written")
-      throw ExitCode(1)
-    }
-    return plan
+  /// The files to write, or exit 1 after printing the schema errors.
+  func plan(_ resolved: Resolved) throws -> (plan: Pipeline.Plan, files: [GeneratedFile]) {
+    let plan = try Pipeline.plan(resolved.inputs, renderer: SwiftSources(options: resolved.options))
+    return (plan, try Output.files(of: plan))
+  }
+
+  /// What `check` suggests to bring stale sources up to date: `generate` with these arguments.
+  var generateCommand: String {
+    Wording.rerun(
+      "generate", inputs: inputs, config: config, output: output,
+      options: [("access", access?.rawValue), ("notification-message", notificationMessage?.rawValue)])
   }
 }
 
@@ -96,13 +82,13 @@ struct Generate: ParsableCommand {
 
   func run() throws {
     let resolved = try options.resolve()
-    let plan = try options.plan(resolved)
-    let summary = try Generator.write(plan.files ?? [], to: resolved.output, force: force)
+    let (plan, files) = try options.plan(resolved)
+    let summary = try OutputWriter.write(files, to: .folder(resolved.output), force: force)
     // After writing: output generated into the target's own folder gives it its Swift files.
-    Output.print(TargetFolders.warnings(forSchemas: plan.schemaFiles))
+    Output.print(TargetFolders.warnings(forSchemas: plan.inputs.schemaFiles))
     var parts = ["\(summary.written.count) written", "\(summary.unchanged.count) unchanged"]
     if !summary.removed.isEmpty { parts.append("\(summary.removed.count) removed") }
-    print("eventgen: \(plan.eventCount) events → \(resolved.output): \(parts.joined(separator: ", "))")
+    print("eventgen: \(Wording.count(plan.eventCount, "event")) → \(resolved.output): \(parts.joined(separator: ", "))")
   }
 }
 
@@ -121,19 +107,18 @@ struct Check: ParsableCommand {
 
   func run() throws {
     let resolved = try options.resolve()
-    let plan = try options.plan(resolved)
-    let problems = try Generator.check(plan.files ?? [], against: resolved.output)
-    Output.print(TargetFolders.warnings(forSchemas: plan.schemaFiles))
+    let (plan, files) = try options.plan(resolved)
+    let problems = try OutputWriter.check(files, against: .folder(resolved.output))
+    Output.print(TargetFolders.warnings(forSchemas: plan.inputs.schemaFiles))
     guard problems.isEmpty else {
       print(problems.joined(separator: "\n"), terminator: "")
-      let arguments = options.config.map { ["--config", $0] } ?? []
-      let command =
-        (["eventgen", "generate"] + options.inputs + (options.output.map { ["--output", $0] } ?? []) + arguments
-        + (options.access.map { ["--access", $0.rawValue] } ?? [])
-        + (options.notificationMessage.map { ["--notification-message", $0.rawValue] } ?? [])).joined(separator: " ")
-      Output.error("\(problems.count) generated file\(problems.count == 1 ? " is" : "s are") stale; run: \(command)")
+      Output.error(
+        "\(Wording.count(problems.count, "generated file is", plural: "generated files are")) stale; run: \(options.generateCommand)"
+      )
       throw ExitCode(1)
     }
-    print("eventgen: \(plan.files?.count ?? 0) generated files in \(resolved.output) are current")
+    print(
+      "eventgen: \(Wording.count(files.count, "generated file is", plural: "generated files are")) current in \(resolved.output)"
+    )
   }
 }

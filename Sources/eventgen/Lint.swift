@@ -18,17 +18,13 @@ struct Lint: ParsableCommand {
   var inputs: [String]
 
   func run() throws {
-    let report = try Linter.lint(inputs)
+    let report = try FrontEnd.load(inputs)
     Output.print(report.diagnostics + TargetFolders.warnings(forSchemas: report.schemaFiles))
+    let files = Wording.count(report.schemaFiles.count, "schema file")
     guard !report.hasErrors else {
-      let errors = report.diagnostics.filter { $0.severity == .error }.count
-      Output.error(
-        "\(errors) error\(errors == 1 ? "" : "s") in \(report.fileCount) schema file\(report.fileCount == 1 ? "" : "s")"
-      )
+      Output.error("\(Wording.count(report.errorCount, "error")) in \(files)")
       throw ExitCode(1)
     }
-    print(
-      "eventgen: \(report.fileCount) schema file\(report.fileCount == 1 ? "" : "s") OK, \(report.eventCount) event\(report.eventCount == 1 ? "" : "s")"
-    )
+    print("eventgen: \(files) OK, \(Wording.count(report.eventCount, "event"))")
   }
 }

@@ -1,3 +1,5 @@
+import ArgumentParser
+import EventGenDriver
 import EventSchema
 import Foundation
 
@@ -10,5 +12,26 @@ enum Output {
 
   static func error(_ message: String) {
     FileHandle.standardError.write(Data("eventgen: \(message)\n".utf8))
+  }
+
+  /// A plan's files after printing its diagnostics; with schema errors, says that nothing was
+  /// written and exits 1.
+  static func files(of plan: Pipeline.Plan) throws -> [GeneratedFile] {
+    print(plan.diagnostics)
+    guard let files = plan.files else {
+      error("\(Wording.count(plan.inputs.errorCount, "error")); nothing was written")
+      throw ExitCode(1)
+    }
+    return files
+  }
+
+  /// The config at `path`, or a config with nothing set when there is none; exits 1 after
+  /// printing the diagnostics of a malformed one.
+  static func config(_ path: String?) throws -> GeneratorConfig {
+    guard let path else { return GeneratorConfig() }
+    let (loaded, diagnostics) = try GeneratorConfig.load(path)
+    print(diagnostics)
+    guard let loaded else { throw ExitCode(1) }
+    return loaded
   }
 }

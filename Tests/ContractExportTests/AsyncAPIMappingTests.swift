@@ -137,7 +137,7 @@ struct AsyncAPIMappingTests {
     let exporter = ContractExporter(schema)
     let document = exporter.jsonSchemaDocument()
     #expect(document["$schema"] == "https://json-schema.org/draft/2020-12/schema")
-    #expect(document["$comment"]?.stringValue?.hasPrefix(ContractExporter.marker + "Listings.events.yaml.") == true)
+    #expect(document["$comment"]?.stringValue?.hasPrefix(GeneratedFileMarker.text + "Listings.events.yaml.") == true)
     let definitions = try #require(document["$defs"])
     let components = try #require(exporter.asyncAPIDocument()["components"]?["schemas"])
     #expect(definitions.objectValue?.keys == components.objectValue?.keys)

@@ -2,6 +2,7 @@ import ContractExport
 import EventCodegen
 import EventSchema
 import Foundation
+import TestSupport
 import Testing
 
 /// `.events.yaml` → `eventgen asyncapi` → AsyncAPI input gives the Swift that the `.events.yaml`
@@ -74,7 +75,7 @@ struct AsyncAPIRoundTripTests {
     #expect(viaAsyncAPI.files.count == 1)
     #expect(viaAsyncAPI.allEvents.count == direct.allEvents.count)
 
-    let generator = CodeGenerator(options: set.options)
+    let generator = SwiftSourceRenderer(options: set.options)
     let expected = Self.declarations(generator.render(direct))
     let actual = Self.declarations(generator.render(viaAsyncAPI))
     #expect(expected.count > 3 * direct.allEvents.count)

@@ -4,15 +4,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The package root, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent()
-
-/// `relative` to the package root.
-func path(_ relative: String) -> String {
-  packageRoot.appendingPathComponent(relative).path
-}
-
 /// Validates schema files given as (path, text) and fails the test on any error.
 func load(_ files: [(path: String, text: String)]) throws -> SchemaSet {
   let result = SchemaLoader.load(files.map { SchemaSource(path: $0.path, text: $0.text) })
@@ -34,13 +25,4 @@ func compact(_ value: JSONValue?) -> String {
   guard let value else { return "<missing>" }
   return value.prettyPrinted.split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
     .replacingOccurrences(of: "\": ", with: "\":")
-}
-
-/// The eventgen that `swift test` built beside the test bundle.
-func eventgen() throws -> URL {
-  let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  let binary = folder.appendingPathComponent("eventgen")
-  try #require(
-    FileManager.default.isExecutableFile(atPath: binary.path), "no eventgen beside \(CommandLine.arguments[0])")
-  return binary
 }

@@ -1,6 +1,7 @@
 import EventCodegen
 import EventGenDriver
 import Foundation
+import TestSupport
 import Testing
 
 @testable import EventSchema
@@ -73,7 +74,7 @@ struct GeneratedNamesTests {
   /// declarations cannot capture a name the generated code means.
   @Test("generated code uses no name unqualified but the schemas' own and reserved ones", arguments: runs)
   func unqualifiedNamesAreTheSchemasOwn(inputs: [String]) throws {
-    let plan = try Generator.plan(inputs.map(path), options: GeneratorOptions())
+    let plan = try Pipeline.plan(inputs.map(path), renderer: SwiftSources())
     let files = try #require(plan.files)
     let sources = try InputFiles.read(try InputFiles.discover(inputs.map(path)))
     let schema = try #require(SchemaLoader.load(sources).schema)
@@ -94,7 +95,7 @@ struct GeneratedNamesTests {
 
   @Test("generated code has no traps", arguments: runs)
   func generatedCodeHasNoTraps(inputs: [String]) throws {
-    for file in try #require(try Generator.plan(inputs.map(path), options: GeneratorOptions()).files) {
+    for file in try #require(try Pipeline.plan(inputs.map(path), renderer: SwiftSources()).files) {
       let text = code(of: file.contents)
       for trap in ["try!", "as!", "fatalError", "precondition", "unsafe"] {
         #expect(!text.contains(trap), "\(file.name) contains \(trap)")
@@ -115,8 +116,8 @@ struct GeneratedNamesTests {
       "Schemas/Listings.events.yaml", "Schemas/Analytics.events.yaml", "Schemas/Chat.events.yaml",
       "Schemas/Inventory.events.yaml",
     ]
-    let forward = try Generator.plan(schemas.map(path), options: GeneratorOptions()).files
-    let backward = try Generator.plan(schemas.reversed().map(path), options: GeneratorOptions()).files
+    let forward = try Pipeline.plan(schemas.map(path), renderer: SwiftSources()).files
+    let backward = try Pipeline.plan(schemas.reversed().map(path), renderer: SwiftSources()).files
     #expect(forward != nil)
     #expect(forward == backward)
   }

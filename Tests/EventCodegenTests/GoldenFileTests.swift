@@ -1,15 +1,8 @@
 import EventCodegen
 import EventGenDriver
 import Foundation
+import TestSupport
 import Testing
-
-/// The package root, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent()
-
-func path(_ relative: String) -> String {
-  packageRoot.appendingPathComponent(relative).path
-}
 
 /// The checked-in generated sources are the golden files of the generator, each generated with
 /// its target's `eventgen-config.yaml` (schemas, output folder and options). Re-record them with
@@ -26,22 +19,20 @@ struct GoldenFileTests {
   func goldenFilesAreCurrent(configPath: String) throws {
     let config = try #require(try GeneratorConfig.load(path(configPath)).0)
     let output = try #require(config.output)
-    let options = GeneratorOptions(
-      accessLevel: config.accessLevel ?? .public, notificationMessage: config.notificationMessage)
-    let plan = try Generator.plan(config.schemas, options: options)
+    let plan = try Pipeline.plan(config.schemas, renderer: SwiftSources(options: config.generatorOptions()))
     let files = try #require(plan.files)
-    let problems = try Generator.check(files, against: output)
+    let problems = try OutputWriter.check(files, against: .folder(output))
     #expect(problems.isEmpty, "stale golden files; re-record with Scripts/record-golden-files:\n\(problems.joined())")
   }
 
   @Test func outputIsDeterministic() throws {
-    let first = try Generator.plan([path("Schemas")], options: GeneratorOptions()).files
-    let second = try Generator.plan([path("Schemas")], options: GeneratorOptions()).files
+    let first = try Pipeline.plan([path("Schemas")], renderer: SwiftSources()).files
+    let second = try Pipeline.plan([path("Schemas")], renderer: SwiftSources()).files
     #expect(first == second)
   }
 
   @Test func everyOutputFileNamesItsSchemaAndSaysDoNotEdit() throws {
-    let files = try #require(try Generator.plan([path("Schemas")], options: GeneratorOptions()).files)
+    let files = try #require(try Pipeline.plan([path("Schemas")], renderer: SwiftSources()).files)
     #expect(
       files.map(\.name) == [
         "Analytics.events.swift", "Chat.events.swift", "Inventory.events.swift", "Listings.events.swift",
@@ -55,7 +46,7 @@ struct GoldenFileTests {
   }
 
   @Test func theCatalogIsATableNotASwitch() throws {
-    let files = try #require(try Generator.plan([path("Schemas")], options: GeneratorOptions()).files)
+    let files = try #require(try Pipeline.plan([path("Schemas")], renderer: SwiftSources()).files)
     // The first schema's file holds the catalog of the whole run, which joins the lists of event
     // types that each schema's file holds: it names no event type, so editing one does not
     // recompile it.

@@ -17,12 +17,12 @@ struct RenderingTests {
     ("café 🎉", "\"café 🎉\""),
   ])
   func stringLiteralsAreExact(text: String, literal: String) {
-    #expect(Swift.stringLiteral(text) == literal)
+    #expect(SwiftSpelling.stringLiteral(text) == literal)
   }
 
   @Test func keywordsAreEscaped() {
-    #expect(Swift.identifier("default") == "`default`")
-    #expect(Swift.identifier("listing") == "listing")
+    #expect(SwiftSpelling.identifier("default") == "`default`")
+    #expect(SwiftSpelling.identifier("listing") == "listing")
   }
 
   @Test func defaultValuesAreSpelledAsSwift() {
@@ -71,9 +71,9 @@ struct RenderingTests {
   }
 
   @Test func typesAreSpelledModuleQualified() {
-    #expect(Swift.type(.builtin(.string)) == "Swift.String")
-    #expect(Swift.type(.optional(.array(.builtin(.date)))) == "[Foundation.Date]?")
-    #expect(Swift.type(.dictionary(.named("Money", .record))) == "[Swift.String: Money]")
+    #expect(SwiftSpelling.type(.builtin(.string)) == "Swift.String")
+    #expect(SwiftSpelling.type(.optional(.array(.builtin(.date)))) == "[Foundation.Date]?")
+    #expect(SwiftSpelling.type(.dictionary(.named("Money", .record))) == "[Swift.String: Money]")
   }
 
   /// A module is imported with the generated access level only where a declaration of that

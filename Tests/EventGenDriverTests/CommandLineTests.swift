@@ -5,7 +5,7 @@ import Testing
 
 /// Runs the eventgen binary in `folder`; its exit status, standard output and standard error.
 func runEventgen(_ arguments: [String], in folder: String) throws -> ChildProcessResult {
-  try runChildProcess(try FileSafetyTests.eventgen(), arguments, in: URL(fileURLWithPath: folder))
+  try runChildProcess(try eventgen(), arguments, in: URL(fileURLWithPath: folder))
 }
 
 /// `eventgen` as a user meets it: every command's help shows an example that works, the
@@ -57,7 +57,7 @@ struct CommandLineTests {
 
   @Test func theVersionNamesTheRuntimeContractOfTheGeneratedCode() throws {
     let run = try runEventgen(["--version"], in: FileManager.default.temporaryDirectory.path)
-    let contract = "GeneratedCodeVersion_\(CodeGenerator.generatedCodeVersion)"
+    let contract = "GeneratedCodeVersion_\(SwiftSourceRenderer.generatedCodeVersion)"
     #expect(run.status == 0)
     #expect(run.output.contains("TypedEvents.\(contract)"), "\(run.output)")
     // The runtime of this checkout declares exactly that protocol, so the two match.

@@ -9,8 +9,20 @@ import Testing
 struct ContractRunTests {
   let schema = "namespace: T\nevents:\n  Ping:\n    fields:\n      count: Int\n"
 
-  func document(_ folder: TemporaryFolder, _ format: ContractFormat = .asyncAPI) throws -> String {
-    try #require(try ContractRun.plan([folder.path + "/in"], format: format).document)
+  func document(_ folder: TemporaryFolder, _ format: ContractFormat = .asyncAPI) throws -> [GeneratedFile] {
+    try #require(try Pipeline.plan([folder.path + "/in"], renderer: ContractDocument(format: format)).files)
+  }
+
+  /// Whether writing `files` to `path` wrote anything.
+  func write(_ files: [GeneratedFile], to path: String) throws -> Bool {
+    try !OutputWriter.write(files, to: .file(path)).written.isEmpty
+  }
+
+  /// The one problem of checking `files` against `path`, or nil when it is current.
+  func check(_ files: [GeneratedFile], against path: String) throws -> String? {
+    let problems = try OutputWriter.check(files, against: .file(path))
+    #expect(problems.count <= 1)
+    return problems.first
   }
 
   /// Whether a diff adds the property of the field `note`.
@@ -22,13 +34,13 @@ struct ContractRunTests {
     let folder = try TemporaryFolder()
     try folder.write("in/T.events.yaml", schema)
     let target = folder.path + "/out/deeper/t.asyncapi.json"
-    #expect(try ContractRun.write(try document(folder), to: target))
+    #expect(try write(try document(folder), to: target))
     let past = Date(timeIntervalSince1970: 1_000_000)
     try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: target)
-    #expect(try ContractRun.write(try document(folder), to: target) == false)
+    #expect(try write(try document(folder), to: target) == false)
     let modified = try FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as? Date
     #expect(modified == past)
-    #expect(try ContractRun.check(try document(folder), against: target) == nil)
+    #expect(try check(try document(folder), against: target) == nil)
     // No temporary file is left beside it.
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/out/deeper") == ["t.asyncapi.json"])
   }
@@ -37,15 +49,15 @@ struct ContractRunTests {
     let folder = try TemporaryFolder()
     try folder.write("in/T.events.yaml", schema)
     let target = folder.path + "/t.json"
-    let missing = try #require(try ContractRun.check(try document(folder), against: target))
+    let missing = try #require(try check(try document(folder), against: target))
     #expect(missing.hasPrefix("--- /dev/null\n+++ \(target)\n@@ -1,0 +1,"))
-    _ = try ContractRun.write(try document(folder), to: target)
+    _ = try write(try document(folder), to: target)
     try folder.write("in/T.events.yaml", schema + "      note: String?\n")
-    let stale = try #require(try ContractRun.check(try document(folder), against: target))
+    let stale = try #require(try check(try document(folder), against: target))
     #expect(stale.hasPrefix("--- \(target)\n+++ \(target)\n@@ "))
     #expect(addsTheNoteField(stale))
     // Checking wrote nothing.
-    #expect(try ContractRun.check(try document(folder), against: target) == stale)
+    #expect(try check(try document(folder), against: target) == stale)
   }
 
   @Test func aFileEventgenDidNotWriteIsNeverOverwritten() throws {
@@ -53,10 +65,10 @@ struct ContractRunTests {
     try folder.write("in/T.events.yaml", schema)
     try folder.write("hand-written.json", "{\"asyncapi\": \"3.0.0\"}\n")
     let target = folder.path + "/hand-written.json"
-    #expect(throws: InputError.self) { try ContractRun.write(try document(folder), to: target) }
+    #expect(throws: InputError.self) { try write(try document(folder), to: target) }
     #expect(try folder.read("hand-written.json") == "{\"asyncapi\": \"3.0.0\"}\n")
-    #expect(try ContractRun.check(try document(folder), against: target)?.contains("eventgen did not write it") == true)
-    #expect(throws: InputError.self) { try ContractRun.write(try document(folder), to: folder.path) }
+    #expect(try check(try document(folder), against: target)?.contains("eventgen did not write it") == true)
+    #expect(throws: InputError.self) { try write(try document(folder), to: folder.path) }
   }
 
   // MARK: The commands
@@ -70,8 +82,8 @@ struct ContractRunTests {
     let arguments = [format.rawValue, folder.path + "/in", "--output", target]
     let written = try runChildProcess(try eventgen(), arguments)
     #expect(written.status == 0, "\(written.errors)")
-    #expect(written.output == "eventgen: 1 events → \(target): written\n")
-    #expect(try folder.read("contract.json") == (try document(folder, format)))
+    #expect(written.output == "eventgen: 1 event → \(target): written\n")
+    #expect(try folder.read("contract.json") == (try document(folder, format)).first?.contents)
     let current = try runChildProcess(try eventgen(), arguments + ["--check"])
     #expect(current.status == 0)
     #expect(current.output == "eventgen: \(target) is current\n")

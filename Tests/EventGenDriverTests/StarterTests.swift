@@ -21,10 +21,10 @@ struct StarterTests {
       #expect(
         try folder.read("Sources/ShopEvents/" + URL(fileURLWithPath: file.path).lastPathComponent) == file.contents)
     }
-    let report = try Linter.lint([target])
+    let report = try FrontEnd.load([target])
     #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
     #expect(report.eventCount == 3)
-    let plan = try Generator.plan([target], options: GeneratorOptions())
+    let plan = try Pipeline.plan([target], renderer: SwiftSources())
     #expect(plan.files?.count == 1)
     let (config, diagnostics) = try GeneratorConfig.load(target + "/eventgen-config.yaml")
     #expect(diagnostics.isEmpty)

@@ -41,12 +41,7 @@ struct CatalogRenderer {
   }
 
   private static func tableName(forSchemaAt path: String) -> String {
-    var file = Substring(path.split(separator: "/").last ?? Substring(path))
-    for suffix in [".yaml", ".yml"] where file.hasSuffix(suffix) {
-      file = file.dropLast(suffix.count)
-      break
-    }
-    let words = file.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.map(String.init)
+    let words = SchemaFileNames.stem(of: path).split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.map(String.init)
     var name = words.enumerated().map { index, word in
       index == 0 ? word.prefix(1).lowercased() + word.dropFirst() : word.prefix(1).uppercased() + word.dropFirst()
     }.joined()
@@ -58,7 +53,7 @@ struct CatalogRenderer {
   /// `GeneratedEvents.<name>`: the event types of one schema, in the schema's own file.
   func renderTable(named name: String, of file: SchemaFile) -> Declaration {
     let names = file.events.map { "  \($0.name).self," }
-    let fileName = CodeGenerator.fileName(file.path)
+    let fileName = SchemaFileNames.fileName(of: file.path)
     return .extension(
       ExtensionDecl(
         type: "GeneratedEvents",
@@ -66,7 +61,7 @@ struct CatalogRenderer {
           .property(
             PropertyDecl(
               doc: ["The event types of `\(fileName)`, for ``catalog``."], modifiers: "static ", keyword: "let",
-              name: name, type: "[any \(Swift.runtime("Event")).Type]",
+              name: name, type: "[any \(SwiftSpelling.runtime("Event")).Type]",
               initializer: "[\n" + names.joined(separator: "\n") + "\n]"))
         ]))
   }
@@ -75,7 +70,7 @@ struct CatalogRenderer {
   /// ``tableNames(_:)``).
   func render(_ run: SchemaSet, tables: [String: String]) -> [Declaration] {
     let lists = run.files.compactMap { tables[$0.path] }.map { "Self.\($0)" }
-    let catalog = Swift.runtime("EventCatalog")
+    let catalog = SwiftSpelling.runtime("EventCatalog")
     let table: String
     switch lists.count {
     case 0: table = "\(catalog)([])"

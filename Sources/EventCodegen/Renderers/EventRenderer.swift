@@ -5,7 +5,7 @@ struct EventRenderer {
   let access: String
 
   func render(_ event: EventDeclaration) -> [Declaration] {
-    var doc = Swift.doc(event.doc)
+    var doc = SwiftSpelling.doc(event.doc)
     if !doc.isEmpty { doc.append("") }
     doc.append("Wire name `\(event.wireName)`, version \(event.version).")
     if let message = event.deprecated {
@@ -17,12 +17,12 @@ struct EventRenderer {
       .type(
         NominalDecl(
           doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: event.name,
-          conformances: [Swift.runtime("Event")],
+          conformances: [SwiftSpelling.runtime("Event")],
           members: [
             .property(
               PropertyDecl(
                 doc: ["The name on the wire, also the notification name."], modifiers: "\(access)static ",
-                name: "eventName", type: "Swift.String", getter: [.line(Swift.stringLiteral(event.wireName))])),
+                name: "eventName", type: "Swift.String", getter: [.line(SwiftSpelling.stringLiteral(event.wireName))])),
             .property(
               PropertyDecl(
                 doc: ["The schema version this type was generated from."], modifiers: "\(access)static ",
@@ -36,13 +36,13 @@ struct EventRenderer {
       declarations.append(
         .extension(
           ExtensionDecl(
-            type: event.name, conformances: [Swift.runtime("SubjectIdentifiable")],
+            type: event.name, conformances: [SwiftSpelling.runtime("SubjectIdentifiable")],
             members: [
               .property(
                 PropertyDecl(
                   doc: ["What the event is about: `\(subject.properties.joined(separator: "."))`."], modifiers: access,
-                  name: "eventSubject", type: Swift.type(subject.type),
-                  getter: [.line("self." + subject.properties.map(Swift.member).joined(separator: "."))]))
+                  name: "eventSubject", type: SwiftSpelling.type(subject.type),
+                  getter: [.line("self." + subject.properties.map(SwiftSpelling.member).joined(separator: "."))]))
             ] + replayMembers(event))))
     }
     return declarations

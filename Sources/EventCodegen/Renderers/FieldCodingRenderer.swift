@@ -16,26 +16,28 @@ struct FieldCodingRenderer {
   var properties: [Declaration] {
     let keyword = isMutable ? "var" : "let"
     return fields.flatMap { field -> [Declaration] in
-      var doc = Swift.doc(field.doc)
+      var doc = SwiftSpelling.doc(field.doc)
       if field.wireKey != field.name {
         if !doc.isEmpty { doc.append("") }
         doc.append("Wire key: `\(field.wireKey)`.")
       }
-      let name = Swift.identifier(field.name)
+      let name = SwiftSpelling.identifier(field.name)
       guard let message = field.deprecated else {
         return [
           .property(
-            PropertyDecl(doc: doc, modifiers: access, keyword: keyword, name: name, type: Swift.type(field.type)))
+            PropertyDecl(
+              doc: doc, modifiers: access, keyword: keyword, name: name, type: SwiftSpelling.type(field.type)))
         ]
       }
       return [
         // Internal, not private: the coding extensions live in the other generated file.
         .property(
-          PropertyDecl(modifiers: "", keyword: keyword, name: Self.storage(field), type: Swift.type(field.type))),
+          PropertyDecl(modifiers: "", keyword: keyword, name: Self.storage(field), type: SwiftSpelling.type(field.type))
+        ),
         .property(
           PropertyDecl(
             doc: doc, attributes: [Availability.deprecated(message)], modifiers: access, name: name,
-            type: Swift.type(field.type),
+            type: SwiftSpelling.type(field.type),
             getter: isMutable
               ? [.line("get { \(Self.storage(field)) }"), .line("set { \(Self.storage(field)) = newValue }")]
               : [.line(Self.storage(field))])),
@@ -45,13 +47,13 @@ struct FieldCodingRenderer {
 
   /// The stored property behind a field, as generated code refers to it: `self.amount`.
   static func storage(_ field: Field) -> String {
-    field.deprecated == nil ? Swift.member(field.name) : "_\(field.name)"
+    field.deprecated == nil ? SwiftSpelling.member(field.name) : "_\(field.name)"
   }
 
   /// The memberwise initializer; fields with defaults get default arguments.
   func memberwiseInitializer(doc: String, deprecated: String?) -> Declaration {
     let parameters = fields.map { field -> String in
-      var parameter = "\(Swift.identifier(field.name)): \(Swift.type(field.type))"
+      var parameter = "\(SwiftSpelling.identifier(field.name)): \(SwiftSpelling.type(field.type))"
       if let value = field.defaultValue {
         parameter += " = \(ValueSpelling.expression(value, of: field.type))"
       } else if field.type.isOptional {
@@ -67,7 +69,7 @@ struct FieldCodingRenderer {
       FunctionDecl(
         doc: [doc], attributes: deprecated.map { [Availability.deprecated($0)] } ?? [],
         signature: signature,
-        body: fields.map { .line("self.\(Self.storage($0)) = \(Swift.identifier($0.name))") }))
+        body: fields.map { .line("self.\(Self.storage($0)) = \(SwiftSpelling.identifier($0.name))") }))
   }
 
   /// The coding of the fields, written once: a generic reader and writer, from which the
@@ -79,17 +81,18 @@ struct FieldCodingRenderer {
     // SPI, as the protocol is: the conformance stays out of the module's public interface.
     .extension(
       ExtensionDecl(
-        modifiers: "@_spi(Generated) nonisolated ", type: type, conformances: [Swift.runtime("FieldCodable")],
+        modifiers: "@_spi(Generated) nonisolated ", type: type, conformances: [SwiftSpelling.runtime("FieldCodable")],
         members: [
           decoder(
             doc:
               "Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.",
             signature:
-              "\(access)init<Reader: \(Swift.runtime("FieldReader"))>(fields reader: Reader) throws(Reader.Failure)",
+              "\(access)init<Reader: \(SwiftSpelling.runtime("FieldReader"))>(fields reader: Reader) throws(Reader.Failure)",
             reader: "reader", oneCall: !initializerIsDeprecated),
           encoder(
             doc: "Writes the fields, by wire key, to JSON, `userInfo` or a hasher.",
-            signature: "\(access)func write<Writer: \(Swift.runtime("FieldWriter"))>(fields writer: inout Writer)",
+            signature:
+              "\(access)func write<Writer: \(SwiftSpelling.runtime("FieldWriter"))>(fields writer: inout Writer)",
             call: "writer"),
         ]))
   }
@@ -103,22 +106,22 @@ struct FieldCodingRenderer {
   /// in release (Benchmarks/compile-cost.sh).
   private func decoder(doc: String, signature: String, reader: String, oneCall: Bool) -> Declaration {
     let values: [(field: Field, expression: String)] = fields.map { field in
-      let key = Swift.stringLiteral(field.wireKey)
+      let key = SwiftSpelling.stringLiteral(field.wireKey)
       switch (field.type, field.defaultValue) {
       case (.optional(let wrapped), nil), (.optional(let wrapped), .some(DefaultValue.none)):
-        return (field, "\(reader).decodeIfPresent(\(Swift.type(wrapped)).self, forKey: \(key))")
+        return (field, "\(reader).decodeIfPresent(\(SwiftSpelling.type(wrapped)).self, forKey: \(key))")
       case (.optional(let wrapped), let value?):
         return (
           field,
-          "\(reader).decodeIfPresent(\(Swift.type(wrapped)).self, forKey: \(key)) ?? \(ValueSpelling.expression(value, of: field.type))"
+          "\(reader).decodeIfPresent(\(SwiftSpelling.type(wrapped)).self, forKey: \(key)) ?? \(ValueSpelling.expression(value, of: field.type))"
         )
       case (let type, let value?):
         return (
           field,
-          "\(reader).decode(\(Swift.type(type)).self, forKey: \(key), default: \(ValueSpelling.expression(value, of: type)))"
+          "\(reader).decode(\(SwiftSpelling.type(type)).self, forKey: \(key), default: \(ValueSpelling.expression(value, of: type)))"
         )
       case (let type, nil):
-        return (field, "\(reader).decode(\(Swift.type(type)).self, forKey: \(key))")
+        return (field, "\(reader).decode(\(SwiftSpelling.type(type)).self, forKey: \(key))")
       }
     }
     let body: [Statement]
@@ -127,7 +130,8 @@ struct FieldCodingRenderer {
     } else if oneCall {
       let arguments = values.enumerated().map { index, value in
         Statement.line(
-          "\(Swift.argumentLabel(value.field.name)): \(value.expression)\(index == values.count - 1 ? "" : ",")")
+          "\(SwiftSpelling.argumentLabel(value.field.name)): \(value.expression)\(index == values.count - 1 ? "" : ",")"
+        )
       }
       body = [.block("try self.init(", arguments, close: ")")]
     } else {
@@ -140,7 +144,8 @@ struct FieldCodingRenderer {
   private func encoder(doc: String, signature: String, call: String) -> Declaration {
     let body: [Statement] = fields.map { field in
       let method = field.type.isOptional ? "encodeIfPresent" : "encode"
-      return .line("\(call).\(method)(self.\(Self.storage(field)), forKey: \(Swift.stringLiteral(field.wireKey)))")
+      return .line(
+        "\(call).\(method)(self.\(Self.storage(field)), forKey: \(SwiftSpelling.stringLiteral(field.wireKey)))")
     }
     return .function(FunctionDecl(doc: [doc], signature: signature, body: body))
   }
@@ -150,6 +155,6 @@ struct FieldCodingRenderer {
 enum Availability {
   static func deprecated(_ message: String) -> String {
     message.isEmpty
-      ? "@available(*, deprecated)" : "@available(*, deprecated, message: \(Swift.stringLiteral(message)))"
+      ? "@available(*, deprecated)" : "@available(*, deprecated, message: \(SwiftSpelling.stringLiteral(message)))"
   }
 }

@@ -31,23 +31,24 @@ struct FilterHelperRenderer {
       // `subject subject:` draws a warning: a label equal to the parameter's name is the name.
       // A keyword label (a subject field named `var`, a type named `LetID`) keeps its backticks
       // in the declaration; a call writes it as an argument label.
-      let parameter = label == "subject" ? "subject" : "\(Swift.identifier(label)) subject"
+      let parameter = label == "subject" ? "subject" : "\(SwiftSpelling.identifier(label)) subject"
       // `.group(_:)` is not inlinable; `.event(_:)` is, so events go through the runtime's
       // `_event(about:)`, which keeps the delivery path from being specialised per event type.
       let selector =
         item.isGroup ? "Self.group(\(item.typeName).self).about(subject)" : "Self._event(about: subject)"
       return .extension(
         ExtensionDecl(
-          type: Swift.runtime("EventSelector"),
+          type: SwiftSpelling.runtime("EventSelector"),
           whereClause: "Value == \(item.typeName)",
           members: [
             .function(
               FunctionDecl(
                 doc: [
                   "The `\(item.typeName)` events about one \(label), for `subscribe(_:)` or `events(_:)`,",
-                  "as in `bus.subscribe(.\(name)(\(Swift.argumentLabel(label)): id)) { … }`.",
+                  "as in `bus.subscribe(.\(name)(\(SwiftSpelling.argumentLabel(label)): id)) { … }`.",
                 ],
-                signature: "\(access)static func \(name)(\(parameter): \(Swift.type(item.subjectType))) -> Self",
+                signature:
+                  "\(access)static func \(name)(\(parameter): \(SwiftSpelling.type(item.subjectType))) -> Self",
                 body: [.line(selector)]))
           ]))
     }

@@ -5,42 +5,44 @@ struct GroupRenderer {
   let access: String
 
   func render(_ group: GroupDeclaration) -> [Declaration] {
-    var doc = Swift.doc(group.doc)
+    var doc = SwiftSpelling.doc(group.doc)
     if !doc.isEmpty { doc.append("") }
     doc.append("Subscribing to the group delivers each of its events; publishing a case publishes its event.")
-    let cases = group.cases.map { ($0, Swift.identifier($0.name), Swift.member($0.name)) }
+    let cases = group.cases.map { ($0, SwiftSpelling.identifier($0.name), SwiftSpelling.member($0.name)) }
     var members: [Declaration] = cases.map { .enumCase(doc: [], text: "case \($0.1)(\($0.0.event))") }
     members.append(
       .property(
         PropertyDecl(
           doc: ["Each member event type and the case that wraps it."], modifiers: "\(access)static ", keyword: "let",
-          name: "members", type: "[\(Swift.runtime("EventGroupMember"))<\(group.name)>]",
+          name: "members", type: "[\(SwiftSpelling.runtime("EventGroupMember"))<\(group.name)>]",
           initializer: "[\n"
-            + cases.map { "  \(Swift.runtime("EventGroupMember"))(\($0.0.event).self) { .\($0.2)($0) }," }.joined(
+            + cases.map { "  \(SwiftSpelling.runtime("EventGroupMember"))(\($0.0.event).self) { .\($0.2)($0) }," }
+            .joined(
               separator: "\n")
             + "\n]")))
     members.append(
       .property(
         PropertyDecl(
-          doc: ["The event this value holds."], modifiers: access, name: "event", type: "any \(Swift.runtime("Event"))",
+          doc: ["The event this value holds."], modifiers: access, name: "event",
+          type: "any \(SwiftSpelling.runtime("Event"))",
           getter: [.switch("self", cases.map { ("case .\($0.2)(let event):", [.line("return event")]) })])))
     var declarations: [Declaration] = [
       .type(
         NominalDecl(
           doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: group.name,
-          conformances: [Swift.runtime("EventGroup")],
+          conformances: [SwiftSpelling.runtime("EventGroup")],
           members: members))
     ]
     if let subject = group.subjectType {
       declarations.append(
         .extension(
           ExtensionDecl(
-            type: group.name, conformances: [Swift.runtime("SubjectIdentifiable")],
+            type: group.name, conformances: [SwiftSpelling.runtime("SubjectIdentifiable")],
             members: [
               .property(
                 PropertyDecl(
                   doc: ["What the event is about; all events of the group share it."], modifiers: access,
-                  name: "eventSubject", type: Swift.type(subject),
+                  name: "eventSubject", type: SwiftSpelling.type(subject),
                   getter: [
                     .switch("self", cases.map { ("case .\($0.2)(let event):", [.line("return event.eventSubject")]) })
                   ]))

@@ -5,7 +5,7 @@ struct TypeRenderer {
   let access: String
 
   func render(_ type: EventSchema.TypeDeclaration) -> [Declaration] {
-    var doc = Swift.doc(type.doc)
+    var doc = SwiftSpelling.doc(type.doc)
     if let message = type.deprecated {
       if !doc.isEmpty { doc.append("") }
       doc.append(message.isEmpty ? "Deprecated." : "Deprecated: \(message)")
@@ -24,15 +24,17 @@ struct TypeRenderer {
     .type(
       NominalDecl(
         doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name,
-        conformances: [Swift.runtime("StrongIdentifier")],
+        conformances: [SwiftSpelling.runtime("StrongIdentifier")],
         members: [
           .property(
-            PropertyDecl(doc: ["The wrapped value."], modifiers: access, name: "rawValue", type: Swift.builtin(raw))),
+            PropertyDecl(
+              doc: ["The wrapped value."], modifiers: access, name: "rawValue", type: SwiftSpelling.builtin(raw))),
           .function(
             FunctionDecl(
               doc: ["Creates the identifier."],
               attributes: type.deprecated.map { [Availability.deprecated($0)] } ?? [],
-              signature: "\(access)init(rawValue: \(Swift.builtin(raw)))", body: [.line("self.rawValue = rawValue")])),
+              signature: "\(access)init(rawValue: \(SwiftSpelling.builtin(raw)))",
+              body: [.line("self.rawValue = rawValue")])),
         ]))
   }
 
@@ -43,13 +45,13 @@ struct TypeRenderer {
     return .type(
       NominalDecl(
         doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: type.name,
-        conformances: ["Swift.String", Swift.runtime("StringEnumeration"), "Swift.CaseIterable"],
+        conformances: ["Swift.String", SwiftSpelling.runtime("StringEnumeration"), "Swift.CaseIterable"],
         members: cases.map { enumCase in
-          let name = Swift.identifier(enumCase.name)
+          let name = SwiftSpelling.identifier(enumCase.name)
           return .enumCase(
             doc: [],
             text: enumCase.rawValue == enumCase.name
-              ? "case \(name)" : "case \(name) = \(Swift.stringLiteral(enumCase.rawValue))")
+              ? "case \(name)" : "case \(name) = \(SwiftSpelling.stringLiteral(enumCase.rawValue))")
         }))
   }
 
@@ -57,7 +59,7 @@ struct TypeRenderer {
     var doc = doc
     if !doc.isEmpty { doc.append("") }
     doc.append("Open: a raw value this version does not know decodes as `unknown` and is written back unchanged.")
-    var members: [Declaration] = cases.map { .enumCase(doc: [], text: "case \(Swift.identifier($0.name))") }
+    var members: [Declaration] = cases.map { .enumCase(doc: [], text: "case \(SwiftSpelling.identifier($0.name))") }
     members.append(
       .enumCase(
         doc: ["A raw value this version of the schema does not know, kept as is."], text: "case unknown(Swift.String)"))
@@ -69,7 +71,12 @@ struct TypeRenderer {
           body: [
             .switch(
               "rawValue",
-              cases.map { ("case \(Swift.stringLiteral($0.rawValue)):", [.line("self = .\(Swift.member($0.name))")]) }
+              cases.map {
+                (
+                  "case \(SwiftSpelling.stringLiteral($0.rawValue)):",
+                  [.line("self = .\(SwiftSpelling.member($0.name))")]
+                )
+              }
                 + [("default:", [.line("self = .unknown(rawValue)")])])
           ])))
     members.append(
@@ -79,7 +86,12 @@ struct TypeRenderer {
           getter: [
             .switch(
               "self",
-              cases.map { ("case .\(Swift.member($0.name)):", [.line("return \(Swift.stringLiteral($0.rawValue))")]) }
+              cases.map {
+                (
+                  "case .\(SwiftSpelling.member($0.name)):",
+                  [.line("return \(SwiftSpelling.stringLiteral($0.rawValue))")]
+                )
+              }
                 + [("case .unknown(let rawValue):", [.line("return rawValue")])])
           ])))
     members.append(
@@ -87,11 +99,11 @@ struct TypeRenderer {
         PropertyDecl(
           doc: ["The cases this version of the schema knows."], modifiers: "\(access)static ", keyword: "let",
           name: "knownCases", type: "[\(type.name)]",
-          initializer: "[" + cases.map { ".\(Swift.member($0.name))" }.joined(separator: ", ") + "]")))
+          initializer: "[" + cases.map { ".\(SwiftSpelling.member($0.name))" }.joined(separator: ", ") + "]")))
     return .type(
       NominalDecl(
         doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: type.name,
-        conformances: [Swift.runtime("StringEnumeration")],
+        conformances: [SwiftSpelling.runtime("StringEnumeration")],
         members: members))
   }
 
@@ -101,7 +113,7 @@ struct TypeRenderer {
       .type(
         NominalDecl(
           doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name,
-          conformances: ["Swift.Hashable", "Swift.Codable", Swift.runtime("UserInfoCodable")],
+          conformances: ["Swift.Hashable", "Swift.Codable", SwiftSpelling.runtime("UserInfoCodable")],
           members: coding.properties + [
             coding.memberwiseInitializer(doc: "Creates a value.", deprecated: type.deprecated)
           ])),

@@ -10,7 +10,7 @@ enum ValueSpelling {
     case (_, .optional(let wrapped)):
       return expression(value, of: wrapped)
     case (.string(let text), _):
-      return Swift.stringLiteral(text)
+      return SwiftSpelling.stringLiteral(text)
     case (.bool(let flag), _):
       return flag ? "true" : "false"
     case (.integer(let digits), _):
@@ -25,7 +25,7 @@ enum ValueSpelling {
     case (.uuid(let text), _):
       return uuidLiteral(text)
     case (.enumCase(let name), _):
-      return ".\(Swift.member(name))"
+      return ".\(SwiftSpelling.member(name))"
     case (.wrapped(let raw), .named(let name, .wrapper(let builtin))):
       return "\(name)(rawValue: \(expression(raw, of: .builtin(builtin))))"
     case (.array(let items), .array(let element)):
@@ -33,7 +33,7 @@ enum ValueSpelling {
     case (.dictionary(let entries), .dictionary(let valueType)):
       guard !entries.isEmpty else { return "[:]" }
       return "["
-        + entries.map { "\(Swift.stringLiteral($0.key)): \(expression($0.value, of: valueType))" }.joined(
+        + entries.map { "\(SwiftSpelling.stringLiteral($0.key)): \(expression($0.value, of: valueType))" }.joined(
           separator: ", ") + "]"
     default:
       // The validator pairs values with their types; other pairs do not reach the generator.

@@ -1,7 +1,7 @@
 import EventSchema
 
 /// Spelling schema names and values as Swift source.
-enum Swift {
+enum SwiftSpelling {
   /// `name`, in backticks when it is a keyword.
   static func identifier(_ name: String) -> String {
     SwiftNames.keywords.contains(name) ? "`\(name)`" : name

@@ -1,0 +1,36 @@
+import EventSchema
+
+/// The schemas of one run, read and validated: what every command starts from.
+public struct LoadedSchemas: Sendable {
+  /// The input files, as found (``InputFiles/discover(_:fileManager:)``'s order).
+  public var schemaFiles: [String]
+  /// The validated model; nil when any diagnostic is an error.
+  public var schema: SchemaSet?
+  /// Every diagnostic, sorted by file and position.
+  public var diagnostics: [Diagnostic]
+
+  /// Whether any diagnostic is an error.
+  public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+  /// How many errors the diagnostics hold.
+  public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
+  /// How many events the model declares; 0 when it has errors.
+  public var eventCount: Int { schema?.allEvents.count ?? 0 }
+}
+
+/// The front end of every command and of both plugins (which run the commands): finds the
+/// inputs that paths name, reads them within the input limits, and loads and validates them.
+public enum FrontEnd {
+  /// Finds, reads and validates the schema files and AsyncAPI documents that `paths` name
+  /// (files as given, folders searched as ``InputFiles/discover(_:fileManager:)`` says).
+  ///
+  /// Schema errors are diagnostics in the result; a path that names no input, or a file that
+  /// cannot be read, throws.
+  public static func load(_ paths: [String]) throws(InputError) -> LoadedSchemas {
+    let files = try InputFiles.discover(paths)
+    guard !files.isEmpty else {
+      throw InputError("no schema files (\(InputFiles.searchedFor)) found in \(paths.joined(separator: ", "))")
+    }
+    let result = SchemaLoader.load(try InputFiles.read(files), readFile: InputFiles.readReferencedFile)
+    return LoadedSchemas(schemaFiles: files, schema: result.schema, diagnostics: result.diagnostics)
+  }
+}
