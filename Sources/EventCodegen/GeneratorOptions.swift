@@ -6,9 +6,6 @@ public enum AccessLevel: String, CaseIterable, Sendable {
   case `package`
   /// `internal`: visible to the generating module only.
   case `internal`
-
-  /// The modifier with a trailing space, or nothing for `internal`, which is Swift's default.
-  var modifier: String { self == .internal ? "" : "\(rawValue) " }
 }
 
 /// Which of Foundation's typed notification protocols generated events conform to.

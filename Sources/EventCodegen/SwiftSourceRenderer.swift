@@ -11,7 +11,7 @@ public struct SwiftSourceRenderer: Sendable {
     self.options = options
   }
 
-  private var access: String { options.accessLevel.modifier }
+  private var access: AccessLevel { options.accessLevel }
 
   /// The Swift source for one schema file of a run: its types, events, groups and filter
   /// helpers, and the list of its event types that the run's catalog joins.
@@ -75,7 +75,7 @@ public struct SwiftSourceRenderer: Sendable {
       fileHeader.insert("It also holds GeneratedEvents, the catalog of the run: \(names).", at: 1)
     }
     return SwiftPrinter.print(
-      SwiftFile(header: fileHeader, imports: Imports(accessModifier: access).lines(for: ordered), declarations: ordered)
+      SwiftFile(header: fileHeader, imports: Imports(access: access).lines(for: ordered), declarations: ordered)
     )
   }
 
@@ -105,7 +105,7 @@ public struct SwiftSourceRenderer: Sendable {
       """
       // A compile error here means this file was generated for another version of the TypedEvents
       // runtime: generate it again with the eventgen that matches the runtime.
-      fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_\(Self.generatedCodeVersion) {}
+      fileprivate struct _TypedEventsRuntimeVersionCheck: \(TypeReference.runtime("GeneratedCodeVersion_\(Self.generatedCodeVersion)")) {}
       """)
   }
 }

@@ -8,7 +8,7 @@ import Testing
 
 /// The generated code itself, read as code: comments and string literals taken out. (Plain
 /// scanning rather than Regex, which needs macOS 13 while the package supports macOS 12.)
-private func code(of source: String) -> String {
+func code(of source: String) -> String {
   var result = ""
   for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
     var inString = false

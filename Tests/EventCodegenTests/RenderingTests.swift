@@ -28,12 +28,15 @@ struct RenderingTests {
   @Test func defaultValuesAreSpelledAsSwift() {
     #expect(
       ValueSpelling.expression(.decimal(significand: -1250, exponent: -2), of: .builtin(.decimal))
-        == "Foundation.Decimal(sign: .minus, exponent: -2, significand: 1250)")
+        == Code("Foundation.Decimal(sign: .minus, exponent: -2, significand: 1250)", modules: Modules(.foundation)))
     #expect(ValueSpelling.expression(.floatingPoint("80"), of: .builtin(.double)) == "80.0")
     #expect(ValueSpelling.expression(.none, of: .optional(.builtin(.int))) == "nil")
     #expect(ValueSpelling.expression(.dictionary([]), of: .dictionary(.builtin(.int))) == "[:]")
     #expect(
       ValueSpelling.expression(.wrapped(.string("x")), of: .named("ID", .wrapper(.string))) == "ID(rawValue: \"x\")")
+    #expect(
+      ValueSpelling.expression(.array([.uuid("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")]), of: .array(.builtin(.uuid)))
+        .modules == Modules(.foundation))
   }
 
   @Test func filterHelperLabelsComeFromTheSubjectType() {
@@ -71,40 +74,53 @@ struct RenderingTests {
   }
 
   @Test func typesAreSpelledModuleQualified() {
-    #expect(SwiftSpelling.type(.builtin(.string)) == "Swift.String")
-    #expect(SwiftSpelling.type(.optional(.array(.builtin(.date)))) == "[Foundation.Date]?")
-    #expect(SwiftSpelling.type(.dictionary(.named("Money", .record))) == "[Swift.String: Money]")
+    #expect(SwiftSpelling.type(.builtin(.string)).spelling == "Swift.String")
+    #expect(SwiftSpelling.type(.builtin(.string)).modules == [])
+    #expect(SwiftSpelling.type(.optional(.array(.builtin(.date)))).spelling == "[Foundation.Date]?")
+    #expect(SwiftSpelling.type(.optional(.array(.builtin(.date)))).modules == Modules(.foundation))
+    #expect(SwiftSpelling.type(.dictionary(.named("Money", .record))).spelling == "[Swift.String: Money]")
+    #expect(
+      TypeReference.array(.generic(.runtime("EventGroupMember"), .local("G"))).spelling
+        == "[TypedEvents.EventGroupMember<G>]")
+    #expect(TypeReference.array(.metatype(.existential(.runtime("Event")))).spelling == "[any TypedEvents.Event.Type]")
   }
 
   /// A module is imported with the generated access level only where a declaration of that
   /// level names it: an unused `public import` is a warning, a plain one is fine in every mode.
   @Test func importsFollowWhereAModuleIsUsed() {
-    let imports = Imports(accessModifier: "public ")
+    let imports = Imports(access: .public)
     let publicDate = Declaration.type(
       NominalDecl(
-        modifiers: "public ", kind: .struct, name: "A", conformances: ["TypedEvents.Event"],
-        members: [.property(PropertyDecl(modifiers: "public ", name: "at", type: "Foundation.Date"))]))
+        modifiers: [.access(.public)], kind: .struct, name: "A", conformances: [.runtime("Event")],
+        members: [.property(PropertyDecl(modifiers: [.access(.public)], name: "at", type: .foundation("Date")))]))
     #expect(
       imports.lines(for: [publicDate]) == ["public import Foundation", "@_spi(Generated) public import TypedEvents"])
     let bodyOnly = Declaration.extension(
       ExtensionDecl(
-        type: "A", conformances: ["TypedEvents.FieldCodable"],
-        members: [.function(FunctionDecl(signature: "public func f()", body: [.line("_ = Foundation.Date.self")]))]))
+        type: .local("A"), conformances: [.runtime("FieldCodable")],
+        members: [
+          .function(
+            FunctionDecl(
+              modifiers: [.access(.public)], signature: "func f()",
+              body: [.line("_ = \(TypeReference.foundation("Date")).self")]))
+        ]))
     #expect(imports.lines(for: [bodyOnly]) == ["import Foundation", "@_spi(Generated) public import TypedEvents"])
     let internalDate = Declaration.type(
       NominalDecl(
-        modifiers: "public ", kind: .struct, name: "B",
-        members: [.property(PropertyDecl(modifiers: "", name: "at", type: "Foundation.Date"))]))
+        modifiers: [.access(.public)], kind: .struct, name: "B",
+        members: [.property(PropertyDecl(modifiers: [], name: "at", type: .foundation("Date")))]))
     #expect(imports.lines(for: [internalDate]) == ["import Foundation"])
     #expect(
-      Imports(accessModifier: "").lines(for: [publicDate]) == [
+      Imports(access: .internal).lines(for: [publicDate]) == [
         "import Foundation", "@_spi(Generated) import TypedEvents",
       ])
     #expect(imports.lines(for: [.line("// nothing")]).isEmpty)
+    // Text names no module, even where it spells a module's name: only references do.
+    #expect(imports.lines(for: [.line("let name = \"Foundation.Updated\"")]).isEmpty)
     // A package type's conformance neither needs nor counts as a use of a `package import`.
     let packageEvent = Declaration.type(
-      NominalDecl(modifiers: "package ", kind: .struct, name: "C", conformances: ["TypedEvents.Event"]))
-    #expect(Imports(accessModifier: "package ").lines(for: [packageEvent]) == ["@_spi(Generated) import TypedEvents"])
+      NominalDecl(modifiers: [.access(.package)], kind: .struct, name: "C", conformances: [.runtime("Event")]))
+    #expect(Imports(access: .package).lines(for: [packageEvent]) == ["@_spi(Generated) import TypedEvents"])
   }
 
   @Test func thePrinterFormatsAsAPersonWould() {
@@ -113,16 +129,19 @@ struct RenderingTests {
       declarations: [
         .type(
           NominalDecl(
-            doc: ["A thing."], modifiers: "public ", kind: .struct, name: "Thing", conformances: ["Hashable"],
+            doc: ["A thing."], modifiers: [.access(.public)], kind: .struct, name: "Thing",
+            conformances: [.local("Hashable")],
             members: [
-              .property(PropertyDecl(modifiers: "public ", name: "a", type: "Int")),
-              .property(PropertyDecl(modifiers: "public ", name: "b", type: "Int")),
+              .property(PropertyDecl(modifiers: [.access(.public)], name: "a", type: .local("Int"))),
+              .property(PropertyDecl(modifiers: [.access(.public)], name: "b", type: .local("Int"))),
               .property(
-                PropertyDecl(doc: ["Computed."], modifiers: "public ", name: "c", type: "Int", getter: [.line("a + b")])
+                PropertyDecl(
+                  doc: ["Computed."], modifiers: [.access(.public)], name: "c", type: .local("Int"),
+                  getter: [.line("a + b")])
               ),
               .function(
                 FunctionDecl(
-                  signature: "func f()",
+                  modifiers: [], signature: "func f()",
                   body: [.switch("a", [("case 1:", [.line("break")]), ("default:", [.line("break")])])])),
             ]))
       ])

@@ -8,7 +8,7 @@ import EventSchema
 /// event type: editing an event recompiles its own schema's file only, not also the file that
 /// holds the catalog (which would otherwise depend on every event of the run).
 struct CatalogRenderer {
-  let access: String
+  let access: AccessLevel
 
   /// The name of each schema's list of event types, by schema path. Schemas without events have
   /// none.
@@ -56,13 +56,13 @@ struct CatalogRenderer {
     let fileName = SchemaFileNames.fileName(of: file.path)
     return .extension(
       ExtensionDecl(
-        type: "GeneratedEvents",
+        type: .local("GeneratedEvents"),
         members: [
           .property(
             PropertyDecl(
-              doc: ["The event types of `\(fileName)`, for ``catalog``."], modifiers: "static ", keyword: "let",
-              name: name, type: "[any \(SwiftSpelling.runtime("Event")).Type]",
-              initializer: "[\n" + names.joined(separator: "\n") + "\n]"))
+              doc: ["The event types of `\(fileName)`, for ``catalog``."], modifiers: [.static], keyword: .let,
+              name: name, type: .array(.metatype(.existential(.runtime("Event")))),
+              initializer: Code("[\n" + names.joined(separator: "\n") + "\n]")))
         ]))
   }
 
@@ -70,26 +70,27 @@ struct CatalogRenderer {
   /// ``tableNames(_:)``).
   func render(_ run: SchemaSet, tables: [String: String]) -> [Declaration] {
     let lists = run.files.compactMap { tables[$0.path] }.map { "Self.\($0)" }
-    let catalog = SwiftSpelling.runtime("EventCatalog")
-    let table: String
+    let catalog = TypeReference.runtime("EventCatalog")
+    let table: Code
     switch lists.count {
     case 0: table = "\(catalog)([])"
     case 1: table = "\(catalog)(\(lists[0]))"
     default:
       table =
-        "\(catalog)(\n  Swift.Array(\n    [\n" + lists.map { "      \($0)," }.joined(separator: "\n")
-        + "\n    ].joined()\n  )\n)"
+        "\(catalog)(\n  \(TypeReference.swift("Array"))(\n    [\n\(lists.map { "      \($0)," }.joined(separator: "\n"))\n    ].joined()\n  )\n)"
     }
     return [
       .type(
         NominalDecl(
-          doc: ["The events generated from this module's schemas."], modifiers: "nonisolated \(access)", kind: .enum,
+          doc: ["The events generated from this module's schemas."], modifiers: [.nonisolated, .access(access)],
+          kind: .enum,
           name: "GeneratedEvents",
           members: [
             .property(
               PropertyDecl(
                 doc: ["Every generated event type by wire name, to decode envelopes and notifications by name."],
-                modifiers: "\(access)static ", keyword: "let", name: "catalog", type: catalog, initializer: table))
+                modifiers: [.access(access), .static], keyword: .let, name: "catalog", type: catalog, initializer: table
+              ))
           ]))
     ]
   }

@@ -2,7 +2,7 @@ import EventSchema
 
 /// Renders an event: its struct, its wire name and version, its coding, and its subject.
 struct EventRenderer {
-  let access: String
+  let access: AccessLevel
 
   func render(_ event: EventDeclaration) -> [Declaration] {
     var doc = SwiftSpelling.doc(event.doc)
@@ -16,17 +16,18 @@ struct EventRenderer {
     var declarations: [Declaration] = [
       .type(
         NominalDecl(
-          doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: event.name,
-          conformances: [SwiftSpelling.runtime("Event")],
+          doc: doc, modifiers: [.nonisolated, .access(access)], kind: .struct, name: event.name,
+          conformances: [.runtime("Event")],
           members: [
             .property(
               PropertyDecl(
-                doc: ["The name on the wire, also the notification name."], modifiers: "\(access)static ",
-                name: "eventName", type: "Swift.String", getter: [.line(SwiftSpelling.stringLiteral(event.wireName))])),
+                doc: ["The name on the wire, also the notification name."], modifiers: [.access(access), .static],
+                name: "eventName", type: .swift("String"),
+                getter: [.line(Code(SwiftSpelling.stringLiteral(event.wireName)))])),
             .property(
               PropertyDecl(
-                doc: ["The schema version this type was generated from."], modifiers: "\(access)static ",
-                name: "eventVersion", type: "Swift.Int", getter: [.line("\(event.version)")])),
+                doc: ["The schema version this type was generated from."], modifiers: [.access(access), .static],
+                name: "eventVersion", type: .swift("Int"), getter: [.line("\(event.version)")])),
           ] + coding.properties + [
             coding.memberwiseInitializer(doc: "Creates the event.", deprecated: event.deprecated)
           ])),
@@ -36,13 +37,13 @@ struct EventRenderer {
       declarations.append(
         .extension(
           ExtensionDecl(
-            type: event.name, conformances: [SwiftSpelling.runtime("SubjectIdentifiable")],
+            type: .local(event.name), conformances: [.runtime("SubjectIdentifiable")],
             members: [
               .property(
                 PropertyDecl(
-                  doc: ["What the event is about: `\(subject.properties.joined(separator: "."))`."], modifiers: access,
-                  name: "eventSubject", type: SwiftSpelling.type(subject.type),
-                  getter: [.line("self." + subject.properties.map(SwiftSpelling.member).joined(separator: "."))]))
+                  doc: ["What the event is about: `\(subject.properties.joined(separator: "."))`."],
+                  modifiers: [.access(access)], name: "eventSubject", type: SwiftSpelling.type(subject.type),
+                  getter: [.line(Code("self." + subject.properties.map(SwiftSpelling.member).joined(separator: ".")))]))
             ] + replayMembers(event))))
     }
     return declarations
@@ -55,7 +56,8 @@ struct EventRenderer {
       .property(
         PropertyDecl(
           doc: ["Every bus keeps the latest event of up to \(limit) subjects, for replay (the schema's `replay`)."],
-          modifiers: "\(access)static ", name: "latestKeptPerSubject", type: "Swift.Int?", getter: [.line("\(limit)")]))
+          modifiers: [.access(access), .static], name: "latestKeptPerSubject", type: .optional(.swift("Int")),
+          getter: [.line("\(limit)")]))
     ]
   }
 }

@@ -4,7 +4,7 @@ import EventSchema
 /// `Codable` and `userInfo` coding of their fields, one regular line per field.
 struct FieldCodingRenderer {
   let fields: [Field]
-  let access: String
+  let access: AccessLevel
   /// Whether properties are `var`: value types are, events (facts that happened) are `let`.
   var isMutable = true
 
@@ -14,7 +14,7 @@ struct FieldCodingRenderer {
   /// so that generated coding reads the storage and compiles without deprecation warnings while
   /// user code that touches the property is warned.
   var properties: [Declaration] {
-    let keyword = isMutable ? "var" : "let"
+    let keyword: PropertyDecl.Keyword = isMutable ? .var : .let
     return fields.flatMap { field -> [Declaration] in
       var doc = SwiftSpelling.doc(field.doc)
       if field.wireKey != field.name {
@@ -26,21 +26,22 @@ struct FieldCodingRenderer {
         return [
           .property(
             PropertyDecl(
-              doc: doc, modifiers: access, keyword: keyword, name: name, type: SwiftSpelling.type(field.type)))
+              doc: doc, modifiers: [.access(access)], keyword: keyword, name: name, type: SwiftSpelling.type(field.type)
+            ))
         ]
       }
       return [
         // Internal, not private: the coding extensions live in the other generated file.
         .property(
-          PropertyDecl(modifiers: "", keyword: keyword, name: Self.storage(field), type: SwiftSpelling.type(field.type))
+          PropertyDecl(modifiers: [], keyword: keyword, name: Self.storage(field), type: SwiftSpelling.type(field.type))
         ),
         .property(
           PropertyDecl(
-            doc: doc, attributes: [Availability.deprecated(message)], modifiers: access, name: name,
+            doc: doc, attributes: [Availability.deprecated(message)], modifiers: [.access(access)], name: name,
             type: SwiftSpelling.type(field.type),
             getter: isMutable
               ? [.line("get { \(Self.storage(field)) }"), .line("set { \(Self.storage(field)) = newValue }")]
-              : [.line(Self.storage(field))])),
+              : [.line(Code(Self.storage(field)))])),
       ]
     }
   }
@@ -52,23 +53,21 @@ struct FieldCodingRenderer {
 
   /// The memberwise initializer; fields with defaults get default arguments.
   func memberwiseInitializer(doc: String, deprecated: String?) -> Declaration {
-    let parameters = fields.map { field -> String in
-      var parameter = "\(SwiftSpelling.identifier(field.name)): \(SwiftSpelling.type(field.type))"
+    let parameters = fields.map { field -> Code in
+      let parameter: Code = "\(SwiftSpelling.identifier(field.name)): \(SwiftSpelling.type(field.type))"
       if let value = field.defaultValue {
-        parameter += " = \(ValueSpelling.expression(value, of: field.type))"
-      } else if field.type.isOptional {
-        parameter += " = nil"
+        return "\(parameter) = \(ValueSpelling.expression(value, of: field.type))"
       }
-      return parameter
+      return field.type.isOptional ? "\(parameter) = nil" : parameter
     }
-    let signature =
-      parameters.count > 3 || parameters.joined().count > 60
-      ? "\(access)init(\n  \(parameters.joined(separator: ",\n  "))\n)"
-      : "\(access)init(\(parameters.joined(separator: ", ")))"
+    let signature: Code =
+      parameters.count > 3 || parameters.map(\.text).joined().count > 60
+      ? "init(\n  \(Code.joined(parameters, separator: ",\n  "))\n)"
+      : "init(\(Code.joined(parameters, separator: ", ")))"
     return .function(
       FunctionDecl(
         doc: [doc], attributes: deprecated.map { [Availability.deprecated($0)] } ?? [],
-        signature: signature,
+        modifiers: [.access(access)], signature: signature,
         body: fields.map { .line("self.\(Self.storage($0)) = \(SwiftSpelling.identifier($0.name))") }))
   }
 
@@ -81,18 +80,18 @@ struct FieldCodingRenderer {
     // SPI, as the protocol is: the conformance stays out of the module's public interface.
     .extension(
       ExtensionDecl(
-        modifiers: "@_spi(Generated) nonisolated ", type: type, conformances: [SwiftSpelling.runtime("FieldCodable")],
+        modifiers: [.spiGenerated, .nonisolated], type: .local(type), conformances: [.runtime("FieldCodable")],
         members: [
           decoder(
             doc:
               "Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.",
             signature:
-              "\(access)init<Reader: \(SwiftSpelling.runtime("FieldReader"))>(fields reader: Reader) throws(Reader.Failure)",
+              "init<Reader: \(TypeReference.runtime("FieldReader"))>(fields reader: Reader) throws(Reader.Failure)",
             reader: "reader", oneCall: !initializerIsDeprecated),
           encoder(
             doc: "Writes the fields, by wire key, to JSON, `userInfo` or a hasher.",
             signature:
-              "\(access)func write<Writer: \(SwiftSpelling.runtime("FieldWriter"))>(fields writer: inout Writer)",
+              "func write<Writer: \(TypeReference.runtime("FieldWriter"))>(fields writer: inout Writer)",
             call: "writer"),
         ]))
   }
@@ -104,8 +103,8 @@ struct FieldCodingRenderer {
   /// `self` partly initialized, and the compiler then tracks every field's state to destroy the
   /// assigned ones, which made a clean build of 300 events about a tenth slower in debug and
   /// in release (Benchmarks/compile-cost.sh).
-  private func decoder(doc: String, signature: String, reader: String, oneCall: Bool) -> Declaration {
-    let values: [(field: Field, expression: String)] = fields.map { field in
+  private func decoder(doc: String, signature: Code, reader: String, oneCall: Bool) -> Declaration {
+    let values: [(field: Field, expression: Code)] = fields.map { field in
       let key = SwiftSpelling.stringLiteral(field.wireKey)
       switch (field.type, field.defaultValue) {
       case (.optional(let wrapped), nil), (.optional(let wrapped), .some(DefaultValue.none)):
@@ -137,17 +136,17 @@ struct FieldCodingRenderer {
     } else {
       body = values.map { .line("self.\(Self.storage($0.field)) = try \($0.expression)") }
     }
-    return .function(FunctionDecl(doc: [doc], signature: signature, body: body))
+    return .function(FunctionDecl(doc: [doc], modifiers: [.access(access)], signature: signature, body: body))
   }
 
   /// An encoding function: `writer.encode(self.x, forKey: "k")` per field.
-  private func encoder(doc: String, signature: String, call: String) -> Declaration {
+  private func encoder(doc: String, signature: Code, call: String) -> Declaration {
     let body: [Statement] = fields.map { field in
       let method = field.type.isOptional ? "encodeIfPresent" : "encode"
       return .line(
         "\(call).\(method)(self.\(Self.storage(field)), forKey: \(SwiftSpelling.stringLiteral(field.wireKey)))")
     }
-    return .function(FunctionDecl(doc: [doc], signature: signature, body: body))
+    return .function(FunctionDecl(doc: [doc], modifiers: [.access(access)], signature: signature, body: body))
   }
 }
 

@@ -8,7 +8,7 @@ import EventSchema
 /// converts (Apple platforms). A `userInfo` that does not decode is reported to
 /// `NotificationDecodingFailure.handler` before `makeMessage(_:)` returns nil.
 struct NotificationMessageRenderer {
-  let access: String
+  let access: AccessLevel
   let message: NotificationMessage
 
   /// The first toolchain whose Foundation has the protocols (Xcode 26, Swift 6.2).
@@ -16,10 +16,10 @@ struct NotificationMessageRenderer {
   /// The first Apple systems that have them.
   static let availability = "@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)"
 
-  private var protocolName: String {
+  private var protocolName: TypeReference {
     switch message {
-    case .mainActor: return "Foundation.NotificationCenter.MainActorMessage"
-    case .async: return "Foundation.NotificationCenter.AsyncMessage"
+    case .mainActor: return .foundation("NotificationCenter.MainActorMessage")
+    case .async: return .foundation("NotificationCenter.AsyncMessage")
     }
   }
 
@@ -30,27 +30,35 @@ struct NotificationMessageRenderer {
   }
 
   private func conformance(_ event: EventDeclaration) -> Declaration {
-    .extension(
+    let notification = TypeReference.foundation("Notification")
+    let name = TypeReference.foundation("Notification.Name")
+    return .extension(
       ExtensionDecl(
-        attributes: [Self.availability], type: event.name, conformances: [protocolName],
+        attributes: [Self.availability], type: .local(event.name), conformances: [protocolName],
         members: [
-          .line("/// Posted without a subject object.\n\(access)typealias Subject = Swift.AnyObject"),
+          .typeAlias(
+            TypeAliasDecl(
+              doc: ["Posted without a subject object."], modifiers: [.access(access)], name: "Subject",
+              type: .swift("AnyObject"))),
           .property(
             PropertyDecl(
-              doc: ["The notification name: the event's wire name."], modifiers: "\(access)static ", name: "name",
-              type: "Foundation.Notification.Name", getter: [.line("Foundation.Notification.Name(Self.eventName)")])),
+              doc: ["The notification name: the event's wire name."], modifiers: [.access(access), .static],
+              name: "name",
+              type: name, getter: [.line("\(name)(Self.eventName)")])),
           .function(
             FunctionDecl(
               doc: [
                 "The event in the notification's `userInfo`, or nil once the reason went to",
                 "`NotificationDecodingFailure.handler`.",
               ],
-              signature: "\(access)static func makeMessage(_ notification: Foundation.Notification) -> Self?",
+              modifiers: [.access(access), .static],
+              signature: "func makeMessage(_ notification: \(notification)) -> Self?",
               body: [.line("Self._message(from: notification)")])),
           .function(
             FunctionDecl(
               doc: ["The event as a notification: its wire name and `userInfo`."],
-              signature: "\(access)static func makeNotification(_ message: Self) -> Foundation.Notification",
+              modifiers: [.access(access), .static],
+              signature: "func makeNotification(_ message: Self) -> \(notification)",
               body: [.line("message.notification()")])),
         ]))
   }

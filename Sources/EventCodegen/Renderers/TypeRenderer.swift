@@ -2,7 +2,7 @@ import EventSchema
 
 /// Renders the entries under `types:`: strong identifiers, enums and value types.
 struct TypeRenderer {
-  let access: String
+  let access: AccessLevel
 
   func render(_ type: EventSchema.TypeDeclaration) -> [Declaration] {
     var doc = SwiftSpelling.doc(type.doc)
@@ -23,17 +23,18 @@ struct TypeRenderer {
   private func wrapper(_ type: EventSchema.TypeDeclaration, raw: BuiltinType, doc: [String]) -> Declaration {
     .type(
       NominalDecl(
-        doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name,
-        conformances: [SwiftSpelling.runtime("StrongIdentifier")],
+        doc: doc, modifiers: [.nonisolated, .access(access)], kind: .struct, name: type.name,
+        conformances: [.runtime("StrongIdentifier")],
         members: [
           .property(
             PropertyDecl(
-              doc: ["The wrapped value."], modifiers: access, name: "rawValue", type: SwiftSpelling.builtin(raw))),
+              doc: ["The wrapped value."], modifiers: [.access(access)], name: "rawValue",
+              type: SwiftSpelling.builtin(raw))),
           .function(
             FunctionDecl(
               doc: ["Creates the identifier."],
               attributes: type.deprecated.map { [Availability.deprecated($0)] } ?? [],
-              signature: "\(access)init(rawValue: \(SwiftSpelling.builtin(raw)))",
+              modifiers: [.access(access)], signature: "init(rawValue: \(SwiftSpelling.builtin(raw)))",
               body: [.line("self.rawValue = rawValue")])),
         ]))
   }
@@ -44,8 +45,8 @@ struct TypeRenderer {
     doc.append("Frozen: decoding an unknown raw value is an error.")
     return .type(
       NominalDecl(
-        doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: type.name,
-        conformances: ["Swift.String", SwiftSpelling.runtime("StringEnumeration"), "Swift.CaseIterable"],
+        doc: doc, modifiers: [.nonisolated, .access(access)], kind: .enum, name: type.name,
+        conformances: [.swift("String"), .runtime("StringEnumeration"), .swift("CaseIterable")],
         members: cases.map { enumCase in
           let name = SwiftSpelling.identifier(enumCase.name)
           return .enumCase(
@@ -62,12 +63,13 @@ struct TypeRenderer {
     var members: [Declaration] = cases.map { .enumCase(doc: [], text: "case \(SwiftSpelling.identifier($0.name))") }
     members.append(
       .enumCase(
-        doc: ["A raw value this version of the schema does not know, kept as is."], text: "case unknown(Swift.String)"))
+        doc: ["A raw value this version of the schema does not know, kept as is."],
+        text: "case unknown(\(TypeReference.swift("String")))"))
     members.append(
       .function(
         FunctionDecl(
           doc: ["The case for `rawValue`, or `unknown(rawValue)`."],
-          signature: "\(access)init(rawValue: Swift.String)",
+          modifiers: [.access(access)], signature: "init(rawValue: \(TypeReference.swift("String")))",
           body: [
             .switch(
               "rawValue",
@@ -82,7 +84,7 @@ struct TypeRenderer {
     members.append(
       .property(
         PropertyDecl(
-          doc: ["The string on the wire."], modifiers: access, name: "rawValue", type: "Swift.String",
+          doc: ["The string on the wire."], modifiers: [.access(access)], name: "rawValue", type: .swift("String"),
           getter: [
             .switch(
               "self",
@@ -97,13 +99,13 @@ struct TypeRenderer {
     members.append(
       .property(
         PropertyDecl(
-          doc: ["The cases this version of the schema knows."], modifiers: "\(access)static ", keyword: "let",
-          name: "knownCases", type: "[\(type.name)]",
-          initializer: "[" + cases.map { ".\(SwiftSpelling.member($0.name))" }.joined(separator: ", ") + "]")))
+          doc: ["The cases this version of the schema knows."], modifiers: [.access(access), .static], keyword: .let,
+          name: "knownCases", type: .array(.local(type.name)),
+          initializer: Code("[" + cases.map { ".\(SwiftSpelling.member($0.name))" }.joined(separator: ", ") + "]"))))
     return .type(
       NominalDecl(
-        doc: doc, modifiers: "nonisolated \(access)", kind: .enum, name: type.name,
-        conformances: [SwiftSpelling.runtime("StringEnumeration")],
+        doc: doc, modifiers: [.nonisolated, .access(access)], kind: .enum, name: type.name,
+        conformances: [.runtime("StringEnumeration")],
         members: members))
   }
 
@@ -112,8 +114,8 @@ struct TypeRenderer {
     return [
       .type(
         NominalDecl(
-          doc: doc, modifiers: "nonisolated \(access)", kind: .struct, name: type.name,
-          conformances: ["Swift.Hashable", "Swift.Codable", SwiftSpelling.runtime("UserInfoCodable")],
+          doc: doc, modifiers: [.nonisolated, .access(access)], kind: .struct, name: type.name,
+          conformances: [.swift("Hashable"), .swift("Codable"), .runtime("UserInfoCodable")],
           members: coding.properties + [
             coding.memberwiseInitializer(doc: "Creates a value.", deprecated: type.deprecated)
           ])),

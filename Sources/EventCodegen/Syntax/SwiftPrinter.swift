@@ -73,42 +73,48 @@ struct SwiftPrinter {
     case .type(let type):
       doc(type.doc)
       type.attributes.forEach { emit($0) }
-      let conformances = type.conformances.isEmpty ? "" : ": " + type.conformances.joined(separator: ", ")
-      members("\(type.modifiers)\(type.kind.rawValue) \(type.name)\(conformances) {", type.members)
+      members(
+        "\(type.modifiers.spelling)\(type.kind.rawValue) \(type.name)\(Self.conformances(type.conformances)) {",
+        type.members)
     case .extension(let declaration):
       doc(declaration.doc)
       declaration.attributes.forEach { emit($0) }
-      let conformances = declaration.conformances.isEmpty ? "" : ": " + declaration.conformances.joined(separator: ", ")
-      let whereClause = declaration.whereClause.map { " where \($0)" } ?? ""
+      let conformances = Self.conformances(declaration.conformances)
+      let whereClause = declaration.sameType.map { " where \($0.parameter) == \($0.type.spelling)" } ?? ""
       members(
-        "\(declaration.modifiers)extension \(declaration.type)\(conformances)\(whereClause) {", declaration.members)
+        "\(declaration.modifiers.spelling)extension \(declaration.type.spelling)\(conformances)\(whereClause) {",
+        declaration.members)
     case .property(let property):
       doc(property.doc)
       property.attributes.forEach { emit($0) }
-      let head = "\(property.modifiers)\(property.keyword) \(property.name): \(property.type)"
+      let head =
+        "\(property.modifiers.spelling)\(property.keyword.rawValue) \(property.name): \(property.type.spelling)"
       if let getter = property.getter {
         // A one-expression getter that fits stays on one line: `var eventName: String { "A.B" }`.
-        if getter.count == 1, case .line(let expression) = getter[0], !expression.contains("\n"),
-          head.count + expression.count + 6 + indentation * 2 <= 100
+        if getter.count == 1, case .line(let expression) = getter[0], !expression.text.contains("\n"),
+          head.count + expression.text.count + 6 + indentation * 2 <= 100
         {
-          emit("\(head) { \(expression) }")
+          emit("\(head) { \(expression.text) }")
         } else {
           block(head + " {", getter)
         }
       } else {
-        emit(head + (property.initializer.map { " = \($0)" } ?? ""))
+        emit(head + (property.initializer.map { " = \($0.text)" } ?? ""))
       }
     case .function(let function):
       doc(function.doc)
       function.attributes.forEach { emit($0) }
-      block(function.signature + " {", function.body)
+      block(function.modifiers.spelling + function.signature.text + " {", function.body)
+    case .typeAlias(let alias):
+      doc(alias.doc)
+      emit("\(alias.modifiers.spelling)typealias \(alias.name) = \(alias.type.spelling)")
     case .enumCase(let lines, let text):
       doc(lines)
-      emit(text)
+      emit(text.text)
     case .comment(let lines):
       lines.forEach { emit("// \($0)".trimmingTrailingSpaces) }
-    case .line(let text):
-      emit(text)
+    case .line(let code):
+      emit(code.text)
     case .conditional(let condition, let declarations):
       emit("#if \(condition)")
       for (index, declaration) in declarations.enumerated() {
@@ -117,6 +123,11 @@ struct SwiftPrinter {
       }
       emit("#endif")
     }
+  }
+
+  /// `: A, B`, or nothing.
+  private static func conformances(_ types: [TypeReference]) -> String {
+    types.isEmpty ? "" : ": " + types.map(\.spelling).joined(separator: ", ")
   }
 
   private mutating func members(_ opening: String, _ members: [Declaration]) {
@@ -142,7 +153,7 @@ struct SwiftPrinter {
     case (.enumCase, .enumCase(let doc, _)):
       return doc.isEmpty
     case (.property(let a), .property(let b)):
-      return a.getter == nil && b.getter == nil && b.doc.isEmpty && a.modifiers == b.modifiers
+      return a.getter == nil && b.getter == nil && b.doc.isEmpty && a.modifiers.spelling == b.modifiers.spelling
     default:
       return false
     }
@@ -162,18 +173,18 @@ struct SwiftPrinter {
 
   private mutating func statement(_ statement: Statement) {
     switch statement {
-    case .line(let text):
-      emit(text)
+    case .line(let code):
+      emit(code.text)
     case .block(let opening, let body, let close):
-      emit(opening)
+      emit(opening.text)
       indentation += 1
       body.forEach { self.statement($0) }
       indentation -= 1
       emit(close)
     case .switch(let subject, let cases):
-      emit("switch \(subject) {")
+      emit("switch \(subject.text) {")
       for (label, body) in cases {
-        emit(label)
+        emit(label.text)
         indentation += 1
         body.forEach { self.statement($0) }
         indentation -= 1

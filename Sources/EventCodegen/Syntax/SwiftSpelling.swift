@@ -13,30 +13,25 @@ enum SwiftSpelling {
     name == "inout" ? "`inout`" : name
   }
 
-  /// The Swift spelling of a field type, every name from the standard library or Foundation
+  /// A field type as a reference: every name from the standard library or Foundation
   /// module-qualified (`Swift.String`, `Foundation.Date`), so that a type the module declares
   /// under the same name cannot capture it. Schema types are the module's own and stay bare.
-  static func type(_ type: FieldType) -> String {
+  static func type(_ type: FieldType) -> TypeReference {
     switch type {
-    case .builtin(let builtin): return self.builtin(builtin)
-    case .named(let name, _): return name
-    case .optional(let wrapped): return "\(self.type(wrapped))?"
-    case .array(let element): return "[\(self.type(element))]"
-    case .dictionary(let value): return "[Swift.String: \(self.type(value))]"
+    case .builtin(let builtin): self.builtin(builtin)
+    case .named(let name, _): .local(name)
+    case .optional(let wrapped): .optional(self.type(wrapped))
+    case .array(let element): .array(self.type(element))
+    case .dictionary(let value): .dictionary(self.type(value))
     }
   }
 
   /// `Swift.Int64`, `Foundation.Decimal`.
-  static func builtin(_ type: BuiltinType) -> String {
+  static func builtin(_ type: BuiltinType) -> TypeReference {
     switch type {
-    case .decimal, .date, .uuid, .url, .data: return "Foundation.\(type.swiftName)"
-    default: return "Swift.\(type.swiftName)"
+    case .decimal, .date, .uuid, .url, .data: .foundation(type.swiftName)
+    default: .swift(type.swiftName)
     }
-  }
-
-  /// A name the TypedEvents runtime declares, as generated code spells it: `TypedEvents.Event`.
-  static func runtime(_ name: String) -> String {
-    "TypedEvents.\(name)"
   }
 
   /// `name` after a dot, as in `self.name` or `.name`.

@@ -1,6 +1,8 @@
 /// A small typed description of the Swift that the generator writes: declarations with their
 /// doc comments, and statements inside function bodies. ``SwiftPrinter`` turns it into text;
-/// nothing else in the generator writes braces or indentation.
+/// nothing else in the generator writes braces or indentation. Names from other modules are
+/// ``TypeReference``s, or ``Code`` that carries them, so that ``Imports`` reads which modules a
+/// file uses from the tree.
 indirect enum Declaration: Equatable {
   /// `struct` or `enum`.
   case type(NominalDecl)
@@ -10,14 +12,42 @@ indirect enum Declaration: Equatable {
   case property(PropertyDecl)
   /// A function or an initializer: its signature and its body.
   case function(FunctionDecl)
+  /// A `typealias`.
+  case typeAlias(TypeAliasDecl)
   /// One `case` line of an enum, already spelled (`case euro = "EUR"`).
-  case enumCase(doc: [String], text: String)
+  case enumCase(doc: [String], text: Code)
   /// Plain comment lines (`// …`), for the file header and explanations.
   case comment([String])
-  /// A line of code that needs no structure, such as `import Foundation`.
-  case line(String)
+  /// A line of code that needs no structure.
+  case line(Code)
   /// `#if condition`, the declarations, `#endif`.
   case conditional(String, [Declaration])
+}
+
+/// A declaration modifier, or an attribute written before the declaration's keyword.
+enum Modifier: Equatable {
+  /// `public`, `package`, or nothing for `internal` (Swift's default).
+  case access(AccessLevel)
+  case nonisolated
+  case `static`
+  /// `@_spi(Generated)`: the declaration is part of the runtime's generated-code interface.
+  case spiGenerated
+
+  /// The modifier as written, with its trailing space; empty for `internal`.
+  var spelling: String {
+    switch self {
+    case .access(.internal): ""
+    case .access(let level): "\(level.rawValue) "
+    case .nonisolated: "nonisolated "
+    case .static: "static "
+    case .spiGenerated: "@_spi(Generated) "
+    }
+  }
+}
+
+extension [Modifier] {
+  /// The modifiers as written, each followed by a space.
+  var spelling: String { map(\.spelling).joined() }
 }
 
 /// A `struct` or an `enum`.
@@ -25,10 +55,10 @@ struct NominalDecl: Equatable {
   enum Kind: String { case `struct`, `enum` }
   var doc: [String] = []
   var attributes: [String] = []
-  var modifiers: String
+  var modifiers: [Modifier]
   var kind: Kind
   var name: String
-  var conformances: [String] = []
+  var conformances: [TypeReference] = []
   var members: [Declaration] = []
 }
 
@@ -37,26 +67,31 @@ struct ExtensionDecl: Equatable {
   var doc: [String] = []
   /// Attributes on lines of their own, such as `@available(…)`.
   var attributes: [String] = []
-  /// Modifiers with a trailing space, such as `nonisolated `.
-  var modifiers: String = "nonisolated "
-  var type: String
-  var conformances: [String] = []
-  var whereClause: String?
+  var modifiers: [Modifier] = [.nonisolated]
+  var type: TypeReference
+  var conformances: [TypeReference] = []
+  /// `where Value == Listing`: the requirement's generic parameter and type.
+  var sameType: (parameter: String, type: TypeReference)?
   var members: [Declaration] = []
+
+  static func == (lhs: ExtensionDecl, rhs: ExtensionDecl) -> Bool {
+    lhs.doc == rhs.doc && lhs.attributes == rhs.attributes && lhs.modifiers == rhs.modifiers && lhs.type == rhs.type
+      && lhs.conformances == rhs.conformances && lhs.sameType?.parameter == rhs.sameType?.parameter
+      && lhs.sameType?.type == rhs.sameType?.type && lhs.members == rhs.members
+  }
 }
 
 /// A property.
 struct PropertyDecl: Equatable {
+  enum Keyword: String { case `let`, `var` }
   var doc: [String] = []
   var attributes: [String] = []
-  /// Access and other modifiers, each followed by a space (`public static `), or empty.
-  var modifiers: String
-  /// `let` or `var`.
-  var keyword: String = "var"
+  var modifiers: [Modifier]
+  var keyword: Keyword = .var
   var name: String
-  var type: String
+  var type: TypeReference
   /// `= value` for stored properties.
-  var initializer: String?
+  var initializer: Code?
   /// The getter's body for computed properties.
   var getter: [Statement]?
 }
@@ -65,20 +100,29 @@ struct PropertyDecl: Equatable {
 struct FunctionDecl: Equatable {
   var doc: [String] = []
   var attributes: [String] = []
-  /// Everything before the body: `public init(rawValue: String)`.
-  var signature: String
+  var modifiers: [Modifier]
+  /// The rest of the declaration before the body: `init(rawValue: Swift.String)`.
+  var signature: Code
   var body: [Statement]
+}
+
+/// `typealias Name = Type`.
+struct TypeAliasDecl: Equatable {
+  var doc: [String] = []
+  var modifiers: [Modifier]
+  var name: String
+  var type: TypeReference
 }
 
 /// A statement inside a body.
 indirect enum Statement: Equatable {
   /// One line.
-  case line(String)
+  case line(Code)
   /// An opening line as written (`if ready {`, `try self.init(`), the nested statements one
   /// level deeper, and the closing line.
-  case block(String, [Statement], close: String = "}")
+  case block(Code, [Statement], close: String = "}")
   /// `switch subject {` with its cases, each label aligned with the `switch` as Swift style has it.
-  case `switch`(String, [(label: String, body: [Statement])])
+  case `switch`(Code, [(label: Code, body: [Statement])])
 
   static func == (lhs: Statement, rhs: Statement) -> Bool {
     switch (lhs, rhs) {
