@@ -11,8 +11,7 @@ public struct GeneratedFile: Sendable, Equatable {
 
   /// Creates a file.
   public init(name: String, contents: String) {
-    self.name = name
-    self.contents = contents
+    (self.name, self.contents) = (name, contents)
   }
 }
 

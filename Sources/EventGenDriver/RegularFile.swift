@@ -37,17 +37,11 @@ enum RegularFile {
     guard size <= limit else { throw .tooLarge(size) }
     var bytes = [UInt8](repeating: 0, count: size + 1)
     var count = 0
-    while count < bytes.count {
-      let result = bytes.withUnsafeMutableBytes { buffer in
-        Glibc_read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
-      }
-      if result < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-      guard result >= 0 else { throw .cannotRead(errno) }
-      if result == 0 { break }
-      count += result
-      if count == bytes.count && count <= limit {
-        bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - count)))
-      }
+    while true {
+      count = try fill(&bytes, from: count, reading: descriptor)
+      // Full: the file grew since fstat. Read on, one byte past the limit at most.
+      guard count == bytes.count, count <= limit else { break }
+      bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - count)))
     }
     guard count <= limit else { throw .grew }
     bytes.removeSubrange(count...)
@@ -59,9 +53,16 @@ enum RegularFile {
     let descriptor = try open(path)
     defer { close(descriptor) }
     var head = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < head.count {
-      let result = head.withUnsafeMutableBytes { buffer in
+    head.removeSubrange(try fill(&head, from: 0, reading: descriptor)...)
+    return head
+  }
+
+  /// Reads from `descriptor` into `bytes` from `offset` until they are full or the file ends;
+  /// how many bytes are filled then.
+  private static func fill(_ bytes: inout [UInt8], from offset: Int, reading descriptor: Int32) throws(Failure) -> Int {
+    var filled = offset
+    while filled < bytes.count {
+      let result = bytes.withUnsafeMutableBytes { buffer in
         Glibc_read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
       }
       if result < 0 && (errno == EINTR || errno == EAGAIN) { continue }
@@ -69,8 +70,7 @@ enum RegularFile {
       if result == 0 { break }
       filled += result
     }
-    head.removeSubrange(filled...)
-    return head
+    return filled
   }
 
   /// Opens `path` for reading if it is a regular file. Non-blocking, so that a FIFO with no

@@ -5,11 +5,7 @@ import Foundation
 
 /// Options that `asyncapi` and `json-schema` share.
 struct ContractOptions: ParsableArguments {
-  @Argument(
-    help:
-      "Schema files or AsyncAPI documents, or folders that contain them (searched for *.events.yaml, *.asyncapi.yaml, .yml and .json)."
-  )
-  var inputs: [String] = []
+  @Argument(help: Output.inputsHelp) var inputs: [String] = []
 
   @Option(name: .shortAndLong, help: "The document to write.")
   var output: String

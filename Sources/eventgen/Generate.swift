@@ -5,11 +5,7 @@ import Foundation
 
 /// Options that `generate` and `check` share.
 struct GenerationOptions: ParsableArguments {
-  @Argument(
-    help:
-      "Schema files or AsyncAPI documents, or folders that contain them (searched for *.events.yaml, *.asyncapi.yaml, .yml and .json)."
-  )
-  var inputs: [String] = []
+  @Argument(help: Output.inputsHelp) var inputs: [String] = []
 
   @Option(name: .shortAndLong, help: "The folder for the generated Swift files.")
   var output: String?

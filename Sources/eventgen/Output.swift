@@ -5,6 +5,11 @@ import Foundation
 
 /// Where the CLI writes: results to standard output, diagnostics and failures to standard error.
 enum Output {
+  /// The help of the arguments that name a run's inputs.
+  static let inputsHelp = ArgumentHelp(
+    "Schema files or AsyncAPI documents, or folders that contain them (searched for *.events.yaml, *.asyncapi.yaml, .yml and .json)."
+  )
+
   static func print(_ diagnostics: [Diagnostic]) {
     guard !diagnostics.isEmpty else { return }
     FileHandle.standardError.write(Data(diagnostics.map { "\($0)\n" }.joined().utf8))
