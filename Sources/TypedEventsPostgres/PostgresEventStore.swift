@@ -92,21 +92,6 @@
     /// The `LISTEN`/`NOTIFY` channel of this store's wake-ups.
     public var channel: String { "\(schema).events" }
 
-    /// Creates the store's schema and tables where they are missing; running it again, or from
-    /// several processes at once, changes nothing.
-    public func migrate() async throws {
-      let (logger, channel, schema) = (logger, channel, schema)
-      try await withLiveConnection { connection in
-        try await connection.withTransaction(logger: logger) { connection in
-          // Serialises concurrent migrations: CREATE ... IF NOT EXISTS races otherwise.
-          try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(channel)))", logger: logger)
-          for statement in PostgresMigration.statements(schema: schema) {
-            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-          }
-        }
-      }
-    }
-
     // MARK: Appending
 
     /// Appends envelopes in one transaction of their own, then wakes readers.
@@ -288,14 +273,9 @@
     @discardableResult
     public func prune() async throws -> Int {
       let query: PostgresQuery = """
-        WITH checkpoints AS (
+        WITH oldest AS (
           SELECT tx, position FROM \(unescaped: schema).consumer_group_partitions
-          UNION ALL
-          -- A group that a member of a version before partitions still keeps on its own row.
-          SELECT tx, position FROM \(unescaped: schema).consumer_groups
-          WHERE owner IS DISTINCT FROM '\(unescaped: PostgresMigration.retiredGroupOwner)'
-        ), oldest AS (
-          SELECT tx, position FROM checkpoints ORDER BY tx NULLS FIRST, position NULLS FIRST LIMIT 1
+          ORDER BY tx NULLS FIRST, position NULLS FIRST LIMIT 1
         ), deleted AS (
           DELETE FROM \(unescaped: schema).events e USING oldest
           WHERE oldest.tx IS NOT NULL AND (e.tx, e.position) <= (oldest.tx, oldest.position)

@@ -20,6 +20,13 @@
     /// lost as the server closed the connection. Nothing is known about whether it took
     /// effect; retrying on a new connection is safe for the store's own statements.
     case connectionLost
+    /// The schema holds a store's tables but no record of its layout's version: a build before
+    /// the first release made it. Drop the schema and let ``PostgresEventStore/migrate()``
+    /// create it anew, or name another schema.
+    case unversionedStore(schema: String)
+    /// A newer version of TypedEventsPostgres migrated the store to layout `version`; this one
+    /// knows layouts up to `known`.
+    case newerLayout(schema: String, version: Int, known: Int)
 
     public var description: String {
       switch self {
@@ -38,6 +45,12 @@
         "invalid PostgreSQL URL: \(reason)"
       case .connectionLost:
         "the connection closed while a query ran on it, and the query never returned"
+      case .unversionedStore(let schema):
+        "schema \"\(schema)\" holds event store tables without a layout version (a build before the first release "
+          + "made them): drop the schema and migrate again, or use another schema"
+      case .newerLayout(let schema, let version, let known):
+        "schema \"\(schema)\" has layout version \(version), newer than this version of TypedEventsPostgres knows "
+          + "(up to \(known)): upgrade TypedEventsPostgres"
       }
     }
   }

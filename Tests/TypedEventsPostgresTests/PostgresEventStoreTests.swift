@@ -43,6 +43,58 @@
       }
     }
 
+    /// The tables, columns, types, defaults and indexes of the store's schema, one line each.
+    static func layout(_ store: PostgresEventStore) async throws -> [String] {
+      var lines: [String] = []
+      let columns = try await store.client.query(
+        """
+        SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' '
+          || coalesce(column_default, '') || ' ' || coalesce(generation_expression, '')
+        FROM information_schema.columns WHERE table_schema = \(store.schema) ORDER BY 1
+        """)
+      for try await line in columns.decode(String.self) { lines.append(line) }
+      let indexes = try await store.client.query(
+        "SELECT indexdef FROM pg_indexes WHERE schemaname = \(store.schema) ORDER BY indexname")
+      for try await line in indexes.decode(String.self) {
+        lines.append(line.replacingOccurrences(of: store.schema, with: "S"))
+      }
+      return lines
+    }
+
+    @Test func aStoreAtLayoutOneMigratesToItselfAndRecordsItOnce() async throws {
+      try await withStore { store in
+        try await store.append(Self.box("kept"))
+        let before = try await Self.layout(store)
+        #expect(before.contains { $0.hasPrefix("events.subject_hash integer YES") })
+        #expect(before.contains { $0.hasPrefix("consumer_group_partitions.owner uuid YES") })
+        try await store.migrate()
+        try await store.migrate()
+        #expect(try await Self.layout(store) == before)
+        var versions: [Int] = []
+        let rows = try await store.client.query(
+          "SELECT version FROM \(unescaped: store.schema).schema_migrations ORDER BY version")
+        for try await version in rows.decode(Int.self) { versions.append(version) }
+        #expect(versions == [1])
+        #expect(Self.titles(try await store.read(after: nil, limit: 10)) == ["kept"])
+      }
+    }
+
+    @Test func aStoreOfAnUnreleasedBuildOrOfANewerReleaseIsRefusedAndLeftAsItIs() async throws {
+      try await withStore { store in
+        try await store.append(Self.box("kept"))
+        try await store.client.query("INSERT INTO \(unescaped: store.schema).schema_migrations (version) VALUES (2)")
+        await #expect(throws: PostgresEventStoreError.newerLayout(schema: store.schema, version: 2, known: 1)) {
+          try await store.migrate()
+        }
+        // Tables without a record of their layout, as builds before the first release made them.
+        try await store.client.query("DROP TABLE \(unescaped: store.schema).schema_migrations")
+        await #expect(throws: PostgresEventStoreError.unversionedStore(schema: store.schema)) {
+          try await store.migrate()
+        }
+        #expect(Self.titles(try await store.read(after: nil, limit: 10)) == ["kept"])
+      }
+    }
+
     @Test func refusesSchemaNamesThatWouldNeedQuoting() throws {
       let client = PostgresClient(configuration: try PostgresTestServer.configuration)
       for name in ["", "Events", "a-b", "a;drop", "1abc", String(repeating: "a", count: 49)] {

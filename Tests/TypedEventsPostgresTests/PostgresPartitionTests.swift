@@ -198,47 +198,6 @@
         for try await count in counts.decode(Int.self) { #expect(count == 4) }
       }
     }
-
-    @Test func theMigrationMakesAnEarlierGroupOnePartitionWithItsCheckpointAndRetiresItsLease() async throws {
-      try await withStore { store in
-        try await store.append((0..<6).map { try EventEnvelope(Self.box("\($0)")) })
-        let all = try await store.read(after: nil, limit: 10).envelopes
-        // The tables as a store before partitions had them, with a group checkpointed at the
-        // third event.
-        let schema = store.schema
-        for statement in [
-          "DROP TABLE \(schema).consumer_group_partitions, \(schema).consumer_group_members",
-          "ALTER TABLE \(schema).events DROP COLUMN subject_hash",
-          "ALTER TABLE \(schema).consumer_groups DROP COLUMN partitions",
-        ] {
-          try await store.client.query(PostgresQuery(unsafeSQL: statement))
-        }
-        try await store.client.query(
-          """
-          INSERT INTO \(unescaped: schema).consumer_groups (name, tx, position)
-          VALUES ('readers', \(String(all[2].position.transaction))::xid8, \(all[2].position.sequence))
-          """)
-        try await store.migrate()
-        try await store.migrate()  // idempotent
-
-        let delivered = Collected<String>()
-        let running = Task { try await Self.group(store).run { event, _ in await delivered.append(Self.title(event)) } }
-        try await eventually { await delivered.count == 3 }
-        try await Task.sleep(for: .milliseconds(300))
-        running.cancel()
-        try await running.value
-        #expect(await delivered.all == ["3", "4", "5"])
-        // A member of the earlier version, leasing the group's own row, finds it held for good.
-        let taken = try await store.client.query(
-          """
-          UPDATE \(unescaped: schema).consumer_groups SET owner = \(UUID()), lease_expires = now()
-          WHERE name = 'readers' AND (owner IS NULL OR lease_expires < now()) RETURNING 1
-          """)
-        var earlierMemberDelivers = false
-        for try await _ in taken.decode(Int.self) { earlierMemberDelivers = true }
-        #expect(!earlierMemberDelivers)
-      }
-    }
   }
 #endif
 
@@ -278,33 +237,6 @@
         }
         // It left: its partitions are free.
         #expect(try await Self.owners(store, group: "readers").isEmpty)
-      }
-    }
-
-    @Test func aGroupAnEarlierVersionCreatedAfterTheMigrationIsAdoptedAndPruneWaitsForIt() async throws {
-      try await withStore { store in
-        try await store.append((0..<6).map { try EventEnvelope(Self.box("\($0)")) })
-        let all = try await store.read(after: nil, limit: 10).envelopes
-        // An earlier version's member made its group on its own row, checkpointed at the second event.
-        try await store.client.query(
-          """
-          INSERT INTO \(unescaped: store.schema).consumer_groups (name, tx, position)
-          VALUES ('legacy', \(String(all[1].position.transaction))::xid8, \(all[1].position.sequence))
-          """)
-        #expect(try await store.prune() == 2)  // that row's checkpoint holds the rest back
-        let delivered = Collected<String>()
-        let running = Task {
-          try await Self.group(store, "legacy").run { event, _ in await delivered.append(Self.title(event)) }
-        }
-        try await eventually { await delivered.count == 4 }
-        try await Task.sleep(for: .milliseconds(300))
-        running.cancel()
-        try await running.value
-        #expect(await delivered.all == ["2", "3", "4", "5"])
-        // Its row is retired: an earlier member finds it held for good.
-        let owner = try await store.client.query(
-          "SELECT owner::text FROM \(unescaped: store.schema).consumer_groups WHERE name = 'legacy'")
-        for try await value in owner.decode(String.self) { #expect(value == "00000000-0000-0000-0000-000000000000") }
       }
     }
 

@@ -7,7 +7,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_4 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_1 {}
 
 /// Identifies a listing across the app and the backend.
 nonisolated public struct ListingID: TypedEvents.StrongIdentifier {

@@ -16,12 +16,10 @@
       """
     }
 
-    /// Adds the group's row where it is missing. Its own lease columns are held for good by the
-    /// retired owner: members of versions before partitions, which lease that row, stand by.
+    /// Adds the group's row where it is missing.
     static func insertGroup(_ group: String, partitions: Int, schema: String) -> PostgresQuery {
       """
-      INSERT INTO \(unescaped: schema).consumer_groups (name, partitions, owner, lease_expires)
-      VALUES (\(group), \(partitions), \(unescaped: "'\(PostgresMigration.retiredGroupOwner)'"), 'infinity')
+      INSERT INTO \(unescaped: schema).consumer_groups (name, partitions) VALUES (\(group), \(partitions))
       ON CONFLICT (name) DO NOTHING
       """
     }
@@ -30,14 +28,10 @@
     /// one of its live members (so that ``repartition(group:partitions:)`` sees it before its
     /// first round).
     ///
-    /// A group that a member of a version before partitions created after ``migrate()`` ran
-    /// becomes a group of one partition here, as ``migrate()`` does for the groups it finds.
-    ///
     /// - Throws: ``PostgresEventStoreError/partitionCountChanged(group:stored:requested:)`` when
     ///   the group exists with another number of partitions.
     func registerGroup(_ group: String, partitions: Int, member: UUID, lease: Duration) async throws {
       let (schema, logger, milliseconds) = (schema, logger, lease.milliseconds)
-      let retired = PostgresMigration.retiredGroupOwner
       let stored = try await withLiveConnection { connection in
         try await connection.withTransaction(logger: logger) { connection in
           try await connection.query(Self.insertGroup(group, partitions: partitions, schema: schema), logger: logger)
@@ -47,18 +41,6 @@
             "SELECT partitions FROM \(unescaped: schema).consumer_groups WHERE name = \(group) FOR SHARE",
             logger: logger)
           for try await count in rows.decode(Int.self) { stored = count }
-          try await connection.query(
-            """
-            INSERT INTO \(unescaped: schema).consumer_group_partitions (group_name, partition, tx, position, owner, lease_expires)
-            SELECT name, 0, tx, position, owner, lease_expires FROM \(unescaped: schema).consumer_groups g
-            WHERE g.name = \(group) AND g.owner IS DISTINCT FROM \(unescaped: "'\(retired)'")
-              AND NOT EXISTS (SELECT 1 FROM \(unescaped: schema).consumer_group_partitions p WHERE p.group_name = g.name)
-            """, logger: logger)
-          try await connection.query(
-            """
-            UPDATE \(unescaped: schema).consumer_groups SET owner = \(unescaped: "'\(retired)'"), lease_expires = 'infinity'
-            WHERE name = \(group) AND owner IS DISTINCT FROM \(unescaped: "'\(retired)'")
-            """, logger: logger)
           try await connection.query(
             """
             INSERT INTO \(unescaped: schema).consumer_group_partitions (group_name, partition)
