@@ -28,7 +28,7 @@
     /// saved, so a crash still delivers at most one batch again. With a handler that waits, the
     /// read costs no time of its own; with one that does not, the read and the save overlap.
     func deliverBatches(
-      as member: UUID, state: inout MemberState, _ handler: (any Event, EventEnvelope) async throws -> Void
+      as member: UUID, state: inout MemberState, _ handler: (any Event, Delivery) async throws -> Void
     ) async throws {
       try await maintain(as: member, state: &state)
       guard !state.held.isEmpty else {
@@ -93,7 +93,7 @@
           throw PostgresEventStoreError.partitionCountChanged(
             group: name, stored: round.partitions, requested: partitions)
         }
-        report(round, member: member, before: Set(state.held.keys))
+        report(round, member: member, before: state.round == nil ? nil : Set(state.held.keys))
         // A checkpoint this member moved in memory only (the horizon) is not lost by a round.
         let known = state.held
         state.held = round.held.reduce(into: [:]) { result, entry in
@@ -134,7 +134,7 @@
     /// handled is saved, and the rest must be read again.
     private func handleBatch(
       _ batch: PartitionBatch, as member: UUID, state: inout MemberState,
-      _ handler: (any Event, EventEnvelope) async throws -> Void
+      _ handler: (any Event, Delivery) async throws -> Void
     ) async throws -> Bool {
       for reason in batch.skipped { onSkipped(.init(envelope: nil, reason: reason)) }
       // Looked up once a batch: finding the bootstrapped tracer takes a lock and casts.
@@ -162,7 +162,9 @@
             handled = stored.position
             continue
           }
-          try await handle(event, stored, partition: partition, tracer: tracing, handler)
+          let delivery = Delivery(
+            envelope: stored.envelope, position: stored.position, partition: partition, member: member)
+          try await handle(event, delivery, tracer: tracing, handler)
           handled = stored.position  // not before: an event whose handler was stopped comes again
         }
       } catch {

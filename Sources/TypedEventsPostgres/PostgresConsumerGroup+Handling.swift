@@ -7,15 +7,21 @@
   /// A member's handler calls (spans, metrics, retries, parking) and what it reports of its
   /// partitions.
   extension PostgresConsumerGroup {
-    /// Logs and counts the partitions a round took and gave up, and reports what the member holds.
-    func report(_ round: GroupRound, member: UUID, before: Set<Int>) {
+    /// Logs and counts the partitions a round took and gave up, and reports what the member
+    /// holds: to ``onAssignment`` after its first round (`before` nil) and after every round that
+    /// changed them.
+    func report(_ round: GroupRound, member: UUID, before previous: Set<Int>?) {
       typealias Key = PostgresEventStoreMetrics.Key
       let now = Set(round.held.keys)
+      let before = previous ?? []
       let (taken, givenUp) = (now.subtracting(before), before.subtracting(now))
       let observability = store.observability
       observability.set(
         PostgresEventStoreMetrics.partitions, Double(now.count), [(Key.group, name), (Key.member, "\(member)")])
       observability.set(PostgresEventStoreMetrics.members, Double(round.members), [(Key.group, name)])
+      if now != before || previous == nil {
+        onAssignment?(Assignment(member: member, partitions: now.sorted(), members: round.members))
+      }
       guard now != before else { return }
       if !taken.isEmpty {
         observability.count(
@@ -26,7 +32,7 @@
           PostgresEventStoreMetrics.partitionChanges, by: givenUp.count, [(Key.group, name), (Key.change, "given_up")])
       }
       store.logger.info(
-        "consumer group \(name): partitions \(now.sorted())",
+        "consumer group \(name): member \(member) holds partitions \(now.sorted())",
         metadata: ["taken": "\(taken.sorted())", "given up": "\(givenUp.sorted())"])
     }
 
@@ -48,9 +54,10 @@
     /// handler handles one event at a time, so each call continues its own writer's trace
     /// (a batch-wide span with links would make every handler a sibling of the others instead).
     func handle(
-      _ event: any Event, _ stored: StoredEnvelope<PostgresEventPosition>, partition: Int, tracer: (any Tracer)?,
-      _ handler: (any Event, EventEnvelope) async throws -> Void
+      _ event: any Event, _ delivery: Delivery, tracer: (any Tracer)?,
+      _ handler: (any Event, Delivery) async throws -> Void
     ) async throws {
+      let stored = StoredEnvelope(position: delivery.position, envelope: delivery.envelope)
       typealias Key = PostgresEventStoreMetrics.Key
       let observability = store.observability
       // Without a tracer (nil) or a metrics backend, a handler call costs what it did without them.
@@ -68,14 +75,14 @@
               span.attributes[Key.operationName] = "process"
               span.attributes[Key.operationType] = "process"
               span.attributes[Key.group] = name
-              span.attributes[Key.partition] = "\(partition)"
+              span.attributes[Key.partition] = "\(delivery.partition)"
               span.attributes[Key.messageID] = stored.envelope.id
               span.attributes[Key.eventType] = stored.envelope.name
               if let subject = stored.envelope.subject { span.attributes[Key.eventSubject] = subject }
-              try await handler(event, stored.envelope)
+              try await handler(event, delivery)
             }
           } else {
-            try await handler(event, stored.envelope)
+            try await handler(event, delivery)
           }
           observability.time(PostgresEventStoreMetrics.processDuration, ContinuousClock.now - started, dimensions)
           observability.count(PostgresEventStoreMetrics.consumedMessages, dimensions)

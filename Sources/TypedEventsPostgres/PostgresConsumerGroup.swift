@@ -11,9 +11,9 @@
   /// ### Partitions: one group over many processes
   ///
   /// A group's events are split into ``partitions`` by their subject: an event with a subject
-  /// belongs to partition `h % partitions`, where `h` is the first 31 bits of the subject's
-  /// MD5 (the store's `subject_hash` column), so every event about one subject is in one
-  /// partition; an event without a subject belongs to partition 0. Each partition has its own
+  /// belongs to partition `h % partitions`, where `h` is the MD5 of the subject's UTF-8 bytes,
+  /// its first 4 bytes read as a big-endian integer with the top bit cleared (the store's
+  /// `subject_hash` column), so every event about one subject is in one partition; an event without a subject belongs to partition 0. Each partition has its own
   /// checkpoint and its own lease, and each live member holds a share of them and delivers
   /// those: each takes `partitions / members`, and `partitions % members` of them one more
   /// (those holding the most already, so that few partitions move). With one partition (the
@@ -29,8 +29,9 @@
   /// - **A member that stops** (its task cancelled) checkpoints its batch and gives its
   ///   partitions up; the others take them at their next round.
   /// - **A member that dies** (killed, hung, cut off) renews nothing; its partitions' leases and
-  ///   its place among the members expire after ``lease``, and the others take them within a
-  ///   round after that.
+  ///   its place among the members expire ``lease`` after its last renewal (not after its
+  ///   death: up to a ``roundInterval`` sooner), and the others take them within a round after
+  ///   that.
   ///
   /// The number of partitions is fixed when the group is first run. A member that asks for
   /// another number fails with ``PostgresEventStoreError/partitionCountChanged(group:stored:requested:)``;
@@ -86,6 +87,32 @@
     /// Whether envelopes of a newer schema version than the catalog's type are decoded.
     public let acceptingNewerVersions: Bool
     let onSkipped: @Sendable (EventConsumer<PostgresEventStore>.Skipped) -> Void
+    let onAssignment: (@Sendable (Assignment) -> Void)?
+
+    /// What a handler is told of each event besides the event: where it came from and which
+    /// member delivers it.
+    public struct Delivery: Sendable {
+      /// The envelope as stored: id, source, time, subject, metadata, payload.
+      public let envelope: EventEnvelope
+      /// The event's position in the store.
+      public let position: PostgresEventPosition
+      /// The partition the event belongs to (0 for an event without a subject).
+      public let partition: Int
+      /// The member delivering it: one per ``PostgresConsumerGroup/run(_:)`` call.
+      public let member: UUID
+    }
+
+    /// The partitions one member holds, as it reports them after joining and after every
+    /// round that changed them.
+    public struct Assignment: Sendable, Equatable {
+      /// The member: one per ``PostgresConsumerGroup/run(_:)`` call.
+      public let member: UUID
+      /// Its partitions, ascending; empty while the others hold them all (with one partition,
+      /// every member but one stands by).
+      public let partitions: [Int]
+      /// How many live members the group had at that round.
+      public let members: Int
+    }
 
     /// The most partitions a group may have.
     public static let maximumPartitions = 1024
@@ -105,13 +132,17 @@
     ///   - retryDelay: the pause before the second attempt, doubled before each further one.
     ///   - acceptingNewerVersions: whether to decode envelopes of a newer schema version.
     ///   - onSkipped: called with each envelope that does not decode; by default it is logged.
+    ///   - onAssignment: called with the member's partitions after its first round (so, once it
+    ///     has joined and taken its share) and after every round that changed them; tests and
+    ///     operators await it instead of sleeping.
     /// - Throws: ``PostgresEventStoreError/invalidGroupName(_:)`` or
     ///   ``PostgresEventStoreError/invalidPartitionCount(_:)``.
     public init(
       store: PostgresEventStore, name: String, catalog: EventCatalog, batchSize: Int = 100,
       pollInterval: Duration = .seconds(1), lease: Duration = .seconds(15), partitions: Int = 1, attempts: Int = 3,
       retryDelay: Duration = .milliseconds(100), acceptingNewerVersions: Bool = false,
-      onSkipped: (@Sendable (EventConsumer<PostgresEventStore>.Skipped) -> Void)? = nil
+      onSkipped: (@Sendable (EventConsumer<PostgresEventStore>.Skipped) -> Void)? = nil,
+      onAssignment: (@Sendable (Assignment) -> Void)? = nil
     ) throws {
       guard !name.isEmpty, name.count <= 200 else { throw PostgresEventStoreError.invalidGroupName(name) }
       guard (1...Self.maximumPartitions).contains(partitions) else {
@@ -129,6 +160,7 @@
       self.acceptingNewerVersions = acceptingNewerVersions
       let logger = store.logger
       self.onSkipped = onSkipped ?? { logger.warning("skipped \($0)") }
+      self.onAssignment = onAssignment
     }
 
     /// Delivers the events of this member's partitions to `handler` until the task is
@@ -140,9 +172,13 @@
     /// Database errors (a restart, a lost connection) are logged and retried with backoff, up to
     /// 5 s apart; the batch in flight is delivered again. A handler's errors park its event.
     ///
+    /// The handler gets each event with its ``Delivery``: the envelope, the position, the
+    /// partition and the member. The typed forms, `run(_:_:)` with an event type or with a group
+    /// type, hand it the event as that type instead.
+    ///
     /// - Throws: when the group cannot be registered at the start, the database's error, or
     ///   ``PostgresEventStoreError/partitionCountChanged(group:stored:requested:)``.
-    public func run(_ handler: (any Event, EventEnvelope) async throws -> Void) async throws {
+    public func run(_ handler: (any Event, Delivery) async throws -> Void) async throws {
       let member = UUID()
       try await store.registerGroup(name, partitions: partitions, member: member, lease: lease)
       do {
@@ -163,7 +199,24 @@
       try await run { event, _ in bus.publish(event) }
     }
 
-    private func deliver(as member: UUID, _ handler: (any Event, EventEnvelope) async throws -> Void) async throws {
+    /// Delivers the events of type `E` of this member's partitions to `handler`, as
+    /// ``run(_:)`` does; events of other types count as handled without a call.
+    public func run<E: Event>(_ type: E.Type, _ handler: (E, Delivery) async throws -> Void) async throws {
+      try await run { event, delivery in
+        if let event = event as? E { try await handler(event, delivery) }
+      }
+    }
+
+    /// Delivers the events of the group `G` (a generated enum of events) of this member's
+    /// partitions to `handler`, each in its case, as ``run(_:)`` does; events outside the
+    /// group count as handled without a call.
+    public func run<G: EventGroup>(_ group: G.Type, _ handler: (G, Delivery) async throws -> Void) async throws {
+      try await run { event, delivery in
+        if let value = G(event) { try await handler(value, delivery) }
+      }
+    }
+
+    private func deliver(as member: UUID, _ handler: (any Event, Delivery) async throws -> Void) async throws {
       var backoff = Duration.milliseconds(100)
       var state = MemberState()
       while !Task.isCancelled {

@@ -23,11 +23,11 @@
     func run() async throws {
       printLine("joined \(group.name)")
       try await cancelWhenGracefulShutdown {
-        try await group.run { event, envelope in
+        try await group.run(BoxProvisioned.self) { box, delivery in
           if delay > .zero { try await Task.sleep(for: delay) }
-          let title = (event as? BoxProvisioned)?.title ?? "?"
           let now = Date().timeIntervalSince1970
-          printLine("handled \(Int64(now * 1e9)) \(envelope.id) \(envelope.subject ?? "-") \(title)")
+          let envelope = delivery.envelope
+          printLine("handled \(Int64(now * 1e9)) \(envelope.id) \(envelope.subject ?? "-") \(box.title)")
         }
       }
       printLine("left \(group.name)")

@@ -257,9 +257,8 @@ func latencyReader(schema: String, count: Int) async throws {
     let consumer = try PostgresConsumerGroup(
       store: store, name: "latency", catalog: catalog, batchSize: 100, pollInterval: .seconds(1))
     let reading = Task {
-      try await consumer.run { event, envelope in
-        guard event is Probe else { return }
-        guard let time = envelope.time else { return }
+      try await consumer.run(Probe.self) { _, delivery in
+        guard let time = delivery.envelope.time else { return }
         line(String(format: "%.3f", Date().timeIntervalSince(time) * 1000))
         await received.add()
       }
