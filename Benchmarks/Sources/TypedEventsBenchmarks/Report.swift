@@ -10,6 +10,7 @@ struct Report {
   var countsAllocations = false
   var countsInstructions = false
   var generator: [GeneratorRow] = []
+  var checks: [CheckRow] = []
   var builds: [BuildRow] = []
   /// One line per target: what it asks, what was measured, met or not.
   var targets: [String] = []
@@ -87,6 +88,15 @@ struct Report {
       "generator on AsyncAPI input within 2× the same events as .events.yaml (largest run with AsyncAPI input, medians)",
       generator.last { $0.asyncAPIRatio != nil }?.asyncAPIRatio, "×"
     ) { $0 <= 2 }
+    let largestCheck = checks.filter { $0.staleness != "current" }.max {
+      ($0.lines, $0.peakMiB.last ?? 0) < ($1.lines, $1.peakMiB.last ?? 0)
+    }
+    if let largestCheck, largestCheck.lines >= 100_000 {
+      target(
+        "eventgen check of \(largestCheck.lines) changed lines under 200 MB peak memory (\(largestCheck.staleness), largest run)",
+        largestCheck.peakMiB.last.map { $0 * 1_048_576 / 1e6 }, " MB"
+      ) { $0 < 200 }
+    }
     let slow = builds("clean", "generated", "debug", events: 2_000).first?.slowBodies
     target("function bodies over 100 ms to type-check in generated code at 2,000 events", slow.map(Double.init), "") {
       $0 == 0
@@ -101,6 +111,7 @@ struct Report {
       missing.append("instructions")
     }
     if selected("generator") && generator.isEmpty { missing.append("generator") }
+    if selected("check") && checks.isEmpty { missing.append("check") }
     if selected("compile") && !builds.contains(where: { $0.kind == "clean" }) { missing.append("compile") }
     if selected("rebuild") && !builds.contains(where: { $0.kind == "rebuild" }) { missing.append("rebuild") }
     return missing
@@ -183,6 +194,29 @@ struct Report {
       lines.append(
         "The AsyncAPI columns read the same events from one document that `eventgen asyncapi` wrote from the schemas; its runs alternate with the `.events.yaml` runs."
       )
+    }
+    if !checks.isEmpty {
+      lines += ["", "## `eventgen check` of a stale file: peak memory and time (one process per run)", ""]
+      lines.append(
+        "One schema, one generated file; `/usr/bin/time -v`'s maximum resident set size. \"current\" is the baseline: the same check of a file that is up to date, which generates and compares but prints no diff. \"every line changed\": a space appended to every line but the marker line, so the two files share no line. \"reindented\": every line's indentation doubled, as a change of the output format does, so blank and top-level lines stay and the diff aligns them. The kinds take turns within each repetition."
+      )
+      lines.append("")
+      lines.append(
+        "| events | lines | file on disk | runs | peak MiB min / median / max | ÷ current (medians) | wall s min / median / max | ÷ current (medians) |"
+      )
+      lines.append("|---:|---:|---|---:|---:|---:|---:|---:|")
+      for row in checks {
+        let baseline = checks.first { $0.events == row.events && $0.staleness == "current" }
+        let spread = { (values: [Double], digits: Int) in
+          "\(format(values[0], digits)) / \(format(values[values.count / 2], digits)) / \(format(values[values.count - 1], digits))"
+        }
+        let ratio = { (values: [Double], base: [Double]?) in
+          base.map { format(values[values.count / 2] / $0[$0.count / 2], 2) + "×" } ?? "–"
+        }
+        lines.append(
+          "| \(row.events) | \(row.lines) | \(row.staleness) | \(row.peakMiB.count) | \(spread(row.peakMiB, 1)) | \(ratio(row.peakMiB, baseline?.peakMiB)) | \(spread(row.seconds, 2)) | \(ratio(row.seconds, baseline?.seconds)) |"
+        )
+      }
     }
     let clean = builds.filter { $0.kind == "clean" }
     if !clean.isEmpty {

@@ -3,7 +3,7 @@
 // Measures what TypedEvents users pay next to what they would use instead, each comparison in
 // one process and one run, and writes BENCHMARKS.md (or FILE). `--quick` runs tiny sizes (CI's
 // smoke run: it keeps every part building and running; its numbers mean nothing). `--only` runs
-// some of delivery, async, codecs, fields, instructions, generator, compile, rebuild.
+// some of delivery, async, codecs, fields, instructions, generator, check, compile, rebuild.
 //
 // Internal: `--run-case ID --iterations N --times K` runs one case for callgrind.
 import BenchmarkCases
@@ -85,6 +85,13 @@ if runs("generator") {
   let eventgen = ProcessInfo.processInfo.environment["EVENTGEN"] ?? "\(binaries)/eventgen"
   report.generator = generatorBenchmarks(
     sizes: quick ? [10, 100] : [100, 1_000, 10_000], repetitions: repetitions, eventgen: eventgen,
+    benchmarksFolder: benchmarksFolder)
+}
+if runs("check") {
+  print("eventgen check of stale files (peak memory)…")
+  let eventgen = ProcessInfo.processInfo.environment["EVENTGEN"] ?? "\(binaries)/eventgen"
+  report.checks = checkBenchmarks(
+    lineCounts: quick ? [1_000] : [1_000, 10_000, 120_000], repetitions: quick ? 1 : 5, eventgen: eventgen,
     benchmarksFolder: benchmarksFolder)
 }
 if runs("compile") {
