@@ -5,7 +5,7 @@ import PackagePlugin
 /// (`*.asyncapi.yaml`, `.yml`, `.json`) and lists this plugin gets their generated Swift at
 /// build time, nothing checked in.
 ///
-/// Outputs are declared from the input paths alone (through `OutputNaming`, the same file the
+/// Outputs are declared from the input paths alone (through `SchemaFileNames`, the same file the
 /// `eventgen` tool compiles), and the tool is an input: a no-change build runs nothing, an edit
 /// to a schema regenerates, and so does a new `eventgen`.
 @main
@@ -22,13 +22,18 @@ struct EventGenPlugin: BuildToolPlugin {
     return [
       try command(
         tool: context.tool(named: "eventgen"), schemas: schemas, config: hasConfig ? config : nil,
-        output: context.pluginWorkDirectoryURL.appending(path: "GeneratedSources"), targetName: target.name)
+        output: context.pluginWorkDirectoryURL.appending(path: "GeneratedSources"), targetName: target.name,
+        root: context.package.directoryURL)
     ]
   }
 
-  func command(tool: PluginContext.Tool, schemas: [URL], config: URL?, output: URL, targetName: String) -> Command {
+  /// `eventgen generate` of `schemas` into `output`; `$ref`s are read inside `root`, the package's
+  /// (or the project's) folder.
+  func command(
+    tool: PluginContext.Tool, schemas: [URL], config: URL?, output: URL, targetName: String, root: URL
+  ) -> Command {
     let outputs = schemas.map { output.appending(path: SchemaFileNames.swiftFileName(forSchemaAt: $0.path)) }
-    var arguments = ["generate"] + schemas.map(\.path) + ["--output", output.path]
+    var arguments = ["generate"] + schemas.map(\.path) + ["--output", output.path, "--root", root.path]
     if let config { arguments += ["--config", config.path] }
     return .buildCommand(
       displayName: "Generating events from \(schemas.count) schema\(schemas.count == 1 ? "" : "s") for \(targetName)",
@@ -53,7 +58,8 @@ struct EventGenPlugin: BuildToolPlugin {
       return [
         try command(
           tool: context.tool(named: "eventgen"), schemas: schemas, config: config,
-          output: context.pluginWorkDirectoryURL.appending(path: "GeneratedSources"), targetName: target.displayName)
+          output: context.pluginWorkDirectoryURL.appending(path: "GeneratedSources"), targetName: target.displayName,
+          root: context.xcodeProject.directoryURL)
       ]
     }
   }

@@ -63,7 +63,8 @@ struct GenerateEventsCommand: CommandPlugin {
         continue
       }
       ran += 1
-      if try !run(tool, arguments) { failed.append(target.name) }
+      // `$ref`s of AsyncAPI documents are read inside the package only.
+      if try !run(tool, arguments + ["--root", context.package.directoryURL.path]) { failed.append(target.name) }
     }
     guard ran > 0 else {
       throw CommandError(
@@ -109,7 +110,7 @@ struct GenerateEventsCommand: CommandPlugin {
         guard
           files?.contains(where: { ($0 as? URL).map { SchemaFileNames.isInput($0.lastPathComponent) } == true }) == true
         else { continue }
-        _ = try run(tool, ["lint", child.path])
+        _ = try run(tool, ["lint", child.path, "--root", package.directoryURL.path])
       }
     }
   }
@@ -157,7 +158,9 @@ struct GenerateEventsCommand: CommandPlugin {
     for document in documents {
       let output =
         document.path.hasPrefix("/") ? document.path : package.directoryURL.appending(path: document.path).path
-      let arguments = [document.verb] + target.inputs + ["--output", output] + (check ? ["--check"] : [])
+      let arguments =
+        [document.verb] + target.inputs + ["--output", output, "--root", package.directoryURL.path]
+        + (check ? ["--check"] : [])
       guard try run(tool, arguments) else {
         throw CommandError(
           check

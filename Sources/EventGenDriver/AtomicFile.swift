@@ -39,8 +39,9 @@ enum AtomicFile {
 
   /// Stores `bytes` as `directory`/`name`, atomically.
   static func store(_ bytes: [UInt8], as name: String, in directory: String) throws(InputError) {
-    let target = directory + "/" + name
-    let temporary = directory + "/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(temporarySuffix)"
+    let folder = directory.hasSuffix("/") ? directory : directory + "/"
+    let target = folder + name
+    let temporary = folder + ".\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(temporarySuffix)"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw failure("cannot create a temporary file", path: temporary) }
     // A replaced file keeps its permissions (someone may have made generated files read-only).

@@ -14,9 +14,11 @@ public enum CompatibilityRun {
 
   /// Compares the schemas at `old` with those at `new` (files, or folders searched for
   /// `*.events.yaml`). Schema errors in either version are reported instead of a comparison.
-  public static func check(old: [String], new: [String], mode: CompatibilityMode) throws(InputError) -> Report {
-    let before = try FrontEnd.load(old)
-    let after = try FrontEnd.load(new)
+  public static func check(
+    old: [String], new: [String], mode: CompatibilityMode, referenceRoot: ReferenceRoot = ReferenceRoot(".")
+  ) throws(InputError) -> Report {
+    let before = try FrontEnd.load(old, referenceRoot: referenceRoot)
+    let after = try FrontEnd.load(new, referenceRoot: referenceRoot)
     guard let oldSchema = before.schema, let newSchema = after.schema else {
       return Report(diagnostics: (before.diagnostics + after.diagnostics).sorted())
     }

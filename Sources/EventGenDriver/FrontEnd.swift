@@ -24,13 +24,18 @@ public enum FrontEnd {
   /// (files as given, folders searched as ``InputFiles/discover(_:fileManager:)`` says).
   ///
   /// Schema errors are diagnostics in the result; a path that names no input, or a file that
-  /// cannot be read, throws.
-  public static func load(_ paths: [String]) throws(InputError) -> LoadedSchemas {
+  /// cannot be read, throws. AsyncAPI documents' `$ref`s are read only inside `referenceRoot`
+  /// (by default the current directory): a build never reads a file outside the folder it was
+  /// given.
+  public static func load(
+    _ paths: [String], referenceRoot: ReferenceRoot = ReferenceRoot(".")
+  ) throws(InputError) -> LoadedSchemas {
     let files = try InputFiles.discover(paths)
     guard !files.isEmpty else {
       throw InputError("no schema files (\(InputFiles.searchedFor)) found in \(paths.joined(separator: ", "))")
     }
-    let result = SchemaLoader.load(try InputFiles.read(files), readFile: InputFiles.readReferencedFile)
+    let result = SchemaLoader.load(
+      try InputFiles.read(files), readFile: InputFiles.readReferencedFile, referenceRoot: referenceRoot)
     return LoadedSchemas(schemaFiles: files, schema: result.schema, diagnostics: result.diagnostics)
   }
 }

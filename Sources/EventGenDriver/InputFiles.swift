@@ -14,8 +14,6 @@ public struct InputError: Error, CustomStringConvertible, Equatable {
 
 /// Finds and reads the schema files of a run.
 public enum InputFiles {
-  /// The suffix that marks a schema file inside a folder.
-  public static let schemaSuffix = ".events.yaml"
   /// What a folder is searched for, as the "no schema files" errors say it.
   public static let searchedFor = SchemaFileNames.inputSuffixes.map { "*" + $0 }.joined(separator: ", ")
   /// Files larger than this are refused rather than read: no schema is anywhere near it.

@@ -8,7 +8,8 @@ public enum OutputDestination: Sendable, Equatable {
   /// unless it is forced.
   case folder(String)
   /// One file among others (`eventgen asyncapi`): the run's only file is placed at this path,
-  /// and nothing else in its folder is looked at.
+  /// and no other file of its folder is changed (but for what killed runs left of this one's
+  /// temporary files).
   case file(String)
 }
 
@@ -29,9 +30,6 @@ public struct WriteSummary: Sendable, Equatable {
 /// files keep their modification time and a killed run leaves every file either as it was or
 /// complete. A file eventgen did not write is never changed or removed.
 public enum OutputWriter {
-  /// No file eventgen writes comes near this; a larger file at an output path is not one of its.
-  static let maximumOutputSize = 64 << 20
-
   /// Writes `files` to `destination`.
   ///
   /// A file at an output path that eventgen did not write stops the run before anything is
@@ -48,7 +46,10 @@ public enum OutputWriter {
       throw InputError("\(placement.directory): cannot create the folder (\(error.localizedDescription))")
     }
     let entries = try listing(placement.directory)
-    removeAbandonedTemporaryFiles(entries, in: placement.directory)
+    // In a folder of others' files, only this run's own temporary files are its business.
+    let own = Set(placement.files.map { ".\($0.name)." })
+    removeAbandonedTemporaryFiles(
+      entries.filter { name in placement.ownsFolder || own.contains { name.hasPrefix($0) } }, in: placement)
     var current: [String: [UInt8]] = [:]
     var taken: [String] = []
     for file in placement.files {
@@ -110,9 +111,10 @@ public enum OutputWriter {
         problems.append("\(target): \(why); move it away, eventgen never overwrites it\n")
       case .generated(let bytes):
         let current = String(decoding: bytes, as: UTF8.self)
-        if current != file.contents {
-          problems.append(UnifiedDiff.diff(old: current, new: file.contents, oldName: target, newName: target))
-        }
+        guard current != file.contents else { continue }
+        let diff = UnifiedDiff.diff(old: current, new: file.contents, oldName: target, newName: target)
+        // Lines alike, bytes not: the file lacks its final newline, or has one too many.
+        problems.append(diff.isEmpty ? "\(target): differs only in its final newline; generate again\n" : diff)
       }
     }
     if placement.ownsFolder, FileManager.default.fileExists(atPath: placement.directory) {
@@ -176,15 +178,16 @@ public enum OutputWriter {
 
   private static func existing(at path: String) throws(InputError) -> Existing {
     do {
-      let bytes = try RegularFile.read(path, limit: maximumOutputSize)
-      return GeneratedFileMarker.isPresent(inHeadOf: bytes)
-        ? .generated(bytes) : .other("exists but eventgen did not write it")
+      // Known by its head first: a file that is not eventgen's is never read whole.
+      let head = try RegularFile.head(path, count: GeneratedFileMarker.headBytes)
+      guard GeneratedFileMarker.isPresent(inHeadOf: head) else { return .other("exists but eventgen did not write it") }
+      return .generated(try RegularFile.read(path, limit: .max - 1))
     } catch {
       switch error {
       case .cannotOpen(let code) where code == ENOENT: return .none
       case .folder: return .other("is a folder")
       case .special: return .other("is not a regular file (a pipe, socket or device)")
-      case .tooLarge, .grew: return .other("is larger than any file eventgen writes")
+      case .tooLarge, .grew: return .other("changed while it was read")
       case .cannotOpen(let code), .cannotRead(let code):
         throw InputError("\(path): cannot read the file (\(String(cString: strerror(code))))")
       }
@@ -225,10 +228,10 @@ public enum OutputWriter {
 
   /// Removes the temporary files of runs that were killed before renaming them; those of a run
   /// still going (two runs into one folder) are left alone.
-  private static func removeAbandonedTemporaryFiles(_ entries: [String], in directory: String) {
+  private static func removeAbandonedTemporaryFiles(_ entries: [String], in placement: Placement) {
     for name in entries where AtomicFile.isTemporary(name) {
       if let owner = AtomicFile.owner(ofTemporary: name), AtomicFile.isRunning(owner) { continue }
-      try? FileManager.default.removeItem(atPath: directory + "/" + name)
+      try? FileManager.default.removeItem(atPath: placement.path(name))
     }
   }
 }

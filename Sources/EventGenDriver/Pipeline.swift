@@ -15,10 +15,12 @@ public enum Pipeline {
     public var eventCount: Int { inputs.eventCount }
   }
 
-  /// Reads and validates the inputs that `paths` name (``FrontEnd/load(_:)``) and renders them
-  /// with `renderer`, unless a schema has errors.
-  public static func plan(_ paths: [String], renderer: some OutputRenderer) throws(InputError) -> Plan {
-    let inputs = try FrontEnd.load(paths)
+  /// Reads and validates the inputs that `paths` name (``FrontEnd/load(_:referenceRoot:)``) and
+  /// renders them with `renderer`, unless a schema has errors.
+  public static func plan(
+    _ paths: [String], renderer: some OutputRenderer, referenceRoot: ReferenceRoot = ReferenceRoot(".")
+  ) throws(InputError) -> Plan {
+    let inputs = try FrontEnd.load(paths, referenceRoot: referenceRoot)
     guard let schema = inputs.schema else { return Plan(inputs: inputs, files: nil) }
     return Plan(inputs: inputs, files: try renderer.render(schema))
   }

@@ -1,3 +1,4 @@
+import EventSchema
 import Foundation
 
 /// `eventgen init`: the files that start a target of events, and the Package.swift lines that
@@ -19,7 +20,7 @@ public enum Starter {
     let folderURL = URL(fileURLWithPath: folder)
     return [
       File(
-        path: folderURL.appendingPathComponent("\(name)\(InputFiles.schemaSuffix)").path,
+        path: folderURL.appendingPathComponent("\(name)\(SchemaFileNames.schemaSuffix)").path,
         contents: schema(namespace: name)),
       File(path: folderURL.appendingPathComponent("\(name).swift").path, contents: swiftFile),
       File(path: folderURL.appendingPathComponent(GeneratorConfig.fileName).path, contents: config),

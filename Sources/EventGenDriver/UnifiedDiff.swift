@@ -10,8 +10,8 @@
 enum UnifiedDiff {
   /// `--- old` / `+++ new` and hunks with `context` lines around each change; empty when equal.
   ///
-  /// Within a change, removed lines come before added ones; changes closer than `2 × context`
-  /// lines share a hunk.
+  /// Within a change, removed lines come before added ones; changes at most `2 × context`
+  /// lines apart share a hunk.
   static func diff(old: String, new: String, oldName: String, newName: String, context: Int = 3) -> String {
     let a = lines(old)
     let b = lines(new)

@@ -5,8 +5,10 @@
 /// Names of input files, and of everything named after them, derived from paths alone: the one
 /// place that knows the inputs' suffixes.
 public enum SchemaFileNames {
+  /// The suffix of an event schema file.
+  public static let schemaSuffix = ".events.yaml"
   /// The suffixes that mark an input inside a folder: event schemas and AsyncAPI documents.
-  public static let inputSuffixes = [".events.yaml", ".asyncapi.yaml", ".asyncapi.yml", ".asyncapi.json"]
+  public static let inputSuffixes = [schemaSuffix] + asyncAPISuffixes
   /// The suffixes of AsyncAPI documents.
   static let asyncAPISuffixes = [".asyncapi.yaml", ".asyncapi.yml", ".asyncapi.json"]
   /// The file extensions of inputs.

@@ -65,7 +65,22 @@ public enum SchemaLoader {
   /// A file that is not valid YAML is reported and left out, and the others are still checked,
   /// so that one run shows every error. Files that AsyncAPI documents refer to are read with
   /// `readFile`.
-  public static func load(_ sources: [SchemaSource], readFile: @escaping ReadFile = readFromDisk) -> SchemaLoadResult {
+  ///
+  /// It runs on a thread of its own with a large stack (``DeepStack``): schemas that refer to
+  /// each other thousands deep are read recursively, and a debug build, such as the one the
+  /// build-tool plugin runs, takes tens of kilobytes of stack a level.
+  ///
+  /// A `$ref` to an absolute path is refused; with a `referenceRoot`, so is one to a file outside
+  /// that folder tree. Neither file is opened.
+  public static func load(
+    _ sources: [SchemaSource], readFile: @escaping ReadFile = readFromDisk, referenceRoot: ReferenceRoot? = nil
+  ) -> SchemaLoadResult {
+    DeepStack.run { loadHere(sources, readFile: readFile, scope: referenceRoot) }
+  }
+
+  private static func loadHere(
+    _ sources: [SchemaSource], readFile: @escaping ReadFile, scope: ReferenceRoot?
+  ) -> SchemaLoadResult {
     var log = DiagnosticLog()
     var documents: [SchemaDocument] = []
     for source in sources {
@@ -81,7 +96,7 @@ public enum SchemaLoader {
         }
         let (document, diagnostics) =
           AsyncAPIDecoder.isAsyncAPI(root)
-          ? AsyncAPIDecoder.decode(root, path: source.path, readFile: readFile)
+          ? AsyncAPIDecoder.decode(root, path: source.path, readFile: readFile, scope: scope)
           : SchemaDecoder.decode(root, path: source.path)
         log.append(contentsOf: diagnostics)
         documents.append(document)
@@ -90,5 +105,54 @@ public enum SchemaLoader {
     let (schema, diagnostics) = SchemaValidator.validate(documents)
     log.append(contentsOf: diagnostics)
     return SchemaLoadResult(schema: log.hasErrors ? nil : schema, diagnostics: log.sorted)
+  }
+}
+
+/// Runs work that recurses as deep as its input on a thread whose stack is large enough for it.
+enum DeepStack {
+  /// The stack's size: address space reserved, of which only what the work touches is used.
+  static let stackSize = 1 << 30
+
+  /// What `body` returns, run on a new thread with a ``stackSize`` stack; the caller waits.
+  static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+    let handoff = Handoff<T>()
+    let thread = Thread {
+      handoff.result = body()
+      handoff.done.signal()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    handoff.done.wait()
+    // The semaphore orders the worker's write before this read.
+    guard let result = handoff.result else { return body() }
+    return result
+  }
+
+  /// The result, passed from the worker thread to the waiting one.
+  private final class Handoff<T>: @unchecked Sendable {
+    var result: T?
+    let done = DispatchSemaphore(value: 0)
+  }
+}
+
+/// The folder tree whose files AsyncAPI documents may refer to with `$ref`: a build reads no
+/// file outside the package it builds, and a document cannot make eventgen read `/etc/passwd`.
+public struct ReferenceRoot: Sendable, Equatable {
+  /// The folder, absolute and normalised.
+  public let path: String
+  /// The folder relative paths are read from.
+  let workingDirectory: String
+
+  /// The folder at `path`, relative to the current directory unless absolute.
+  public init(_ path: String) {
+    workingDirectory = FileManager.default.currentDirectoryPath
+    let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
+    self.path = ReferenceResolver.normalised(absolute)
+  }
+
+  /// Whether the file at `file` (relative to the current directory unless absolute) is inside.
+  func contains(_ file: String) -> Bool {
+    let absolute = ReferenceResolver.normalised(file.hasPrefix("/") ? file : workingDirectory + "/" + file)
+    return path == "/" || absolute.hasPrefix(path + "/")
   }
 }

@@ -100,10 +100,18 @@
       public let partition: Int
       /// The member delivering it: one per ``PostgresConsumerGroup/run(_:)`` call.
       public let member: UUID
+
+      /// A delivery, as a member makes it; public so that a handler can be tested alone.
+      public init(envelope: EventEnvelope, position: PostgresEventPosition, partition: Int, member: UUID) {
+        self.envelope = envelope
+        self.position = position
+        self.partition = partition
+        self.member = member
+      }
     }
 
-    /// The partitions one member holds, as it reports them after joining and after every
-    /// round that changed them.
+    /// The partitions one member holds, as it reports them after its first round and after
+    /// every round that changed them.
     public struct Assignment: Sendable, Equatable {
       /// The member: one per ``PostgresConsumerGroup/run(_:)`` call.
       public let member: UUID
@@ -132,9 +140,10 @@
     ///   - retryDelay: the pause before the second attempt, doubled before each further one.
     ///   - acceptingNewerVersions: whether to decode envelopes of a newer schema version.
     ///   - onSkipped: called with each envelope that does not decode; by default it is logged.
-    ///   - onAssignment: called with the member's partitions after its first round (so, once it
-    ///     has joined and taken its share) and after every round that changed them; tests and
-    ///     operators await it instead of sleeping.
+    ///   - onAssignment: called with the member's partitions after its first round, which may
+    ///     hold fewer than its share (the others give up theirs at their next rounds), after
+    ///     every round that changed them, and again after the member rejoins following a
+    ///     database error; tests and operators await the share they expect instead of sleeping.
     /// - Throws: ``PostgresEventStoreError/invalidGroupName(_:)`` or
     ///   ``PostgresEventStoreError/invalidPartitionCount(_:)``.
     public init(

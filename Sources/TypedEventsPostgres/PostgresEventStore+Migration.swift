@@ -33,8 +33,8 @@
         try await run(steps, logger: logger, channel: channel, schema: schema)
       } catch let error as PostgresTransactionError {
         // The store's own refusals come out as themselves, not wrapped in the rolled-back
-        // transaction that found them.
-        if let refusal = error.closureError as? PostgresEventStoreError { throw refusal }
+        // transaction that found them, unless the rollback failed too.
+        if error.rollbackError == nil, let refusal = error.closureError as? PostgresEventStoreError { throw refusal }
         throw error
       }
     }
@@ -58,7 +58,8 @@
           var hasEvents = false
           let rows = try await connection.query(
             """
-            SELECT coalesce(max(version), 0), to_regclass(\(schema + ".events")) IS NOT NULL
+            SELECT coalesce(max(version), 0),
+              to_regclass(\(schema + ".events")) IS NOT NULL AND to_regclass(\(schema + ".consumer_groups")) IS NOT NULL
             FROM \(unescaped: schema).schema_migrations
             """, logger: logger)
           for try await (version, events) in rows.decode((Int, Bool).self) { (stored, hasEvents) = (version, events) }

@@ -20,9 +20,10 @@
     /// lost as the server closed the connection. Nothing is known about whether it took
     /// effect; retrying on a new connection is safe for the store's own statements.
     case connectionLost
-    /// The schema holds a store's tables but no record of its layout's version: a build before
-    /// the first release made it. Drop the schema and let ``PostgresEventStore/migrate()``
-    /// create it anew, or name another schema.
+    /// The schema holds tables named as a store's (`events` and `consumer_groups`) that
+    /// ``PostgresEventStore/migrate()`` did not record: a build before the first release made
+    /// them, or another program did. Name another schema, or, if it is such a store, drop the
+    /// schema and migrate again.
     case unversionedStore(schema: String)
     /// A newer version of TypedEventsPostgres migrated the store to layout `version`; this one
     /// knows layouts up to `known`.
@@ -46,8 +47,8 @@
       case .connectionLost:
         "the connection closed while a query ran on it, and the query never returned"
       case .unversionedStore(let schema):
-        "schema \"\(schema)\" holds event store tables without a layout version (a build before the first release "
-          + "made them): drop the schema and migrate again, or use another schema"
+        "schema \"\(schema)\" holds tables `events` and `consumer_groups` that migrate() did not record (a build "
+          + "before the first release makes them): use another schema, or drop this one and migrate again if it is such a store"
       case .newerLayout(let schema, let version, let known):
         "schema \"\(schema)\" has layout version \(version), newer than this version of TypedEventsPostgres knows "
           + "(up to \(known)): upgrade TypedEventsPostgres"

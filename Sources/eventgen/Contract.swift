@@ -7,6 +7,8 @@ import Foundation
 struct ContractOptions: ParsableArguments {
   @Argument(help: Output.inputsHelp) var inputs: [String] = []
 
+  @OptionGroup var scope: RootOption
+
   @Option(name: .shortAndLong, help: "The document to write.")
   var output: String
 
@@ -22,8 +24,9 @@ struct ContractOptions: ParsableArguments {
   /// Writes or checks the document that `renderer` renders; `extra` are the options that only
   /// this format takes, for the command that the stale message suggests.
   func run(_ renderer: ContractDocument, extra: [(name: String, value: String?)] = []) throws {
-    let inputs = try Output.config(config).inputs(self.inputs)
-    let plan = try Pipeline.plan(inputs, renderer: renderer)
+    // A config only names the schemas, so it is read only when no inputs are given.
+    let inputs = self.inputs.isEmpty ? try Output.config(config).inputs([]) : self.inputs
+    let plan = try Pipeline.plan(inputs, renderer: renderer, referenceRoot: scope.referenceRoot)
     let files = try Output.files(of: plan)
     guard check else {
       let summary = try OutputWriter.write(files, to: .file(output))
@@ -40,7 +43,7 @@ struct ContractOptions: ParsableArguments {
     print(problems.joined(separator: "\n"), terminator: "")
     let command = Wording.rerun(
       renderer.format.rawValue, inputs: self.inputs, config: config, output: output,
-      options: [("title", title)] + extra)
+      options: [("title", title), ("root", scope.root)] + extra)
     Output.error("\(output) is stale; run: \(command)")
     throw ExitCode(1)
   }

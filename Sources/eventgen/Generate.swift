@@ -7,6 +7,8 @@ import Foundation
 struct GenerationOptions: ParsableArguments {
   @Argument(help: Output.inputsHelp) var inputs: [String] = []
 
+  @OptionGroup var scope: RootOption
+
   @Option(name: .shortAndLong, help: "The folder for the generated Swift files.")
   var output: String?
 
@@ -40,7 +42,8 @@ struct GenerationOptions: ParsableArguments {
 
   /// The files to write, or exit 1 after printing the schema errors.
   func plan(_ resolved: Resolved) throws -> (plan: Pipeline.Plan, files: [GeneratedFile]) {
-    let plan = try Pipeline.plan(resolved.inputs, renderer: SwiftSources(options: resolved.options))
+    let plan = try Pipeline.plan(
+      resolved.inputs, renderer: SwiftSources(options: resolved.options), referenceRoot: scope.referenceRoot)
     return (plan, try Output.files(of: plan))
   }
 
@@ -48,7 +51,9 @@ struct GenerationOptions: ParsableArguments {
   var generateCommand: String {
     Wording.rerun(
       "generate", inputs: inputs, config: config, output: output,
-      options: [("access", access?.rawValue), ("notification-message", notificationMessage?.rawValue)])
+      options: [
+        ("access", access?.rawValue), ("notification-message", notificationMessage?.rawValue), ("root", scope.root),
+      ])
   }
 }
 

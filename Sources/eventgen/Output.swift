@@ -7,7 +7,7 @@ import Foundation
 enum Output {
   /// The help of the arguments that name a run's inputs.
   static let inputsHelp = ArgumentHelp(
-    "Schema files or AsyncAPI documents, or folders that contain them (searched for *.events.yaml, *.asyncapi.yaml, .yml and .json)."
+    "Schema files or AsyncAPI documents, or folders that contain them (searched for \(InputFiles.searchedFor))."
   )
 
   static func print(_ diagnostics: [Diagnostic]) {

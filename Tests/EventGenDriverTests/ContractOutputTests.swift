@@ -6,7 +6,7 @@ import Testing
 
 /// Writing and checking a document: the driver and the `asyncapi` and `json-schema` commands.
 @Suite("Contract export: write and --check")
-struct ContractRunTests {
+struct ContractOutputTests {
   let schema = "namespace: T\nevents:\n  Ping:\n    fields:\n      count: Int\n"
 
   func document(_ folder: TemporaryFolder, _ format: ContractFormat = .asyncAPI) throws -> [GeneratedFile] {

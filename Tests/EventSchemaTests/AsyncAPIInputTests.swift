@@ -287,10 +287,11 @@ struct AsyncAPIInputTests {
     #expect(file.events[0].fields.map { "\($0.name): \($0.type)" } == ["amount: Int32"])
   }
 
-  @Test func anAsyncAPI26DocumentReadsItsOperationsMessages() throws {
+  @Test(arguments: ["2.0.0", "2.1.0", "2.2.0", "2.3.0", "2.4.0", "2.5.0", "2.6.0"])
+  func anAsyncAPI2DocumentReadsItsOperationsMessages(version: String) throws {
     let file = try asyncAPIFile(
       """
-      asyncapi: 2.6.0
+      asyncapi: \(version)
       info: {title: T, version: 1.0.0}
       channels:
         user/signedup:

@@ -24,16 +24,16 @@ private func message(_ properties: String) -> String {
 
 let badAsyncAPIDocuments: [BadAsyncAPI] = [
   BadAsyncAPI(
-    name: "a 2.x document where 3.x is required",
-    document: "asyncapi: 2.4.0\ninfo: {title: T, version: 1.0.0}\nchannels: {}\n",
+    name: "a 2.x version that does not exist",
+    document: "asyncapi: 2.7.0\ninfo: {title: T, version: 1.0.0}\nchannels: {}\n",
     expected: [
-      "1:11: error: AsyncAPI 2.4.0 is not read: eventgen reads AsyncAPI 3.0, 3.1 and 2.6 documents; convert this one with `asyncapi convert` of the AsyncAPI CLI"
+      "1:11: error: AsyncAPI 2.7.0 is not read: eventgen reads AsyncAPI 2.0 to 2.6, 3.0 and 3.1 documents; convert this one with `asyncapi convert` of the AsyncAPI CLI"
     ]),
   BadAsyncAPI(
     name: "a 1.x document",
     document: "asyncapi: '1.2.0'\ninfo: {title: T, version: 1.0.0}\n",
     expected: [
-      "1:11: error: AsyncAPI 1.2.0 is not read: eventgen reads AsyncAPI 3.0, 3.1 and 2.6 documents; convert this one with `asyncapi convert` of the AsyncAPI CLI"
+      "1:11: error: AsyncAPI 1.2.0 is not read: eventgen reads AsyncAPI 2.0 to 2.6, 3.0 and 3.1 documents; convert this one with `asyncapi convert` of the AsyncAPI CLI"
     ]),
   BadAsyncAPI(
     name: "the version is not a string",

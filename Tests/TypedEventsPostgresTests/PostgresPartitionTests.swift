@@ -134,8 +134,9 @@
         let rows = try await store.client.query(
           "SELECT count(*) FROM \(unescaped: store.schema).events WHERE subject_hash IS NULL")
         for try await count in rows.decode(Int.self) { #expect(count == 10) }
-        // A subject's hash is its MD5's first 31 bits, as any language computes it (the value
-        // is Python's `int(hashlib.md5(subject).hexdigest()[:8], 16) & 0x7fffffff`).
+        // A subject's hash: its MD5's first 4 bytes big-endian, the top bit cleared, as any
+        // language computes it (the value is Python's
+        // `int(hashlib.md5(subject).hexdigest()[:8], 16) & 0x7fffffff`).
         let subject = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
         try await store.append(Self.box("with subject", BoxID(UUID(uuidString: subject) ?? UUID())))
         let stored = try await store.client.query(

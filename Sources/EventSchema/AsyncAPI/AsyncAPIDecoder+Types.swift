@@ -166,6 +166,14 @@ extension AsyncAPIDecoder {
     -> TypeExpression?
   {
     if let known = declared[identity] { return .named(Located(value: known, location: location)) }
+    guard nesting < Self.maximumNesting else {
+      reader.log.error(
+        "schemas nest through `$ref` more than \(Self.maximumNesting) deep here; eventgen reads no deeper (a schema whose property refers to the next, and so on)",
+        at: location)
+      return nil
+    }
+    nesting += 1
+    defer { nesting -= 1 }
     let declaredName = Located(value: name, location: schema.location)
     if let kind = field("x-eventgen-kind", of: schema), case .scalar(let text) = kind.content,
       text.value == "identifier"

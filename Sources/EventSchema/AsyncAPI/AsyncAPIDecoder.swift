@@ -1,4 +1,4 @@
-/// Decodes an AsyncAPI document (3.0.x, 3.1.x or 2.6.x, YAML or JSON) into a ``SchemaDocument``:
+/// Decodes an AsyncAPI document (3.0.x, 3.1.x, or 2.0.x to 2.6.x, YAML or JSON) into a ``SchemaDocument``:
 /// the same syntax a `.events.yaml` file decodes to, so that the validator, the generator and
 /// `compat` treat both formats alike, and every diagnostic points into the AsyncAPI document.
 ///
@@ -24,6 +24,13 @@ struct AsyncAPIDecoder {
   var externals: [String: SourceLocation] = [:]
   /// The content type messages have unless they say otherwise.
   var defaultContentType: YAMLNode?
+  /// How many schemas reached through `$ref` are being declared, each inside the one before:
+  /// the depth of the decoder's recursion, which ``maximumNesting`` bounds.
+  var nesting = 0
+  /// The deepest nesting of schemas through `$ref` that is read: far above any real
+  /// document's, and far below what exhausts ``DeepStack``'s stack in a debug build (the
+  /// plugins run one), which takes tens of kilobytes a level.
+  static let maximumNesting = 4_000
 
   /// Whether `root` is an AsyncAPI document: a mapping with an `asyncapi` key.
   static func isAsyncAPI(_ root: YAMLNode) -> Bool {
@@ -34,12 +41,14 @@ struct AsyncAPIDecoder {
     }
   }
 
-  /// Decodes `root`, read from `path`; referenced files are read with `readFile`.
+  /// Decodes `root`, read from `path`; referenced files are read with `readFile`, and only
+  /// inside `scope` when there is one.
   static func decode(
-    _ root: YAMLNode, path: String, readFile: @escaping SchemaLoader.ReadFile
+    _ root: YAMLNode, path: String, readFile: @escaping SchemaLoader.ReadFile, scope: ReferenceRoot? = nil
   ) -> (SchemaDocument, [Diagnostic]) {
     var decoder = AsyncAPIDecoder(
-      resolver: ReferenceResolver(root: root, path: path, readFile: readFile), document: SchemaDocument(path: path))
+      resolver: ReferenceResolver(root: root, path: path, readFile: readFile, scope: scope),
+      document: SchemaDocument(path: path))
     decoder.decodeDocument(root)
     return (decoder.document, decoder.reader.log.all)
   }
@@ -104,7 +113,7 @@ struct AsyncAPIDecoder {
       guard let items = reader.items(of: node, what: "`x-eventgen-types` (a list of schema names)") else { continue }
       for item in items {
         guard let name = reader.string(item, what: "a schema name") else { continue }
-        let pointer = "#/components/schemas/" + name.replacing("~", with: "~0").replacing("/", with: "~1")
+        let pointer = "#/components/schemas/" + JSONPointer.escaped(name)
         let reference = YAMLNode(
           .mapping([
             YAMLPair(
@@ -129,10 +138,12 @@ struct AsyncAPIDecoder {
     let parts = text.split(separator: ".")
     switch (parts.first, parts.dropFirst().first) {
     case ("3", "0"), ("3", "1"): return .v3
-    case ("2", "6"): return .v2
+    // 2.x versions only add to each other: what events need (channels, their publish and
+    // subscribe operations, messages, components) reads the same from 2.0 to 2.6.
+    case ("2", "0"), ("2", "1"), ("2", "2"), ("2", "3"), ("2", "4"), ("2", "5"), ("2", "6"): return .v2
     default:
       reader.log.error(
-        "AsyncAPI \(text) is not read: eventgen reads AsyncAPI 3.0, 3.1 and 2.6 documents; convert this one with `asyncapi convert` of the AsyncAPI CLI",
+        "AsyncAPI \(text) is not read: eventgen reads AsyncAPI 2.0 to 2.6, 3.0 and 3.1 documents; convert this one with `asyncapi convert` of the AsyncAPI CLI",
         at: node.location)
       return nil
     }

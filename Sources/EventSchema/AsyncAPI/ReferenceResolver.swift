@@ -12,6 +12,8 @@ struct ReferenceResolver {
   static let maximumChain = 64
 
   private let readFile: SchemaLoader.ReadFile
+  /// The folder tree referenced files must be in; nil for any relative path.
+  private let scope: ReferenceRoot?
   /// Root nodes by normalised path; nil for a file that could not be read or parsed (reported once).
   private var roots: [String: YAMLNode?] = [:]
   /// Targets already resolved, by the referencing file and the reference's text: a document
@@ -28,8 +30,9 @@ struct ReferenceResolver {
     var reference: String
   }
 
-  init(root: YAMLNode, path: String, readFile: @escaping SchemaLoader.ReadFile) {
+  init(root: YAMLNode, path: String, readFile: @escaping SchemaLoader.ReadFile, scope: ReferenceRoot?) {
     self.readFile = readFile
+    self.scope = scope
     roots[Self.normalised(path)] = root
   }
 
@@ -96,8 +99,20 @@ struct ReferenceResolver {
         at: reference.location)
       return nil
     }
+    if filePart.hasPrefix("/") {
+      log.error(
+        "`$ref` to the absolute path \(filePart) is not read: refer to a file by its path relative to this document",
+        at: reference.location)
+      return nil
+    }
     let referencing = reference.location.file
     let path = filePart.isEmpty ? Self.normalised(referencing) : Self.normalised(Self.join(referencing, filePart))
+    if !filePart.isEmpty, let scope, !scope.contains(path) {
+      log.error(
+        "`$ref` to \(filePart) leaves \(scope.path), the folder whose files eventgen reads; move the file into it, or give --root a folder that holds both",
+        at: reference.location)
+      return nil
+    }
     guard let root = root(of: path, for: reference, log: &log) else { return nil }
     guard let node = walk(root, pointer: pointer) else {
       let file = filePart.isEmpty ? "this file" : path
@@ -190,8 +205,7 @@ struct ReferenceResolver {
         bytes.append(byte)
       }
     }
-    return String(decoding: bytes, as: UTF8.self).replacing("~1", with: "/")
-      .replacing("~0", with: "~")
+    return JSONPointer.unescaped(String(decoding: bytes, as: UTF8.self))
   }
 
   /// `relative` against the folder of the file at `referencing`.

@@ -1,6 +1,6 @@
 /// Generated code declares a type conforming to this protocol, so that code generated for
 /// another version of the runtime fails to compile with a message naming the version:
-/// `cannot find type 'GeneratedCodeVersion_2' in module 'TypedEvents'`.
+/// `no type named 'GeneratedCodeVersion_2' in module 'TypedEvents'`.
 ///
 /// Regenerate with the `eventgen` that matches the TypedEvents runtime you build against.
 /// Version 1 is the first release's. A release whose runtime reads generated code differently
