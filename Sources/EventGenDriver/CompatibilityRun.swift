@@ -15,10 +15,11 @@ public enum CompatibilityRun {
   /// Compares the schemas at `old` with those at `new` (files, or folders searched for
   /// `*.events.yaml`). Schema errors in either version are reported instead of a comparison.
   public static func check(
-    old: [String], new: [String], mode: CompatibilityMode, referenceRoot: ReferenceRoot = ReferenceRoot(".")
+    old: [String], new: [String], mode: CompatibilityMode, referenceRoot: ReferenceRoot = ReferenceRoot("."),
+    warningsAreErrors: Bool = false
   ) throws(InputError) -> Report {
-    let before = try FrontEnd.load(old, referenceRoot: referenceRoot)
-    let after = try FrontEnd.load(new, referenceRoot: referenceRoot)
+    let before = try FrontEnd.load(old, referenceRoot: referenceRoot, warningsAreErrors: warningsAreErrors)
+    let after = try FrontEnd.load(new, referenceRoot: referenceRoot, warningsAreErrors: warningsAreErrors)
     guard let oldSchema = before.schema, let newSchema = after.schema else {
       return Report(diagnostics: (before.diagnostics + after.diagnostics).sorted())
     }

@@ -15,6 +15,17 @@ public struct LoadedSchemas: Sendable {
   public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
   /// How many events the model declares; 0 when it has errors.
   public var eventCount: Int { schema?.allEvents.count ?? 0 }
+
+  /// The same, with every warning an error (and so no model when there was one).
+  func treatingWarningsAsErrors() -> LoadedSchemas {
+    guard diagnostics.contains(where: { $0.severity == .warning }) else { return self }
+    let strict = diagnostics.map { diagnostic in
+      var diagnostic = diagnostic
+      if diagnostic.severity == .warning { diagnostic.severity = .error }
+      return diagnostic
+    }
+    return LoadedSchemas(schemaFiles: schemaFiles, schema: nil, diagnostics: strict)
+  }
 }
 
 /// The front end of every command and of both plugins (which run the commands): finds the
@@ -26,9 +37,10 @@ public enum FrontEnd {
   /// Schema errors are diagnostics in the result; a path that names no input, or a file that
   /// cannot be read, throws. AsyncAPI documents' `$ref`s are read only inside `referenceRoot`
   /// (by default the current directory): a build never reads a file outside the folder it was
-  /// given.
+  /// given. With `warningsAreErrors` (`--strict`), every warning is an error, such as an
+  /// AsyncAPI message skipped because it cannot be an event.
   public static func load(
-    _ paths: [String], referenceRoot: ReferenceRoot = ReferenceRoot(".")
+    _ paths: [String], referenceRoot: ReferenceRoot = ReferenceRoot("."), warningsAreErrors: Bool = false
   ) throws(InputError) -> LoadedSchemas {
     let files = try InputFiles.discover(paths)
     guard !files.isEmpty else {
@@ -36,6 +48,7 @@ public enum FrontEnd {
     }
     let result = SchemaLoader.load(
       try InputFiles.read(files), readFile: InputFiles.readReferencedFile, referenceRoot: referenceRoot)
-    return LoadedSchemas(schemaFiles: files, schema: result.schema, diagnostics: result.diagnostics)
+    let loaded = LoadedSchemas(schemaFiles: files, schema: result.schema, diagnostics: result.diagnostics)
+    return warningsAreErrors ? loaded.treatingWarningsAsErrors() : loaded
   }
 }

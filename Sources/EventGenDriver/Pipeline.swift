@@ -15,12 +15,14 @@ public enum Pipeline {
     public var eventCount: Int { inputs.eventCount }
   }
 
-  /// Reads and validates the inputs that `paths` name (``FrontEnd/load(_:referenceRoot:)``) and
-  /// renders them with `renderer`, unless a schema has errors.
+  /// Reads and validates the inputs that `paths` name
+  /// (``FrontEnd/load(_:referenceRoot:warningsAreErrors:)``) and renders them with `renderer`,
+  /// unless a schema has errors.
   public static func plan(
-    _ paths: [String], renderer: some OutputRenderer, referenceRoot: ReferenceRoot = ReferenceRoot(".")
+    _ paths: [String], renderer: some OutputRenderer, referenceRoot: ReferenceRoot = ReferenceRoot("."),
+    warningsAreErrors: Bool = false
   ) throws(InputError) -> Plan {
-    let inputs = try FrontEnd.load(paths, referenceRoot: referenceRoot)
+    let inputs = try FrontEnd.load(paths, referenceRoot: referenceRoot, warningsAreErrors: warningsAreErrors)
     guard let schema = inputs.schema else { return Plan(inputs: inputs, files: nil) }
     return Plan(inputs: inputs, files: try renderer.render(schema))
   }

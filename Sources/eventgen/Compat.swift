@@ -31,10 +31,11 @@ struct Compat: ParsableCommand {
   @Flag(help: "Also print the changes that break nothing in this mode, as notes.")
   var verbose = false
 
-  @OptionGroup var scope: RootOption
+  @OptionGroup var reading: ReadingOptions
 
   func run() throws {
-    let report = try CompatibilityRun.check(old: [old], new: [new], mode: mode, referenceRoot: scope.referenceRoot)
+    let report = try CompatibilityRun.check(
+      old: [old], new: [new], mode: mode, referenceRoot: reading.referenceRoot, warningsAreErrors: reading.strict)
     Output.print(verbose ? report.diagnostics : report.diagnostics.filter { $0.severity != .note })
     let errors = report.diagnostics.filter { $0.severity == .error }.count
     let safe = report.diagnostics.filter { $0.severity == .note }.count

@@ -7,7 +7,7 @@ import Foundation
 struct ContractOptions: ParsableArguments {
   @Argument(help: Output.inputsHelp) var inputs: [String] = []
 
-  @OptionGroup var scope: RootOption
+  @OptionGroup var reading: ReadingOptions
 
   @Option(name: .shortAndLong, help: "The document to write.")
   var output: String
@@ -26,7 +26,8 @@ struct ContractOptions: ParsableArguments {
   func run(_ renderer: ContractDocument, extra: [(name: String, value: String?)] = []) throws {
     // A config only names the schemas, so it is read only when no inputs are given.
     let inputs = self.inputs.isEmpty ? try Output.config(config).inputs([]) : self.inputs
-    let plan = try Pipeline.plan(inputs, renderer: renderer, referenceRoot: scope.referenceRoot)
+    let plan = try Pipeline.plan(
+      inputs, renderer: renderer, referenceRoot: reading.referenceRoot, warningsAreErrors: reading.strict)
     let files = try Output.files(of: plan)
     guard check else {
       let summary = try OutputWriter.write(files, to: .file(output))
@@ -43,7 +44,7 @@ struct ContractOptions: ParsableArguments {
     print(problems.joined(separator: "\n"), terminator: "")
     let command = Wording.rerun(
       renderer.format.rawValue, inputs: self.inputs, config: config, output: output,
-      options: [("title", title), ("root", scope.root)] + extra)
+      options: [("title", title), ("root", reading.root)] + extra)
     Output.error("\(output) is stale; run: \(command)")
     throw ExitCode(1)
   }

@@ -7,7 +7,7 @@ import Foundation
 struct GenerationOptions: ParsableArguments {
   @Argument(help: Output.inputsHelp) var inputs: [String] = []
 
-  @OptionGroup var scope: RootOption
+  @OptionGroup var reading: ReadingOptions
 
   @Option(name: .shortAndLong, help: "The folder for the generated Swift files.")
   var output: String?
@@ -43,7 +43,8 @@ struct GenerationOptions: ParsableArguments {
   /// The files to write, or exit 1 after printing the schema errors.
   func plan(_ resolved: Resolved) throws -> (plan: Pipeline.Plan, files: [GeneratedFile]) {
     let plan = try Pipeline.plan(
-      resolved.inputs, renderer: SwiftSources(options: resolved.options), referenceRoot: scope.referenceRoot)
+      resolved.inputs, renderer: SwiftSources(options: resolved.options), referenceRoot: reading.referenceRoot,
+      warningsAreErrors: reading.strict)
     return (plan, try Output.files(of: plan))
   }
 
@@ -52,7 +53,7 @@ struct GenerationOptions: ParsableArguments {
     Wording.rerun(
       "generate", inputs: inputs, config: config, output: output,
       options: [
-        ("access", access?.rawValue), ("notification-message", notificationMessage?.rawValue), ("root", scope.root),
+        ("access", access?.rawValue), ("notification-message", notificationMessage?.rawValue), ("root", reading.root),
       ])
   }
 }

@@ -17,10 +17,10 @@ struct Lint: ParsableCommand {
   @Argument(help: "Schema files or AsyncAPI documents, or folders that contain them.")
   var inputs: [String]
 
-  @OptionGroup var scope: RootOption
+  @OptionGroup var reading: ReadingOptions
 
   func run() throws {
-    let report = try FrontEnd.load(inputs, referenceRoot: scope.referenceRoot)
+    let report = try FrontEnd.load(inputs, referenceRoot: reading.referenceRoot, warningsAreErrors: reading.strict)
     Output.print(report.diagnostics + TargetFolders.warnings(forSchemas: report.schemaFiles))
     let files = Wording.count(report.schemaFiles.count, "schema file")
     guard !report.hasErrors else {

@@ -101,11 +101,10 @@ let badAsyncAPIDocuments: [BadAsyncAPI] = [
       "7:15: error: cyclic `$ref`: other.yaml#/A → a.asyncapi.yaml#/components/messages/E/payload → other.yaml#/A never reaches a schema; one of them must define it"
     ]),
   BadAsyncAPI(
-    name: "remote $ref",
-    document: header
-      + "components:\n  messages:\n    E:\n      payload:\n        $ref: 'https://example.com/schemas/e.json'\n",
+    name: "remote $ref inside a payload",
+    document: message("          e: {$ref: 'https://example.com/schemas/e.json'}\n"),
     expected: [
-      "7:15: error: `$ref` to https://example.com/schemas/e.json is not fetched: eventgen reads local files only; save the document beside this one and refer to it by a relative path"
+      "9:21: error: `$ref` to https://example.com/schemas/e.json is not fetched: eventgen reads local files only; save the document beside this one and refer to it by a relative path"
     ]),
   BadAsyncAPI(
     name: "$ref that is not a string",
@@ -201,14 +200,14 @@ let badAsyncAPIDocuments: [BadAsyncAPI] = [
     document: header
       + "components:\n  messages:\n    E:\n      contentType: application/avro\n      payload: {type: object, properties: {}}\n",
     expected: [
-      "6:20: error: message `E` has content type `application/avro`; eventgen's events are JSON (`application/json` or a `+json` type)"
+      "6:20: warning: message `E` is skipped: its content type is `application/avro`, and eventgen's events are JSON (`application/json` or a `+json` type)"
     ]),
   BadAsyncAPI(
     name: "an Avro payload",
     document: header
       + "components:\n  messages:\n    E:\n      payload:\n        schemaFormat: application/vnd.apache.avro;version=1.9.0\n        schema: {type: record, name: E, fields: []}\n",
     expected: [
-      "7:23: error: the payload of message `E` is in `application/vnd.apache.avro;version=1.9.0`; eventgen reads JSON Schema payloads (AsyncAPI's schema format or `application/schema+json`)"
+      "7:23: warning: message `E` is skipped: its payload is in `application/vnd.apache.avro;version=1.9.0`, and eventgen reads JSON Schema payloads (AsyncAPI's schema format or `application/schema+json`)"
     ]),
   BadAsyncAPI(
     name: "unknown key in a message",

@@ -15,13 +15,19 @@ extension AsyncAPIDecoder {
       }
       keys[entry.key.value] = entry
     }
-    if let contentType = keys["contentType"]?.value ?? defaultContentType {
-      checkJSONContentType(contentType, what: what)
+    // A message that cannot be an event is skipped with a warning: the rest of the document
+    // still generates (`--strict` makes the warning an error).
+    if let contentType = keys["contentType"]?.value ?? defaultContentType,
+      !isJSONContentType(contentType, what: what)
+    {
+      return nil
     }
     let name = Located(value: SchemaNames.typeName(key.value), location: key.location)
     var fields: [FieldSyntax] = []
     if let payload = keys["payload"]?.value {
-      guard let schema = payloadSchema(payload, schemaFormat: keys["schemaFormat"]?.value, what: what) else {
+      guard isLocal(payload, what: what),
+        let schema = payloadSchema(payload, schemaFormat: keys["schemaFormat"]?.value, what: what)
+      else {
         return nil
       }
       guard let members = objectMembers(schema, owner: name.value, what: "the payload of \(what)") else { return nil }
@@ -46,15 +52,29 @@ extension AsyncAPIDecoder {
     return event
   }
 
-  private mutating func checkJSONContentType(_ node: YAMLNode, what: String) {
-    guard let type = reader.string(node, what: "`contentType`") else { return }
+  /// Whether a message's content type is JSON; a warning skips the message otherwise.
+  private mutating func isJSONContentType(_ node: YAMLNode, what: String) -> Bool {
+    guard let type = reader.string(node, what: "`contentType`") else { return false }
     let essence = type.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
     guard essence == "application/json" || essence.hasSuffix("+json") else {
-      reader.log.error(
-        "\(what) has content type `\(type)`; eventgen's events are JSON (`application/json` or a `+json` type)",
+      reader.log.warning(
+        "\(what) is skipped: its content type is `\(type)`, and eventgen's events are JSON (`application/json` or a `+json` type)",
         at: node.location)
-      return
+      return false
     }
+    return true
+  }
+
+  /// Whether a payload is in reach: a payload that is only a `$ref` to another server's
+  /// document is not fetched (a build must not touch the network), and skips the message.
+  private mutating func isLocal(_ payload: YAMLNode, what: String) -> Bool {
+    guard let reference = ReferenceResolver.reference(of: payload), case .scalar(let text) = reference.content,
+      text.value.contains("://")
+    else { return true }
+    reader.log.warning(
+      "\(what) is skipped: its payload is only a `$ref` to \(text.value), which eventgen does not fetch; save that document beside this one and refer to it by a relative path",
+      at: reference.location)
+    return false
   }
 
   /// The JSON Schema of a payload: a schema, or a 3.x multi-format object (`schemaFormat`,
@@ -72,8 +92,8 @@ extension AsyncAPIDecoder {
     if let format, let text = reader.string(format, what: "`schemaFormat`") {
       let supported = ["application/vnd.aai.asyncapi", "application/schema+json", "application/schema+yaml"]
       guard supported.contains(where: { text.hasPrefix($0) }) else {
-        reader.log.error(
-          "the payload of \(what) is in `\(text)`; eventgen reads JSON Schema payloads (AsyncAPI's schema format or `application/schema+json`)",
+        reader.log.warning(
+          "\(what) is skipped: its payload is in `\(text)`, and eventgen reads JSON Schema payloads (AsyncAPI's schema format or `application/schema+json`)",
           at: format.location)
         return nil
       }
