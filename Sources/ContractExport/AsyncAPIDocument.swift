@@ -37,12 +37,12 @@ extension ContractExporter {
     for channel in channels {
       channelObjects[channel.key] = channelObject(channel)
       let references: [JSONValue] = channel.file.events.map { event in
-        ["$ref": .string("#/channels/\(JSONPointer.escape(channel.key))/messages/\(JSONPointer.escape(event.name))")]
+        ["$ref": .string("#/channels/\(JSONPointer.escaped(channel.key))/messages/\(JSONPointer.escaped(event.name))")]
       }
       for (verb, summary) in [("send", "Publish"), ("receive", "Receive")] {
         operations[verb + channel.key] = [
           "action": .string(verb),
-          "channel": ["$ref": .string("#/channels/\(JSONPointer.escape(channel.key))")],
+          "channel": ["$ref": .string("#/channels/\(JSONPointer.escaped(channel.key))")],
           "summary": .string("\(summary) the events of \(channel.title)."),
           "messages": .array(references),
         ]
@@ -72,7 +72,7 @@ extension ContractExporter {
     if let doc = file.doc { object["description"] = .string(doc) }
     var messages = JSONObject()
     for event in file.events {
-      messages[event.name] = ["$ref": .string("#/components/messages/\(JSONPointer.escape(event.name))")]
+      messages[event.name] = ["$ref": .string("#/components/messages/\(JSONPointer.escaped(event.name))")]
     }
     object["messages"] = .object(messages)
     object["x-eventgen-namespace"] = file.namespace.map(JSONValue.string) ?? .null
@@ -105,7 +105,7 @@ extension ContractExporter {
     }
     message["contentType"] = "application/json"
     message["headers"] = headers(event)
-    message["payload"] = ["$ref": .string("#/components/schemas/\(JSONPointer.escape(event.name))")]
+    message["payload"] = ["$ref": .string("#/components/schemas/\(JSONPointer.escaped(event.name))")]
     if event.deprecated != nil { message["deprecated"] = true }
     if let text = event.deprecated, !text.isEmpty { message["x-eventgen-deprecated"] = .string(text) }
     message["x-eventgen-version"] = .number(JSONNumber(event.version))

@@ -33,7 +33,7 @@ struct PayloadSchemas {
 
   /// `{"$ref": "<definitions>/<name>"}`.
   func reference(to name: String) -> JSONValue {
-    ["$ref": .string(definitionsPointer + JSONPointer.escape(name))]
+    ["$ref": .string(definitionsPointer + JSONPointer.escaped(name))]
   }
 
   /// An event's payload: an object of its fields.
@@ -149,21 +149,5 @@ struct PayloadSchemas {
     schema["x-eventgen-kind"] = .string(kind)
     if let message = deprecated, !message.isEmpty { schema["x-eventgen-deprecated"] = .string(message) }
     return schema
-  }
-}
-
-/// JSON pointers (RFC 6901) in `$ref`s.
-enum JSONPointer {
-  /// A key as a pointer token: `~` becomes `~0` and `/` becomes `~1`.
-  static func escape(_ key: String) -> String {
-    var token = ""
-    for character in key {
-      switch character {
-      case "~": token += "~0"
-      case "/": token += "~1"
-      default: token.append(character)
-      }
-    }
-    return token
   }
 }
