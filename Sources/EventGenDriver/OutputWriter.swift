@@ -129,7 +129,7 @@ public enum OutputWriter {
 
   /// Whether the file at `path` is one that eventgen wrote: a regular file that carries the
   /// marker near its start. A folder or a FIFO is not (and neither traps nor hangs the check).
-  public static func isGenerated(at path: String) -> Bool {
+  private static func isGenerated(at path: String) -> Bool {
     guard let head = try? RegularFile.head(path, count: GeneratedFileMarker.headBytes) else { return false }
     return GeneratedFileMarker.isPresent(inHeadOf: head)
   }

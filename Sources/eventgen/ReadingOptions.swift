@@ -1,5 +1,4 @@
 import ArgumentParser
-import EventGenDriver
 import EventSchema
 
 /// How the inputs are read: the options every command that reads inputs takes.

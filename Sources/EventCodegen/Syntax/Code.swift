@@ -1,6 +1,6 @@
 /// A module that generated code names and may have to import. The standard library is always
 /// there, so `Swift.` names need no import.
-enum Module: Int, CaseIterable, Comparable {
+enum Module: Int, CaseIterable {
   // In the order the imports are written.
   case foundation
   case typedEvents
@@ -11,8 +11,6 @@ enum Module: Int, CaseIterable, Comparable {
     case .typedEvents: "TypedEvents"
     }
   }
-
-  static func < (lhs: Module, rhs: Module) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A set of ``Module``s.
@@ -28,8 +26,6 @@ struct Modules: OptionSet, Hashable {
   }
 
   func contains(_ module: Module) -> Bool { contains(Modules(module)) }
-
-  static let all = Modules(Module.allCases.map(Modules.init))
 }
 
 /// A reference to a type, spelled module-qualified where the type is not the module's own
