@@ -9,7 +9,7 @@ struct SamplingError: Error, CustomStringConvertible {
 
 /// Open enums whose known cases the sampler may pick. Open enums have no protocol that lists
 /// their cases (frozen ones are `CaseIterable`), so each is named here; the sampler fails on an
-/// open enum that is missing, rather than testing only its `unknown` case.
+/// open enum that is missing, rather than testing only its `UNRECOGNIZED` case.
 protocol KnownCases {
   static var knownCases: [Self] { get }
 }
@@ -70,6 +70,11 @@ struct RandomFields: FieldReader {
   ) throws(SamplingError) -> Value {
     sampler.chance(4) ? defaultValue() : try sampler.value(Value.self)
   }
+
+  /// A constant is not stored: there is nothing to make up.
+  func decodeConstant<Value: DecodableField & Equatable>(
+    _ expected: Value, forKey key: String, required: Bool
+  ) throws(SamplingError) {}
 }
 
 /// Makes random values of generated types, biased towards the edges: empty and very long

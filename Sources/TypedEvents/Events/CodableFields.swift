@@ -33,10 +33,34 @@ public struct DecodingFields {
     try container.decode(Value.self, forKey: FieldKey(stringValue: key))
   }
 
-  /// The value under `key`, or nil when the key is missing or null.
+  /// The value under `key`, or nil when the key is missing or null. A ``JSONValue`` holds null
+  /// itself: for it, only a missing key is nil, so `{"note": null}` writes back as it came.
   @inlinable
   public func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: String) throws -> Value? {
-    try container.decodeIfPresent(Value.self, forKey: FieldKey(stringValue: key))
+    let key = FieldKey(stringValue: key)
+    if Value.self == JSONValue.self {
+      return container.contains(key) ? try container.decode(Value.self, forKey: key) : nil
+    }
+    return try container.decodeIfPresent(Value.self, forKey: key)
+  }
+
+  /// Checks that the value under `key` is the schema's `const`; a missing key is an error only
+  /// when the field is required. The error names the key, the constant and the value found.
+  public func decodeConstant<Value: Decodable & Equatable>(
+    _ expected: Value, forKey key: String, required: Bool
+  ) throws {
+    let codingKey = FieldKey(stringValue: key)
+    guard container.contains(codingKey) else {
+      if required { _ = try container.decode(Value.self, forKey: codingKey) }  // throws keyNotFound
+      return
+    }
+    let found = try container.decode(Value.self, forKey: codingKey)
+    guard found == expected else {
+      throw DecodingError.dataCorruptedError(
+        forKey: codingKey, in: container,
+        debugDescription:
+          "`\(key)` must be the constant \(String(reflecting: expected)); found \(String(reflecting: found))")
+    }
   }
 
   /// The value under `key`, or `defaultValue` when the key is missing or null.

@@ -40,6 +40,12 @@ public protocol FieldReader {
   func decode<Value: DecodableField>(
     _ type: Value.Type, forKey key: String, default defaultValue: @autoclosure () -> Value
   ) throws(Failure) -> Value
+
+  /// Checks that the value under `key` is `expected`, a field's `const`; a missing key is an
+  /// error only when `required`.
+  func decodeConstant<Value: DecodableField & Equatable>(
+    _ expected: Value, forKey key: String, required: Bool
+  ) throws(Failure)
 }
 
 /// Writes the fields of an event or value type, by wire key; the counterpart of ``FieldReader``.

@@ -8,3 +8,8 @@
 /// still builds.
 @_spi(Generated)
 public protocol GeneratedCodeVersion_1 {}
+
+/// Version 2: generated code may use ``JSONValue``, `const` fields (`FieldReader.decodeConstant`),
+/// choices between schemas, and names an open enum's catch-all case `UNRECOGNIZED`.
+@_spi(Generated)
+public protocol GeneratedCodeVersion_2 {}

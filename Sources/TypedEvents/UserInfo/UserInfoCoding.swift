@@ -196,6 +196,24 @@ public struct UserInfoReader {
     return try convert(raw, forKey: key)
   }
 
+  /// Checks that the value under `key` is the schema's `const`; a missing key is an error only
+  /// when the field is required.
+  public func decodeConstant<Value: PropertyListConvertible & Equatable>(
+    _ expected: Value, forKey key: String, required: Bool
+  ) throws(UserInfoDecodingError) {
+    guard let raw = value(forKey: key) else {
+      if required { throw UserInfoDecodingError(path: [.key(key)], problem: .missingKey) }
+      return
+    }
+    let found: Value = try convert(raw, forKey: key)
+    guard found == expected else {
+      throw UserInfoDecodingError(
+        path: [.key(key)],
+        problem: .invalidValue(
+          expected: "the constant \(String(reflecting: expected))", found: String(reflecting: found)))
+    }
+  }
+
   @inlinable
   func convert<Value: PropertyListConvertible>(_ raw: Any, forKey key: String) throws(UserInfoDecodingError) -> Value {
     do {
