@@ -98,7 +98,7 @@ public struct SwiftSourceRenderer: Sendable {
   /// The version of the generated code's contract with the runtime: generated files conform a
   /// private type to `TypedEvents.GeneratedCodeVersion_<this>`, which only a runtime that
   /// matches declares.
-  public static let generatedCodeVersion = 1
+  public static let generatedCodeVersion = 2
 
   private var versionCheck: Declaration {
     .line(

@@ -97,7 +97,7 @@ public enum Starter {
       ItemID:
         wraps: String          # a strong ID: ItemID("i-1"), Codable as its bare string
       Priority:
-        enum: [low, normal, high]            # open: a value this version does not know is .unknown("…")
+        enum: [low, normal, high]            # open: a value this version does not know is .UNRECOGNIZED("…")
       Unit:
         enum: { metric: m, imperial: ft }    # explicit raw values
         frozen: true                         # closed: an unknown value is an error

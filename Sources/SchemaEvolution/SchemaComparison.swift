@@ -176,7 +176,8 @@ struct SchemaComparison {
     if old.frozen != new.frozen {
       if new.frozen {
         report(
-          type.location, "enum `\(name)` became frozen: values that older apps kept as `unknown` can no longer be read",
+          type.location,
+          "enum `\(name)` became frozen: values that older apps kept as `UNRECOGNIZED` can no longer be read",
           breaks: .backward)
       } else {
         report(type.location, "enum `\(name)` became open")
@@ -193,7 +194,7 @@ struct SchemaComparison {
       } else {
         report(
           type.location,
-          "case `\(enumCase.name)` (\"\(enumCase.rawValue)\") was removed from enum `\(name)`: values written before now read as `unknown`",
+          "case `\(enumCase.name)` (\"\(enumCase.rawValue)\") was removed from enum `\(name)`: values written before now read as `UNRECOGNIZED`",
           breaks: .backward)
       }
     }
@@ -206,7 +207,7 @@ struct SchemaComparison {
       } else {
         report(
           type.location,
-          "case `\(enumCase.name)` (\"\(enumCase.rawValue)\") was added to enum `\(name)`; older apps read it as `unknown`"
+          "case `\(enumCase.name)` (\"\(enumCase.rawValue)\") was added to enum `\(name)`; older apps read it as `UNRECOGNIZED`"
         )
       }
     }
@@ -217,6 +218,7 @@ struct SchemaComparison {
     case .wrapper: return "a wrapper"
     case .enumeration: return "an enum"
     case .record: return "a value type"
+    case .choice: return "a choice"
     }
   }
 

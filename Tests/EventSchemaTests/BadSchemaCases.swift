@@ -80,7 +80,9 @@ let badSchemas: [BadSchema] = [
   BadSchema(
     name: "unknown field key without a close match",
     yaml: "events:\n  A:\n    fields:\n      x:\n        type: Int\n        colour: red\n",
-    expected: ["6:9: error: unknown key `colour` in field `x`; expected one of: type, doc, default, key, deprecated"]),
+    expected: [
+      "6:9: error: unknown key `colour` in field `x`; expected one of: type, doc, default, const, key, deprecated"
+    ]),
   BadSchema(
     name: "fields is a sequence",
     yaml: "events:\n  A:\n    fields: [x, y]\n",
@@ -168,9 +170,11 @@ let badSchemas: [BadSchema] = [
     yaml: "events:\n  A:\n    fields:\n      x: [Int, String]\n",
     expected: ["4:10: error: an array type holds exactly one element type, as in `[String]`; found 2"]),
   BadSchema(
-    name: "event used as a field type",
-    yaml: "events:\n  A: {}\n  B:\n    fields:\n      a: A\n",
-    expected: ["5:10: error: `A` is an event, not a type; events cannot be fields of other events"]),
+    name: "group used as a field type",
+    yaml: "events:\n  A: {}\n  B:\n    fields:\n      a: G\ngroups:\n  G:\n    events: [A]\n",
+    expected: [
+      "5:10: error: `G` is a group, not a type; a field holds one event type, or a type declared under `types:`"
+    ]),
   BadSchema(
     name: "wrapper of a non-scalar",
     yaml: "types:\n  W:\n    wraps: Date\n",
@@ -244,10 +248,10 @@ let badSchemas: [BadSchema] = [
     yaml: "events:\n  A:\n    fields:\n      a: Int\n      b:\n        type: Int\n        key: a\n",
     expected: ["7:14: error: wire key \"a\" is used twice (first at line 4, column 7)"]),
   BadSchema(
-    name: "open enum with an unknown case",
-    yaml: "types:\n  S:\n    enum: [known, unknown]\n",
+    name: "open enum with the catch-all's case",
+    yaml: "types:\n  S:\n    enum: [known, UNRECOGNIZED]\n",
     expected: [
-      "3:19: error: `unknown` is the case an open enum keeps unknown values in; rename the case or add `frozen: true`"
+      "3:19: error: `UNRECOGNIZED` is the case an open enum keeps unknown values in; rename the case or add `frozen: true`"
     ]),
   BadSchema(
     name: "duplicate enum case is one error",

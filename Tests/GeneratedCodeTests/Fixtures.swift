@@ -48,7 +48,7 @@ enum Fixtures {
     old: nil)
 
   static let keywords = Keywords(
-    default: "d", in: 1, class: true, protocol: .unknown("sunday"), return: .max, reader: "r", container: 2,
+    default: "d", in: 1, class: true, protocol: .UNRECOGNIZED("sunday"), return: .max, reader: "r", container: 2,
     encoder: false,
     decoder: true, writer: "w", let: "l", var: 7, `inout`: false)
 }

@@ -151,20 +151,20 @@ let evolutions: [Evolution] = [
     old: "version: 1\ntypes:\n  S:\n    enum: [active, sold]\n",
     new: "version: 2\ntypes:\n  S:\n    enum: [active]\n",
     expected: [
-      "new/s.events.yaml:3:3: error: case `sold` (\"sold\") was removed from enum `S`: values written before now read as `unknown`"
+      "new/s.events.yaml:3:3: error: case `sold` (\"sold\") was removed from enum `S`: values written before now read as `UNRECOGNIZED`"
     ]),
   Evolution(
     name: "case added to an open enum",
     old: "types:\n  S:\n    enum: [active]\n", new: "types:\n  S:\n    enum: [active, sold]\n", mode: .full,
     expected: [
-      "new/s.events.yaml:2:3: note: case `sold` (\"sold\") was added to enum `S`; older apps read it as `unknown`"
+      "new/s.events.yaml:2:3: note: case `sold` (\"sold\") was added to enum `S`; older apps read it as `UNRECOGNIZED`"
     ]),
   Evolution(
     name: "enum made frozen",
     old: "version: 1\ntypes:\n  S:\n    enum: [a]\n",
     new: "version: 2\ntypes:\n  S:\n    enum: [a]\n    frozen: true\n",
     expected: [
-      "new/s.events.yaml:3:3: error: enum `S` became frozen: values that older apps kept as `unknown` can no longer be read"
+      "new/s.events.yaml:3:3: error: enum `S` became frozen: values that older apps kept as `UNRECOGNIZED` can no longer be read"
     ]),
   Evolution(
     name: "wrapper raw type changed",

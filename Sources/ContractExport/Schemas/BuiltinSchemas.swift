@@ -59,6 +59,9 @@ enum BuiltinSchemas {
       schema["type"] = "string"
       schema["contentEncoding"] = "base64"
       schema["pattern"] = .string(base64Pattern)
+    case .json:
+      // Any JSON value: the empty schema.
+      break
     }
     return schema
   }

@@ -57,13 +57,20 @@ struct PayloadSchemas {
       var schema = header(title: type.name, doc: type.doc)
       schema["type"] = "string"
       // Frozen: only the known raw values decode. Open: any string does (an unknown one is kept
-      // in `unknown(_:)` and written back unchanged), so the known ones are examples.
+      // in `UNRECOGNIZED(_:)` and written back unchanged), so the known ones are examples.
       schema[frozen ? "enum" : "examples"] = .array(cases.map { .string($0.rawValue) })
       schema = trailer(schema, kind: "enum", deprecated: type.deprecated)
       var caseNames = JSONObject()
       for enumCase in cases { caseNames[enumCase.name] = .string(enumCase.rawValue) }
       schema["x-eventgen-enum"] = ["cases": .object(caseNames), "frozen": .bool(frozen)]
       return .object(schema)
+    case .choice(let choice):
+      // The members as listed; a member's tag is the `const` its own schema gives the key.
+      var choiceSchema = header(title: type.name, doc: type.doc)
+      choiceSchema[choice.selection == .first ? "anyOf" : "oneOf"] = .array(
+        choice.members.map { schema(for: $0.type) })
+      if case .discriminator(let key) = choice.selection { choiceSchema["discriminator"] = .string(key) }
+      return .object(trailer(choiceSchema, kind: "choice", deprecated: type.deprecated))
     }
   }
 
@@ -107,7 +114,8 @@ struct PayloadSchemas {
     var property = JSONObject()
     if let doc = field.doc { property["description"] = .string(doc) }
     let annotated = field.doc != nil || field.deprecated != nil || field.wireKey != field.name
-    if isOptional || field.defaultValue != nil {
+    // A constant's key may be missing when it is optional, but it is never null.
+    if (isOptional && field.constant == nil) || field.defaultValue != nil {
       property["anyOf"] = [value, ["type": "null"]]
     } else if let object = value.objectValue, object["$ref"] == nil || !annotated {
       for member in object.members { property[member.key] = member.value }
@@ -115,6 +123,7 @@ struct PayloadSchemas {
       property["allOf"] = [value]
     }
     if let value = field.defaultValue { property["default"] = defaults.value(value, of: field.type) }
+    if let value = field.constant { property["const"] = defaults.value(value, of: type) }
     if field.deprecated != nil { property["deprecated"] = true }
     if field.wireKey != field.name { property["x-eventgen-field"] = .string(field.name) }
     if isOptional { property["x-eventgen-optional"] = true }

@@ -22,6 +22,20 @@ struct FieldCodingRenderer {
         doc.append("Wire key: `\(field.wireKey)`.")
       }
       let name = SwiftSpelling.identifier(field.name)
+      if let constant = field.constant {
+        // Not stored: a constant is the same in every value, so it is no initializer parameter.
+        let type = field.type.nonOptional
+        if !doc.isEmpty { doc.append("") }
+        doc.append(
+          "Always `\(ValueSpelling.expression(constant, of: type).text)`: written on encode, and checked on decode.")
+        return [
+          .property(
+            PropertyDecl(
+              doc: doc, attributes: field.deprecated.map { [Availability.deprecated($0)] } ?? [],
+              modifiers: [.access(access)], name: name, type: SwiftSpelling.type(type),
+              getter: [.line(ValueSpelling.expression(constant, of: type))]))
+        ]
+      }
       guard let message = field.deprecated else {
         return [
           .property(
@@ -51,8 +65,12 @@ struct FieldCodingRenderer {
     field.deprecated == nil ? SwiftSpelling.member(field.name) : "_\(field.name)"
   }
 
+  /// The fields stored in each value: all but the constants.
+  var storedFields: [Field] { fields.filter { $0.constant == nil } }
+
   /// The memberwise initializer; fields with defaults get default arguments.
   func memberwiseInitializer(doc: String, deprecated: String?) -> Declaration {
+    let fields = storedFields
     let parameters = fields.map { field -> Code in
       let parameter: Code = "\(SwiftSpelling.identifier(field.name)): \(SwiftSpelling.type(field.type))"
       if let value = field.defaultValue {
@@ -104,7 +122,13 @@ struct FieldCodingRenderer {
   /// assigned ones, which made a clean build of 300 events about a tenth slower in debug and
   /// in release (Benchmarks/compile-cost.sh).
   private func decoder(doc: String, signature: Code, reader: String, oneCall: Bool) -> Declaration {
-    let values: [(field: Field, expression: Code)] = fields.map { field in
+    let checks: [Statement] = fields.compactMap { field in
+      guard let constant = field.constant else { return nil }
+      return .line(
+        "try \(reader).decodeConstant(\(ValueSpelling.expression(constant, of: field.type.nonOptional)), forKey: \(SwiftSpelling.stringLiteral(field.wireKey)), required: \(field.type.isOptional ? "false" : "true"))"
+      )
+    }
+    let values: [(field: Field, expression: Code)] = storedFields.map { field in
       let key = SwiftSpelling.stringLiteral(field.wireKey)
       switch (field.type, field.defaultValue) {
       case (.optional(let wrapped), nil), (.optional(let wrapped), .some(DefaultValue.none)):
@@ -123,18 +147,18 @@ struct FieldCodingRenderer {
         return (field, "\(reader).decode(\(SwiftSpelling.type(type)).self, forKey: \(key))")
       }
     }
-    let body: [Statement]
+    var body = checks
     if values.isEmpty {
-      body = []
+      // Nothing is stored: the constants' checks are the whole body.
     } else if oneCall {
       let arguments = values.enumerated().map { index, value in
         Statement.line(
           "\(SwiftSpelling.argumentLabel(value.field.name)): \(value.expression)\(index == values.count - 1 ? "" : ",")"
         )
       }
-      body = [.block("try self.init(", arguments, close: ")")]
+      body.append(.block("try self.init(", arguments, close: ")"))
     } else {
-      body = values.map { .line("self.\(Self.storage($0.field)) = try \($0.expression)") }
+      body += values.map { .line("self.\(Self.storage($0.field)) = try \($0.expression)") }
     }
     return .function(FunctionDecl(doc: [doc], modifiers: [.access(access)], signature: signature, body: body))
   }
@@ -142,9 +166,9 @@ struct FieldCodingRenderer {
   /// An encoding function: `writer.encode(self.x, forKey: "k")` per field.
   private func encoder(doc: String, signature: Code, call: String) -> Declaration {
     let body: [Statement] = fields.map { field in
-      let method = field.type.isOptional ? "encodeIfPresent" : "encode"
-      return .line(
-        "\(call).\(method)(self.\(Self.storage(field)), forKey: \(SwiftSpelling.stringLiteral(field.wireKey)))")
+      let method = field.type.isOptional && field.constant == nil ? "encodeIfPresent" : "encode"
+      let value = field.constant == nil ? Self.storage(field) : SwiftSpelling.member(field.name)
+      return .line("\(call).\(method)(self.\(value), forKey: \(SwiftSpelling.stringLiteral(field.wireKey)))")
     }
     return .function(FunctionDecl(doc: [doc], modifiers: [.access(access)], signature: signature, body: body))
   }

@@ -30,6 +30,7 @@ enum SwiftSpelling {
   static func builtin(_ type: BuiltinType) -> TypeReference {
     switch type {
     case .decimal, .date, .uuid, .url, .data: .foundation(type.swiftName)
+    case .json: .runtime(type.swiftName)
     default: .swift(type.swiftName)
     }
   }

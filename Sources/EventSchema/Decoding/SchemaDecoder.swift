@@ -4,7 +4,7 @@ struct SchemaDecoder {
   static let topLevelKeys = ["namespace", "version", "doc", "types", "events", "external", "groups"]
   static let typeKeys = ["doc", "deprecated", "wraps", "enum", "frozen", "fields"]
   static let eventKeys = ["doc", "deprecated", "subject", "fields", "replay"]
-  static let fieldKeys = ["type", "doc", "default", "key", "deprecated"]
+  static let fieldKeys = ["type", "doc", "default", "const", "key", "deprecated"]
   static let groupKeys = ["doc", "events", "cases", "replay"]
 
   private var reader = NodeReader()
@@ -163,7 +163,8 @@ struct SchemaDecoder {
     return FieldSyntax(
       name: name, type: type, doc: reader.doc(keys["doc"]?.value),
       defaultValue: keys["default"].map { reader.literal($0.value) },
-      key: key, deprecated: reader.deprecation(keys["deprecated"]?.value))
+      key: key, deprecated: reader.deprecation(keys["deprecated"]?.value),
+      constant: keys["const"].map { reader.literal($0.value) })
   }
 
   private mutating func group(named name: Located<String>, _ node: YAMLNode) -> GroupSyntax? {

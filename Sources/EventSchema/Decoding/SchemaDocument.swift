@@ -36,6 +36,15 @@ struct FieldSyntax: Sendable {
   var defaultValue: Located<Literal>?
   var key: Located<String>?
   var deprecated: String?
+  /// `const:`: the one value the field holds.
+  var constant: Located<Literal>? = nil
+}
+
+/// A member of a choice as written.
+struct ChoiceMemberSyntax: Sendable {
+  var name: Located<String>
+  var type: TypeExpression
+  var tag: Located<String>?
 }
 
 /// An entry under `types:` as written.
@@ -44,6 +53,8 @@ struct TypeSyntax: Sendable {
     case wraps(TypeExpression)
     case enumeration(cases: [(name: Located<String>, rawValue: Located<String>)], frozen: Bool)
     case fields([FieldSyntax])
+    /// A choice between types, from AsyncAPI's `oneOf`/`anyOf`.
+    case choice(members: [ChoiceMemberSyntax], selection: Choice.Selection)
   }
   var name: Located<String>
   var body: Body

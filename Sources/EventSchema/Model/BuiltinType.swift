@@ -19,6 +19,8 @@ public enum BuiltinType: String, CaseIterable, Hashable, Sendable {
   case uuid = "UUID"
   case url = "URL"
   case data = "Data"
+  /// Any JSON value (the runtime's `JSONValue`): what a free-form schema becomes.
+  case json = "JSONValue"
 
   /// The Swift name of the type.
   public var swiftName: String { rawValue }

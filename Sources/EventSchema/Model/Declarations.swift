@@ -12,13 +12,17 @@ public struct Field: Hashable, Sendable {
   public var defaultValue: DefaultValue?
   /// The deprecation message, if deprecated.
   public var deprecated: String?
+  /// The fixed value (`const:`), if any: always written, checked on decode, and no initializer
+  /// parameter. An optional field's key may be missing; when present it must hold this value.
+  public var constant: DefaultValue?
   /// Where the field is declared.
   public var location: SourceLocation
 
   /// Creates a field.
   public init(
     name: String, wireKey: String, type: FieldType, doc: String? = nil,
-    defaultValue: DefaultValue? = nil, deprecated: String? = nil, location: SourceLocation
+    defaultValue: DefaultValue? = nil, deprecated: String? = nil, constant: DefaultValue? = nil,
+    location: SourceLocation
   ) {
     self.name = name
     self.wireKey = wireKey
@@ -26,6 +30,7 @@ public struct Field: Hashable, Sendable {
     self.doc = doc
     self.defaultValue = defaultValue
     self.deprecated = deprecated
+    self.constant = constant
     self.location = location
   }
 }
@@ -44,16 +49,61 @@ public struct EnumCase: Hashable, Sendable {
   }
 }
 
+/// A choice between types: which member a JSON value is, and how that is decided.
+public struct Choice: Hashable, Sendable {
+  /// How decoding picks the member.
+  public enum Selection: Hashable, Sendable {
+    /// By the string under this key: each member's ``Member/tag``. A tag no member has decodes
+    /// into the `UNRECOGNIZED` case, which keeps the JSON; a missing key tries the members as
+    /// ``exactlyOne`` does.
+    case discriminator(String)
+    /// `oneOf`: every member is tried, and exactly one must decode.
+    case exactlyOne
+    /// `anyOf`: the members are tried in order, and the first that decodes is taken.
+    case first
+  }
+
+  /// One member: an enum case with the member's value.
+  public struct Member: Hashable, Sendable {
+    /// The Swift case name.
+    public var name: String
+    /// The member's type.
+    public var type: FieldType
+    /// The discriminator's value for this member, when the choice has one.
+    public var tag: String?
+
+    /// Creates a member.
+    public init(name: String, type: FieldType, tag: String? = nil) {
+      self.name = name
+      self.type = type
+      self.tag = tag
+    }
+  }
+
+  /// The members, in the order written.
+  public var members: [Member]
+  /// How decoding picks the member.
+  public var selection: Selection
+
+  /// Creates a choice.
+  public init(members: [Member], selection: Selection) {
+    self.members = members
+    self.selection = selection
+  }
+}
+
 /// An entry under `types:`.
 public struct TypeDeclaration: Hashable, Sendable {
   /// What kind of type it is.
   public enum Kind: Hashable, Sendable {
     /// `wraps:`, a strong identifier: a struct around one raw value.
     case wrapper(BuiltinType)
-    /// `enum:`, string raw values; open (with an `unknown` case) unless frozen.
+    /// `enum:`, string raw values; open (with an `UNRECOGNIZED` case) unless frozen.
     case enumeration(cases: [EnumCase], frozen: Bool)
     /// `fields:`, a value type.
     case record([Field])
+    /// A choice between types (JSON Schema's `oneOf` or `anyOf`): an enum with a case per member.
+    case choice(Choice)
   }
 
   /// The Swift type name.

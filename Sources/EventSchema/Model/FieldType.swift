@@ -27,6 +27,12 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
     if case .optional = self { return true }
     return false
   }
+
+  /// The type without its outer optional: `Int` for `Int?`, the type itself otherwise.
+  public var nonOptional: FieldType {
+    if case .optional(let wrapped) = self { return wrapped }
+    return self
+  }
 }
 
 /// What a named field type refers to.
@@ -39,4 +45,6 @@ public enum NamedTypeKind: Hashable, Sendable {
   case record
   /// A type of the user's own, listed under `external:`.
   case external
+  /// A choice between types: an enum with a case per member.
+  case choice
 }

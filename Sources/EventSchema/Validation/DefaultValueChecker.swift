@@ -45,7 +45,7 @@ struct DefaultValueChecker {
       return nil
     case .named(_, .wrapper(let builtin)):
       return check(literal, against: .builtin(builtin), log: &log).map { .wrapped($0) }
-    case .named(let name, .record), .named(let name, .external):
+    case .named(let name, .record), .named(let name, .external), .named(let name, .choice):
       log.error("fields of type `\(name)` cannot have a default; make the field optional instead", at: at)
       return nil
     case .builtin(let builtin):

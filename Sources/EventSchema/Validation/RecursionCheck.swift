@@ -1,15 +1,21 @@
 /// Finds value types that contain themselves by value, which Swift cannot lay out.
 ///
 /// A field of type `T` or `T?` embeds `T`; `[T]` and `[String: T]` store it out of line, so a
-/// cycle through them is fine.
+/// cycle through them is fine. An event is a value type too, and may be a field's type.
 enum RecursionCheck {
-  static func check(records types: [TypeDeclaration], log: inout DiagnosticLog) {
+  static func check(records types: [TypeDeclaration], events: [EventDeclaration], log: inout DiagnosticLog) {
     var edges: [String: [(target: String, field: Field)]] = [:]
-    for type in types {
-      guard case .record(let fields) = type.kind else { continue }
-      edges[type.name] = fields.compactMap { field in
+    func add(_ name: String, _ fields: [Field]) {
+      edges[name] = fields.compactMap { field in
         embeddedRecord(field.type).map { ($0, field) }
       }
+    }
+    for type in types {
+      guard case .record(let fields) = type.kind else { continue }
+      add(type.name, fields)
+    }
+    for event in events {
+      add(event.name, event.fields)
     }
     // Iterative depth-first search with colours, so a long chain cannot overflow the stack.
     enum Colour { case visiting, done }

@@ -41,7 +41,7 @@ struct SchemaValidator {
       files[index].groups = document.groups.compactMap { group($0, events: eventsByName) }
     }
     applyGroupReplay(documents, to: &files)
-    RecursionCheck.check(records: files.flatMap(\.types), log: &log)
+    RecursionCheck.check(records: files.flatMap(\.types), events: files.flatMap(\.events), log: &log)
     return SchemaSet(files: files)
   }
 
@@ -60,6 +60,7 @@ struct SchemaValidator {
         // Known before any field is checked, so a default may name a case of a later type.
         enumCases[type.name.value] = cases.map { EnumCase(name: $0.name.value, rawValue: $0.rawValue.value) }
       case .fields: kind = .record
+      case .choice: kind = .choice
       }
       symbols.declare(type.name, as: kind, log: &log)
     }
@@ -106,6 +107,9 @@ struct SchemaValidator {
     case .enumeration(let cases, let frozen):
       guard let checked = enumeration(syntax.name.value, cases: cases, frozen: frozen) else { return nil }
       kind = .enumeration(cases: checked, frozen: frozen)
+    case .choice(let members, let selection):
+      guard let checked = choice(syntax.name.value, members: members, selection: selection) else { return nil }
+      kind = .choice(checked)
     case .fields(let fields):
       guard let checked = self.fields(fields) else { return nil }
       recordFields[syntax.name.value] = checked
@@ -129,9 +133,9 @@ struct SchemaValidator {
         valid = false
         continue
       }
-      if !frozen && entry.name.value == "unknown" {
+      if !frozen && entry.name.value == SwiftNames.unrecognizedCase {
         log.error(
-          "`unknown` is the case an open enum keeps unknown values in; rename the case or add `frozen: true`",
+          "`\(SwiftNames.unrecognizedCase)` is the case an open enum keeps unknown values in; rename the case or add `frozen: true`",
           at: entry.name.location)
         valid = false
       }
@@ -151,6 +155,30 @@ struct SchemaValidator {
     }
     enumCases[name] = result
     return valid ? result : nil
+  }
+
+  private mutating func choice(
+    _ name: String, members: [ChoiceMemberSyntax], selection: Choice.Selection
+  ) -> Choice? {
+    var result: [Choice.Member] = []
+    var valid = true
+    for member in members {
+      guard let type = TypeResolver(symbols: symbols).resolve(member.type, log: &log) else {
+        valid = false
+        continue
+      }
+      if result.contains(where: { $0.name == member.name.value }) || member.name.value == SwiftNames.unrecognizedCase {
+        log.error("duplicate case `\(member.name.value)` in choice `\(name)`", at: member.name.location)
+        valid = false
+        continue
+      }
+      if let tag = member.tag, result.contains(where: { $0.tag == tag.value }) {
+        log.error("two members of choice `\(name)` have the tag \"\(tag.value)\"", at: tag.location)
+        valid = false
+      }
+      result.append(Choice.Member(name: member.name.value, type: type, tag: member.tag?.value))
+    }
+    return valid ? Choice(members: result, selection: selection) : nil
   }
 
   // MARK: Fields
@@ -191,9 +219,38 @@ struct SchemaValidator {
       defaultValue = DefaultValueChecker(enumCases: enumCases).check(literal, against: type, log: &log)
       if defaultValue == nil { return nil }
     }
+    var constant: DefaultValue?
+    if let literal = syntax.constant {
+      guard let checked = self.constant(literal, of: type, default: syntax.defaultValue) else { return nil }
+      constant = checked
+    }
     return Field(
       name: syntax.name.value, wireKey: syntax.key?.value ?? syntax.name.value, type: type, doc: syntax.doc,
-      defaultValue: defaultValue, deprecated: syntax.deprecated, location: syntax.name.location)
+      defaultValue: defaultValue, deprecated: syntax.deprecated, constant: constant, location: syntax.name.location)
+  }
+
+  /// A field's `const`: one value of a string, number, boolean or enum type, checked as a default is.
+  private mutating func constant(
+    _ literal: Located<Literal>, of type: FieldType, default defaultValue: Located<Literal>?
+  ) -> DefaultValue? {
+    if let defaultValue {
+      log.error("a field with `const` takes no `default`: it always holds its constant", at: defaultValue.location)
+      return nil
+    }
+    let wrapped: FieldType
+    if case .optional(let inner) = type { wrapped = inner } else { wrapped = type }
+    switch wrapped {
+    case .builtin(let builtin) where builtin == .string || builtin == .bool || builtin.isInteger || builtin == .double:
+      break
+    case .named(_, .enumeration):
+      break
+    default:
+      log.error(
+        "`const` is for a field of type String, Bool, an integer, Double or an enum; this field is `\(wrapped)`",
+        at: literal.location)
+      return nil
+    }
+    return DefaultValueChecker(enumCases: enumCases).check(literal, against: wrapped, log: &log)
   }
 
   // MARK: Events

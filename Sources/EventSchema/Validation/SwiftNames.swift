@@ -66,6 +66,10 @@ public enum SwiftNames {
   }
 
   /// `ListingCreated` → `listingCreated`; `URLOpened` → `urlOpened`.
+  /// The case an open enum keeps raw values it does not know in. Upper-case, as SwiftProtobuf's
+  /// is: every case name derived from a value is lower camel case, so no value can take it.
+  public static let unrecognizedCase = "UNRECOGNIZED"
+
   public static func lowerCamelCase(_ name: String) -> String {
     let characters = Array(name)
     var upperPrefix = characters.prefix { $0.isUppercase }.count

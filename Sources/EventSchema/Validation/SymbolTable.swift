@@ -5,13 +5,14 @@ struct SymbolTable {
     case wrapper(TypeExpression)
     case enumeration(cases: [String], frozen: Bool)
     case record
+    case choice
     case external
     case event
     case group
 
     var noun: String {
       switch self {
-      case .wrapper, .enumeration, .record: return "type"
+      case .wrapper, .enumeration, .record, .choice: return "type"
       case .external: return "external type"
       case .event: return "event"
       case .group: return "group"

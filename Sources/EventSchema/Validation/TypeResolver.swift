@@ -49,11 +49,17 @@ struct TypeResolver {
       return .named(name.value, .enumeration)
     case .record:
       return .named(name.value, .record)
+    case .choice:
+      return .named(name.value, .choice)
     case .external:
       return .named(name.value, .external)
-    case .event, .group:
+    case .event:
+      // An event is a value type too: a field may hold one (a backend's message that is also a
+      // part of another).
+      return .named(name.value, .record)
+    case .group:
       log.error(
-        "`\(name.value)` is \(symbol.kind.noun == "event" ? "an event" : "a group"), not a type; events cannot be fields of other events",
+        "`\(name.value)` is a group, not a type; a field holds one event type, or a type declared under `types:`",
         at: name.location)
       return nil
     }

@@ -8,7 +8,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_1 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_2 {}
 
 /// A bundle identifier, such as `com.example.Mail`.
 nonisolated public struct ApplicationID: TypedEvents.StrongIdentifier {

@@ -7,7 +7,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_1 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_2 {}
 
 /// Identifies a listing across the app and the backend.
 nonisolated public struct ListingID: TypedEvents.StrongIdentifier {
@@ -30,9 +30,9 @@ nonisolated public struct UserID: TypedEvents.StrongIdentifier {
   }
 }
 
-/// Where a listing is in its life. Open, so that a status added later decodes as `unknown`.
+/// Where a listing is in its life. Open, so that a status added later decodes as `UNRECOGNIZED`.
 ///
-/// Open: a raw value this version does not know decodes as `unknown` and is written back unchanged.
+/// Open: a raw value this version does not know decodes as `UNRECOGNIZED` and is written back unchanged.
 nonisolated public enum Status: TypedEvents.StringEnumeration {
   case active
   case reserved
@@ -40,9 +40,9 @@ nonisolated public enum Status: TypedEvents.StringEnumeration {
   case archived
 
   /// A raw value this version of the schema does not know, kept as is.
-  case unknown(Swift.String)
+  case UNRECOGNIZED(Swift.String)
 
-  /// The case for `rawValue`, or `unknown(rawValue)`.
+  /// The case for `rawValue`, or `UNRECOGNIZED(rawValue)`.
   public init(rawValue: Swift.String) {
     switch rawValue {
     case "active":
@@ -54,7 +54,7 @@ nonisolated public enum Status: TypedEvents.StringEnumeration {
     case "archived":
       self = .archived
     default:
-      self = .unknown(rawValue)
+      self = .UNRECOGNIZED(rawValue)
     }
   }
 
@@ -69,7 +69,7 @@ nonisolated public enum Status: TypedEvents.StringEnumeration {
       return "sold"
     case .archived:
       return "archived"
-    case .unknown(let rawValue):
+    case .UNRECOGNIZED(let rawValue):
       return rawValue
     }
   }

@@ -39,7 +39,7 @@ extension StrongIdentifier {
 
 /// An enum of string raw values, generated for `enum:` types.
 ///
-/// Open enums (the default) keep an unknown raw value in an `unknown(String)` case and write it
+/// Open enums (the default) keep an unknown raw value in an `UNRECOGNIZED(String)` case and write it
 /// back unchanged; frozen ones (`frozen: true`) refuse it. Either way the enum is `Codable` as
 /// its raw value, through the standard library's `RawRepresentable` support.
 public protocol StringEnumeration: RawRepresentable, Hashable, Sendable, Codable, PropertyListConvertible

@@ -8,7 +8,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_1 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_2 {}
 
 /// Frozen: decoding an unknown raw value is an error.
 nonisolated public enum MoneyCurrency: Swift.String, TypedEvents.StringEnumeration, Swift.CaseIterable {
@@ -28,7 +28,7 @@ nonisolated public struct Money: Swift.Hashable, Swift.Codable, TypedEvents.User
   }
 }
 
-/// Open: a raw value this version does not know decodes as `unknown` and is written back unchanged.
+/// Open: a raw value this version does not know decodes as `UNRECOGNIZED` and is written back unchanged.
 nonisolated public enum ListingStatus: TypedEvents.StringEnumeration {
   case active
   case reserved
@@ -36,9 +36,9 @@ nonisolated public enum ListingStatus: TypedEvents.StringEnumeration {
   case archived
 
   /// A raw value this version of the schema does not know, kept as is.
-  case unknown(Swift.String)
+  case UNRECOGNIZED(Swift.String)
 
-  /// The case for `rawValue`, or `unknown(rawValue)`.
+  /// The case for `rawValue`, or `UNRECOGNIZED(rawValue)`.
   public init(rawValue: Swift.String) {
     switch rawValue {
     case "active":
@@ -50,7 +50,7 @@ nonisolated public enum ListingStatus: TypedEvents.StringEnumeration {
     case "archived":
       self = .archived
     default:
-      self = .unknown(rawValue)
+      self = .UNRECOGNIZED(rawValue)
     }
   }
 
@@ -65,7 +65,7 @@ nonisolated public enum ListingStatus: TypedEvents.StringEnumeration {
       return "sold"
     case .archived:
       return "archived"
-    case .unknown(let rawValue):
+    case .UNRECOGNIZED(let rawValue):
       return rawValue
     }
   }

@@ -8,7 +8,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_1 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_2 {}
 
 nonisolated public struct Count: TypedEvents.StrongIdentifier {
   /// The wrapped value.
@@ -40,7 +40,7 @@ nonisolated public struct Token: TypedEvents.StrongIdentifier {
   }
 }
 
-/// Open: a raw value this version does not know decodes as `unknown` and is written back unchanged.
+/// Open: a raw value this version does not know decodes as `UNRECOGNIZED` and is written back unchanged.
 nonisolated public enum Weekday: TypedEvents.StringEnumeration {
   case monday
   case tuesday
@@ -48,9 +48,9 @@ nonisolated public enum Weekday: TypedEvents.StringEnumeration {
   case `in`
 
   /// A raw value this version of the schema does not know, kept as is.
-  case unknown(Swift.String)
+  case UNRECOGNIZED(Swift.String)
 
-  /// The case for `rawValue`, or `unknown(rawValue)`.
+  /// The case for `rawValue`, or `UNRECOGNIZED(rawValue)`.
   public init(rawValue: Swift.String) {
     switch rawValue {
     case "monday":
@@ -62,7 +62,7 @@ nonisolated public enum Weekday: TypedEvents.StringEnumeration {
     case "in":
       self = .`in`
     default:
-      self = .unknown(rawValue)
+      self = .UNRECOGNIZED(rawValue)
     }
   }
 
@@ -77,7 +77,7 @@ nonisolated public enum Weekday: TypedEvents.StringEnumeration {
       return "default"
     case .`in`:
       return "in"
-    case .unknown(let rawValue):
+    case .UNRECOGNIZED(let rawValue):
       return rawValue
     }
   }

@@ -7,7 +7,7 @@ public import Foundation
 
 // A compile error here means this file was generated for another version of the TypedEvents
 // runtime: generate it again with the eventgen that matches the runtime.
-fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_1 {}
+fileprivate struct _TypedEventsRuntimeVersionCheck: TypedEvents.GeneratedCodeVersion_2 {}
 
 nonisolated public struct Shape: Swift.Hashable, Swift.Codable, TypedEvents.UserInfoCodable {
   public var name: Swift.String
