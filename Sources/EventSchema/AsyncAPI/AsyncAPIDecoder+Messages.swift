@@ -2,7 +2,7 @@
 extension AsyncAPIDecoder {
   // MARK: - Messages → events
 
-  mutating func event(key: Located<String>, _ node: YAMLNode) -> EventSyntax? {
+  mutating func event(key: Located<String>, _ node: YAMLNode, name swiftName: String) -> EventSyntax? {
     guard let (message, _) = resolver.resolve(node, log: &reader.log) else { return nil }
     let what = "message `\(key.value)`"
     guard let entries = reader.entries(of: message, what: what) else { return nil }
@@ -22,7 +22,7 @@ extension AsyncAPIDecoder {
     {
       return nil
     }
-    let name = Located(value: SchemaNames.typeName(key.value), location: key.location)
+    let name = Located(value: swiftName, location: key.location)
     var fields: [FieldSyntax] = []
     if let payload = keys["payload"]?.value {
       guard isLocal(payload, what: what),

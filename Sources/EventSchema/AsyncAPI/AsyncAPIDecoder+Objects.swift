@@ -1,15 +1,12 @@
 /// JSON Schema payloads → fields: objects, their properties, and what the event model refuses.
 extension AsyncAPIDecoder {
   /// Keywords that say something the event model cannot hold, and what to write instead.
+  /// Validation-only keywords (`not`, `if`, `dependentSchemas`, `pattern`, …) are not here:
+  /// they never refuse a document, and leave the type as the other keywords make it.
   static let refusedKeywords: [String: String] = [
-    "oneOf": "a choice between schemas has no event field type; give the field one schema, or split the event",
-    "not": "a schema that excludes others has no event field type; describe what the value is",
     "patternProperties":
       "keys by pattern have no event field type; use `additionalProperties: <schema>` for a dictionary",
-    "if": "a conditional schema has no event field type; describe one shape",
-    "const": "a fixed value has no event field type; use `enum` with one value",
     "prefixItems": "a tuple has no event field type; use an object with named properties",
-    "dependentSchemas": "a schema that depends on other keys has no event field type; describe one shape",
   ]
 
   // MARK: Objects
@@ -134,7 +131,9 @@ extension AsyncAPIDecoder {
     guard let (type, nullable) = typeAndNullability(node, hint: owner + SchemaNames.typeName(key.value)) else {
       return nil
     }
-    let defaultValue = annotation("default").map { reader.literal($0) }
+    // Beside a `const`, a `default` can only repeat it: the constant is what the field holds.
+    let constant = self.constant(of: node)
+    let defaultValue = constant == nil ? annotation("default").map { reader.literal($0) } : nil
     let explicitlyOptional = annotation("x-eventgen-optional").flatMap {
       reader.bool($0, what: "`x-eventgen-optional`")
     }
@@ -152,7 +151,13 @@ extension AsyncAPIDecoder {
       doc: doc(description: annotation("description")),
       defaultValue: defaultValue,
       key: swiftName.value == key.value ? nil : key,
-      deprecated: deprecation(annotation("deprecated"), message: annotation("x-eventgen-deprecated")))
+      deprecated: deprecation(annotation("deprecated"), message: annotation("x-eventgen-deprecated")),
+      constant: constant)
+  }
+
+  /// A property's fixed value: its `const`.
+  private func constant(of node: YAMLNode) -> Located<Literal>? {
+    field("const", of: node).map(reader.literal)
   }
 
   /// Reports the first keyword the event model cannot hold; false when there was one.
@@ -160,8 +165,6 @@ extension AsyncAPIDecoder {
     guard case .mapping(let pairs) = node.content else { return true }
     for pair in pairs {
       guard case .scalar(let key) = pair.key.content, let reason = Self.refusedKeywords[key.value] else { continue }
-      // The exporter's own guard on Float: a number that rounds to zero is refused.
-      if key.value == "not", field("format", of: node).map(scalarText) == "float" { continue }
       reader.log.error("`\(key.value)` is not supported: \(reason)", at: pair.key.location)
       return false
     }

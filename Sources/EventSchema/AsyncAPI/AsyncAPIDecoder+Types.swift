@@ -5,15 +5,11 @@ extension AsyncAPIDecoder {
   /// The type of a schema, unwrapping `anyOf: [T, {type: null}]` and `type: [T, "null"]`.
   mutating func typeAndNullability(_ node: YAMLNode, hint: String) -> (TypeExpression, Bool)? {
     if ReferenceResolver.reference(of: node) == nil {
-      for keyword in ["anyOf", "oneOf"] {
-        guard let union = field(keyword, of: node), field("x-eventgen-type", of: node) == nil,
-          case .sequence(let options, _) = union.content, options.count == 2
-        else { continue }
-        let others = options.filter { !isNullSchema($0) }
-        if others.count == 1, let type = typeExpression(others[0], hint: hint) { return (type, true) }
-        if others.count == 1 { return nil }
+      if field("x-eventgen-type", of: node) == nil, let union = unionMembers(node) {
+        // One member (besides `null`) is that member; more are a choice.
+        return typeExpression(node, hint: hint).map { ($0, union.nullable) }
       }
-      if let type = field("type", of: node), case .sequence(let items, _) = type.content, items.count == 2,
+      if let type = field("type", of: node), case .sequence(let items, _) = type.content,
         items.contains(where: isNullScalar)
       {
         return typeExpression(node, hint: hint).map { ($0, true) }
@@ -22,12 +18,12 @@ extension AsyncAPIDecoder {
     return typeExpression(node, hint: hint).map { ($0, false) }
   }
 
-  private func isNullSchema(_ node: YAMLNode) -> Bool {
+  func isNullSchema(_ node: YAMLNode) -> Bool {
     guard let type = field("type", of: node) else { return false }
     return isNullScalar(type)
   }
 
-  private func isNullScalar(_ node: YAMLNode) -> Bool {
+  func isNullScalar(_ node: YAMLNode) -> Bool {
     if case .scalar(let scalar) = node.content { return scalar.value == "null" && !scalar.isNull }
     return false
   }
@@ -41,10 +37,10 @@ extension AsyncAPIDecoder {
       return namedSchema(schema, identity: target.identity, name: SchemaNames.typeName(target.name), at: node.location)
     }
     guard case .mapping = node.content else {
-      if case .scalar(let scalar) = node.content, scalar.value == "true" || scalar.value == "{}" {
-        reader.log.error(
-          "the schema `\(scalar.value)` allows any value and has no event field type; give it a `type`",
-          at: node.location)
+      if case .scalar(let scalar) = node.content, scalar.value == "true" {
+        return .named(Located(value: BuiltinType.json.swiftName, location: node.location))
+      } else if case .scalar(let scalar) = node.content, scalar.value == "false" {
+        reader.log.error("the schema `false` allows no value, so no field can hold one", at: node.location)
       } else {
         reader.log.error("expected a schema (a mapping), found \(node.kindDescription)", at: node.location)
       }
@@ -73,21 +69,33 @@ extension AsyncAPIDecoder {
       return declareRecord(
         node, name: Located(value: title(of: node) ?? hint, location: location), identity: "\(location)")
     }
-    if field("anyOf", of: node) != nil {
-      reader.log.error(
-        "`anyOf` other than `[<schema>, {type: null}]` has no event field type; give the field one schema, or split the event",
-        at: field("anyOf", of: node)?.location ?? location)
-      return nil
+    if let union = unionMembers(node) {
+      switch union.members.count {
+      case 0:
+        reader.log.error(
+          "a `\(union.keyword)` of `null` alone has no field type; a field that may be null is optional", at: location)
+        return nil
+      case 1:
+        return typeExpression(union.members[0], hint: hint)
+      default:
+        return declareChoice(
+          node, members: union.members, keyword: union.keyword,
+          name: Located(value: title(of: node) ?? hint, location: location), identity: "\(location)")
+      }
     }
     let type: String?
     switch field("type", of: node)?.content {
     case .scalar(let scalar)?: type = scalar.value
     case .sequence(let items, _)?:
       let others = items.filter { !isNullScalar($0) }
-      guard others.count == 1, items.count == 2, case .scalar(let scalar) = others[0].content else {
+      if others.count > 1 {
+        return declareTypeChoice(
+          node, types: others, name: Located(value: title(of: node) ?? hint, location: location),
+          identity: "\(location)")
+      }
+      guard others.count == 1, case .scalar(let scalar) = others[0].content else {
         reader.log.error(
-          "a `type` list other than `[<type>, \"null\"]` has no event field type; give the field one type",
-          at: field("type", of: node)?.location ?? location)
+          "a `type` list of `null` alone has no field type; a field that may be null is optional", at: location)
         return nil
       }
       type = scalar.value
@@ -102,11 +110,11 @@ extension AsyncAPIDecoder {
         type = "object"
       } else if field("items", of: node) != nil {
         type = "array"
+      } else if let constant = field("const", of: node) {
+        return .named(Located(value: Self.constantType(constant).swiftName, location: location))
       } else {
-        reader.log.error(
-          "this schema allows any value (it has no `type`, `properties`, `items` or `enum`); give it a `type`",
-          at: location)
-        return nil
+        // Nothing says what the value is (`{}`, or annotations only): any JSON value.
+        return .named(Located(value: BuiltinType.json.swiftName, location: location))
       }
     }
     switch type {
@@ -134,13 +142,19 @@ extension AsyncAPIDecoder {
         return declareRecord(
           node, name: Located(value: title(of: node) ?? hint, location: location), identity: "\(location)")
       }
+      // Without `properties` or an `additionalProperties` schema, an object of any members.
       guard let additional = field("additionalProperties", of: node), case .mapping = additional.content,
         !isEmptyMapping(additional)
       else {
-        reader.log.error(
-          "an object without `properties` or an `additionalProperties` schema allows any value; list its `properties`, or give `additionalProperties: <schema>` for a dictionary",
-          at: location)
-        return nil
+        if let additional = field("additionalProperties", of: node), scalarText(additional) == "false" {
+          reader.log.error(
+            "an object that allows no properties at all has no event field type; list its `properties`",
+            at: additional.location)
+          return nil
+        }
+        return .dictionary(
+          key: .named(Located(value: "String", location: location)),
+          value: .named(Located(value: BuiltinType.json.swiftName, location: location)), location)
       }
       guard let (value, nullable) = typeAndNullability(additional, hint: hint + "Value") else { return nil }
       return .dictionary(
@@ -187,13 +201,23 @@ extension AsyncAPIDecoder {
       )
       return .named(Located(value: name, location: location))
     }
-    let isEnum = field("enum", of: schema) != nil || field("x-eventgen-enum", of: schema) != nil
+    // An `enum` of numbers is validation only: the number's type.
+    let declaredType = field("type", of: schema).map(scalarText)
+    let isEnum =
+      (field("enum", of: schema) != nil && (declaredType == nil || declaredType == "string"))
+      || field("x-eventgen-enum", of: schema) != nil
     let isRecord =
       field("properties", of: schema) != nil
       || (field("allOf", of: schema).map { node in
         if case .sequence(let members, _) = node.content { return members.filter { !isAnnotationOnly($0) }.count > 1 }
         return false
       } ?? false)
+    if field("x-eventgen-external", of: schema) == nil, let union = unionMembers(schema), union.members.count > 1 {
+      return declareChoice(
+        schema, members: union.members, keyword: union.keyword, name: declaredName, identity: identity
+      )
+      .map { _ in .named(Located(value: name, location: location)) }
+    }
     if field("x-eventgen-external", of: schema) == nil && (isEnum || isRecord) {
       let expression =
         isEnum
@@ -205,6 +229,7 @@ extension AsyncAPIDecoder {
   }
 
   private mutating func declareRecord(_ schema: YAMLNode, name: Located<String>, identity: String) -> TypeExpression? {
+    if let known = declared[identity] { return .named(Located(value: known, location: name.location)) }
     let typeName = Located(value: SchemaNames.typeName(name.value), location: name.location)
     declared[identity] = typeName.value
     guard let fields = objectMembers(schema, owner: typeName.value, what: "type `\(typeName.value)`") else {
@@ -218,6 +243,7 @@ extension AsyncAPIDecoder {
   }
 
   private mutating func declareEnum(_ schema: YAMLNode, name: Located<String>, identity: String) -> TypeExpression? {
+    if let known = declared[identity] { return .named(Located(value: known, location: name.location)) }
     let typeName = Located(value: SchemaNames.typeName(name.value), location: name.location)
     declared[identity] = typeName.value
     var cases: [(name: Located<String>, rawValue: Located<String>)] = []
@@ -260,6 +286,15 @@ extension AsyncAPIDecoder {
   }
 
   // MARK: Scalars
+
+  /// The type of a `const` without `type`: what its value is.
+  static func constantType(_ node: YAMLNode) -> BuiltinType {
+    guard case .scalar(let scalar) = node.content, scalar.style == .plain, !scalar.isNull else { return .string }
+    if scalar.value == "true" || scalar.value == "false" { return .bool }
+    if Int64(scalar.value) != nil { return .int }
+    if Double(scalar.value) != nil { return .double }
+    return .string
+  }
 
   private func stringType(_ node: YAMLNode) -> BuiltinType {
     if field("contentEncoding", of: node).map(scalarText) == "base64" { return .data }
@@ -310,7 +345,7 @@ extension AsyncAPIDecoder {
     return false
   }
 
-  private func title(of node: YAMLNode) -> String? {
+  func title(of node: YAMLNode) -> String? {
     field("title", of: node).map(scalarText).flatMap { $0.isEmpty ? nil : $0 }
   }
 }

@@ -82,10 +82,10 @@ struct AsyncAPIDecoder {
 
     // Messages in the order they are met: components first, then those written inline in
     // channels. A message reached twice (a channel's `$ref` to a component) is one event.
-    var messages: [(key: Located<String>, node: YAMLNode)] = []
+    var messages: [Message] = []
     var seen: Set<String> = []
-    func add(_ key: Located<String>, _ node: YAMLNode, identity: String) {
-      if seen.insert(identity).inserted { messages.append((key, node)) }
+    func add(_ key: Located<String>, _ node: YAMLNode, identity: String, channel: String? = nil) {
+      if seen.insert(identity).inserted { messages.append(Message(key: key, node: node, channel: channel)) }
     }
     let components = keys["components"].flatMap { reader.entries(of: $0.value, what: "`components`") } ?? []
     if let componentMessages = components.first(where: { $0.key.value == "messages" }),
@@ -101,12 +101,13 @@ struct AsyncAPIDecoder {
         guard let (channel, _) = resolver.resolve(entry.value, log: &reader.log) else { continue }
         readChannelExtensions(channel, types: &channelTypes)
         for (key, node) in channelMessages(channel, channelName: entry.key, version: version) {
-          add(key, node, identity: identity(of: node))
+          add(key, node, identity: identity(of: node), channel: entry.key.value)
         }
       }
     }
-    for (key, node) in messages {
-      if let event = event(key: key, node) { document.events.append(event) }
+    nameMessages(&messages)
+    for message in messages {
+      if let event = event(key: message.key, message.node, name: message.name) { document.events.append(event) }
     }
     // Types the exporter listed per channel: declared even when no event uses them.
     for node in channelTypes {
@@ -124,6 +125,49 @@ struct AsyncAPIDecoder {
       }
     }
     document.externals = externals.sorted { $0.value < $1.value }.map { Located(value: $0.key, location: $0.value) }
+  }
+
+  /// A message met in the document, and the Swift name of its event.
+  struct Message {
+    var key: Located<String>
+    var node: YAMLNode
+    /// The channel that declares it inline; nil for a component.
+    var channel: String?
+    var name = ""
+  }
+
+  /// Gives every message its event's Swift name, the type name of its key. In 3.x message keys
+  /// belong to their channel, so two messages may share one: each of those takes its `name`,
+  /// else its `title`, else the channel's name before the key, in that order of preference.
+  /// A message whose payload is a `$ref` to a schema of the same name is that schema's type.
+  private mutating func nameMessages(_ messages: inout [Message]) {
+    var count: [String: Int] = [:]
+    for message in messages { count[SchemaNames.typeName(message.key.value), default: 0] += 1 }
+    for index in messages.indices {
+      let base = SchemaNames.typeName(messages[index].key.value)
+      messages[index].name = base
+      guard count[base, default: 0] > 1, let message = resolvedMessage(messages[index].node) else { continue }
+      let channel = messages[index].channel.map { SchemaNames.typeName($0) + base }
+      messages[index].name =
+        [field("name", of: message), field("title", of: message)].lazy.compactMap { $0 }.map(scalarText)
+        .first { !$0.isEmpty && SchemaNames.typeName($0) != base }.map(SchemaNames.typeName) ?? channel ?? base
+    }
+    for message in messages {
+      // Only a `$ref` within the document: a file's read errors are reported once, by the event.
+      guard let node = resolvedMessage(message.node), let payload = field("payload", of: node),
+        let reference = ReferenceResolver.reference(of: payload), scalarText(reference).hasPrefix("#")
+      else { continue }
+      var log = DiagnosticLog()  // the event's own resolution reports errors
+      guard let target = resolver.resolve(payload, log: &log)?.target,
+        SchemaNames.typeName(target.name) == message.name, declared[target.identity] == nil
+      else { continue }
+      declared[target.identity] = message.name
+    }
+  }
+
+  private mutating func resolvedMessage(_ node: YAMLNode) -> YAMLNode? {
+    var log = DiagnosticLog()  // the event's own resolution reports errors
+    return resolver.resolve(node, log: &log)?.node
   }
 
   /// The identity of a message: the position of the node it is, or that its reference names.

@@ -1,0 +1,201 @@
+import EventSchema
+import Testing
+
+/// The JSON Schema constructs that real services' documents use, and the model they map to.
+@Suite("AsyncAPI mappings: const, free-form values, choices, names")
+struct AsyncAPIMappingTests {
+  /// A 3.0 document with one message `E` whose payload has `properties`, and `schemas`; each is
+  /// written from column 0 and indented here.
+  private func document(properties: String, schemas: String = "") -> String {
+    func indented(_ text: String, by spaces: Int) -> String {
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+      let common = lines.map { $0.prefix { $0 == " " }.count }.min() ?? 0
+      return lines.map { String(repeating: " ", count: spaces) + $0.dropFirst(common) }.joined(separator: "\n")
+    }
+    let properties = indented(properties, by: 10)
+    let schemas = schemas.isEmpty ? "" : "  schemas:\n" + indented(schemas, by: 4)
+    return """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          E:
+            payload:
+              type: object
+              required: [tag]
+              properties:
+      \(properties)
+      \(schemas)
+      """
+  }
+
+  private func field(_ name: String, in file: SchemaFile) throws -> Field {
+    try #require(file.events.first?.fields.first { $0.name == name })
+  }
+
+  @Test func constIsAFixedValueOfItsType() throws {
+    let file = try asyncAPIFile(
+      document(
+        properties: """
+                  tag: {const: ping}
+                  count: {type: integer, const: 3, default: 3}
+                  flag: {const: true}
+          """))
+    let tag = try field("tag", in: file)
+    #expect(tag.type == .builtin(.string))
+    #expect(tag.constant == .string("ping"))
+    let count = try field("count", in: file)
+    #expect(count.type == .optional(.builtin(.int)))
+    #expect(count.constant == .integer("3"))
+    #expect(count.defaultValue == nil)
+    #expect(try field("flag", in: file).constant == .bool(true))
+  }
+
+  @Test func freeFormValuesAreJSONValues() throws {
+    let file = try asyncAPIFile(
+      document(
+        properties: """
+                  tag: {description: anything at all}
+                  empty: {}
+                  open: true
+                  metadata: {type: object}
+                  extra: {type: object, additionalProperties: true}
+                  maybe: {type: [object, 'null'], additionalProperties: {}}
+          """))
+    #expect(try field("tag", in: file).type == .builtin(.json))
+    #expect(try field("empty", in: file).type == .optional(.builtin(.json)))
+    #expect(try field("open", in: file).type == .optional(.builtin(.json)))
+    #expect(try field("metadata", in: file).type == .optional(.dictionary(.builtin(.json))))
+    #expect(try field("extra", in: file).type == .optional(.dictionary(.builtin(.json))))
+    #expect(try field("maybe", in: file).type == .optional(.dictionary(.builtin(.json))))
+  }
+
+  @Test func aOneOfWithDistinctConstsIsAChoiceByThatTag() throws {
+    let file = try asyncAPIFile(
+      document(
+        properties: "          tag: {$ref: '#/components/schemas/Failure'}",
+        schemas: """
+              Failure:
+                oneOf:
+                  - {$ref: '#/components/schemas/Duplicate'}
+                  - {$ref: '#/components/schemas/Generic'}
+              Duplicate:
+                type: object
+                properties: {type: {const: duplicate}, links: {type: array, items: {type: string}}}
+              Generic:
+                type: object
+                properties: {type: {const: error}, message: {type: string}}
+          """))
+    let failure = try #require(file.types.first { $0.name == "Failure" })
+    guard case .choice(let choice) = failure.kind else {
+      Issue.record("Failure is \(failure.kind), not a choice")
+      return
+    }
+    #expect(choice.selection == .discriminator("type"))
+    #expect(choice.members.map(\.name) == ["duplicate", "generic"])
+    #expect(choice.members.map(\.tag) == ["duplicate", "error"])
+    #expect(choice.members.map(\.type) == [.named("Duplicate", .record), .named("Generic", .record)])
+  }
+
+  @Test func choicesWithoutATagTryTheirMembers() throws {
+    let file = try asyncAPIFile(
+      document(
+        properties: """
+                  tag: {oneOf: [{type: string}, {type: integer}]}
+                  any: {anyOf: [{type: string}, {type: number}, {type: 'null'}]}
+                  list: {type: [string, boolean, 'null']}
+                  single: {oneOf: [{type: string}], description: one member is that member}
+          """))
+    let choices = Dictionary(
+      uniqueKeysWithValues: file.types.compactMap { type -> (String, Choice)? in
+        if case .choice(let choice) = type.kind { return (type.name, choice) }
+        return nil
+      })
+    #expect(choices["ETag"]?.selection == .exactlyOne)
+    #expect(choices["ETag"]?.members.map(\.type) == [.builtin(.string), .builtin(.int)])
+    #expect(choices["EAny"]?.selection == .first)
+    #expect(try field("any", in: file).type == .optional(.named("EAny", .choice)))
+    #expect(choices["EList"]?.members.map(\.name) == ["string", "boolean"])
+    #expect(try field("list", in: file).type == .optional(.named("EList", .choice)))
+    #expect(try field("single", in: file).type == .optional(.builtin(.string)))
+  }
+
+  @Test func aMessageAndItsPayloadSchemaOfTheSameNameAreOneType() throws {
+    let file = try asyncAPIFile(
+      """
+      asyncapi: 2.6.0
+      info: {title: T, version: 1.0.0}
+      channels:
+        /:
+          publish:
+            message:
+              oneOf:
+                - $ref: '#/components/messages/putObject'
+                - $ref: '#/components/messages/batch'
+      components:
+        messages:
+          putObject:
+            payload: {$ref: '#/components/schemas/putObject'}
+          batch:
+            payload: {$ref: '#/components/schemas/batch'}
+        schemas:
+          putObject:
+            type: object
+            properties: {name: {type: string}}
+          batch:
+            type: object
+            properties:
+              items: {type: array, items: {$ref: '#/components/schemas/putObject'}}
+      """)
+    #expect(file.types.isEmpty)
+    #expect(file.events.map(\.name) == ["PutObject", "Batch"])
+    #expect(try #require(file.events.last?.fields.first).type == .optional(.array(.named("PutObject", .record))))
+  }
+
+  @Test func messageKeysRepeatedInChannelsTakeTheirNames() throws {
+    let file = try asyncAPIFile(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      channels:
+        ticker:
+          messages:
+            subscribe:
+              name: TickerSubscription
+              payload: {type: object, properties: {cmd: {type: string, enum: [subscribe, unsubscribe]}}}
+        depth:
+          messages:
+            subscribe:
+              payload: {type: object, properties: {cmd: {type: string, enum: [subscribe, unsubscribe]}}}
+      """)
+    #expect(file.events.map(\.name) == ["TickerSubscription", "DepthSubscribe"])
+    #expect(file.events.map(\.wireName) == ["TickerSubscription", "subscribe"])
+    #expect(file.types.map(\.name) == ["TickerSubscriptionCmd", "DepthSubscribeCmd"])
+  }
+
+  @Test func anEnumValueUNKNOWNIsAnOrdinaryCase() throws {
+    let file = try asyncAPIFile(
+      document(properties: "          tag: {type: string, enum: [UNKNOWN, ACTIVE]}"))
+    let type = try #require(file.types.first)
+    #expect(
+      type.kind
+        == .enumeration(
+          cases: [.init(name: "unknown", rawValue: "UNKNOWN"), .init(name: "active", rawValue: "ACTIVE")], frozen: false
+        ))
+  }
+
+  @Test func validationOnlyKeywordsLeaveTheTypeAlone() throws {
+    let file = try asyncAPIFile(
+      document(
+        properties: """
+                  tag:
+                    type: string
+                    pattern: '^a'
+                    minLength: 1
+                    not: {enum: [b]}
+                    if: {minLength: 3}
+                    then: {maxLength: 9}
+          """))
+    #expect(try field("tag", in: file).type == .builtin(.string))
+  }
+}
