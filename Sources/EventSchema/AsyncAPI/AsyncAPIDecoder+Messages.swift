@@ -30,6 +30,19 @@ extension AsyncAPIDecoder {
       else {
         return nil
       }
+      if let type = field("type", of: schema), case .scalar(let text) = type.content, text.value != "object" {
+        // An event's JSON is an object (envelopes, logs and stores hold it as one).
+        reader.log.warning(
+          "\(what) is skipped: its payload is `type: \(text.value)`, and an event's JSON is an object",
+          at: type.location)
+        return nil
+      }
+      if let union = unionMembers(schema), union.members.count > 1 {
+        reader.log.warning(
+          "\(what) is skipped: its payload is a choice (`\(union.keyword)`) of \(union.members.count) schemas, and eventgen makes events of object payloads only; a field may be a choice",
+          at: field(union.keyword, of: schema)?.location ?? schema.location)
+        return nil
+      }
       guard let members = objectMembers(schema, owner: name.value, what: "the payload of \(what)") else { return nil }
       fields = members
     }
@@ -84,11 +97,10 @@ extension AsyncAPIDecoder {
   private mutating func payloadSchema(_ payload: YAMLNode, schemaFormat: YAMLNode?, what: String) -> YAMLNode? {
     guard var (schema, _) = resolver.resolve(payload, log: &reader.log) else { return nil }
     var format = schemaFormat
-    if let inner = field("schema", of: schema), let innerFormat = field("schemaFormat", of: schema) {
-      format = innerFormat
-      guard let (resolved, _) = resolver.resolve(inner, log: &reader.log) else { return nil }
-      schema = resolved
-    }
+    let inner = field("schema", of: schema)
+    if inner != nil, let innerFormat = field("schemaFormat", of: schema) { format = innerFormat }
+    // The format first: a schema in another format (an Avro `.avsc` on another server) is
+    // skipped without being resolved.
     if let format, let text = reader.string(format, what: "`schemaFormat`") {
       let supported = ["application/vnd.aai.asyncapi", "application/schema+json", "application/schema+yaml"]
       guard supported.contains(where: { text.hasPrefix($0) }) else {
@@ -97,6 +109,12 @@ extension AsyncAPIDecoder {
           at: format.location)
         return nil
       }
+    }
+    if let inner, field("schemaFormat", of: schema) != nil {
+      guard isLocal(inner, what: what), let (resolved, _) = resolver.resolve(inner, log: &reader.log) else {
+        return nil
+      }
+      schema = resolved
     }
     if let properties = field("properties", of: schema),
       field("specversion", of: properties) != nil, let data = field("data", of: properties)

@@ -152,7 +152,7 @@ extension AsyncAPIDecoder {
       defaultValue: defaultValue,
       key: swiftName.value == key.value ? nil : key,
       deprecated: deprecation(annotation("deprecated"), message: annotation("x-eventgen-deprecated")),
-      constant: constant)
+      constant: constant, defaultIsAnnotation: true)
   }
 
   /// A property's fixed value: its `const`.

@@ -38,6 +38,9 @@ struct FieldSyntax: Sendable {
   var deprecated: String?
   /// `const:`: the one value the field holds.
   var constant: Located<Literal>? = nil
+  /// Whether `defaultValue` is only an annotation (JSON Schema's): one that does not fit the
+  /// type is dropped with a warning, and the field is optional, instead of an error.
+  var defaultIsAnnotation = false
 }
 
 /// A member of a choice as written.

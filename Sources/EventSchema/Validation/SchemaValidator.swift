@@ -212,12 +212,19 @@ struct SchemaValidator {
         at: syntax.name.location)
       valid = false
     }
-    let type = TypeResolver(symbols: symbols).resolve(syntax.type, log: &log)
-    guard valid, let type else { return nil }
+    let resolved = TypeResolver(symbols: symbols).resolve(syntax.type, log: &log)
+    guard valid, var type = resolved else { return nil }
     var defaultValue: DefaultValue?
     if let literal = syntax.defaultValue {
-      defaultValue = DefaultValueChecker(enumCases: enumCases).check(literal, against: type, log: &log)
-      if defaultValue == nil { return nil }
+      var checks = DiagnosticLog()
+      defaultValue = DefaultValueChecker(enumCases: enumCases).check(literal, against: type, log: &checks)
+      if defaultValue == nil && syntax.defaultIsAnnotation, let problem = checks.all.first {
+        log.warning("\(problem.message); the default is ignored, and the field is optional", at: problem.location)
+        if !type.isOptional { type = .optional(type) }
+      } else {
+        log.append(contentsOf: checks.all)
+        if defaultValue == nil { return nil }
+      }
     }
     var constant: DefaultValue?
     if let literal = syntax.constant {
