@@ -198,4 +198,55 @@ struct AsyncAPIMappingTests {
           """))
     #expect(try field("tag", in: file).type == .builtin(.string))
   }
+
+  @Test func allOfNarrowsAPropertyOfItsBase() throws {
+    let file = try asyncAPIFile(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          SessionBegins:
+            payload:
+              allOf:
+                - {$ref: '#/components/schemas/Base'}
+                - type: object
+                  properties:
+                    message_type: {const: SessionBegins}
+                    data: {type: object, properties: {id: {type: string}}, required: [id]}
+        schemas:
+          Base:
+            type: object
+            required: [message_type]
+            properties:
+              message_type: {$ref: '#/components/schemas/MessageType'}
+              data: {type: object}
+          MessageType: {type: string, enum: [SessionBegins, SessionEnds]}
+      """)
+    let event = try #require(file.events.first)
+    let messageType = try #require(event.fields.first { $0.name == "message_type" })
+    #expect(messageType.type == .named("MessageType", .enumeration))
+    #expect(messageType.constant == .enumCase("sessionBegins"))
+    let data = try #require(event.fields.first { $0.name == "data" })
+    #expect(data.type == .optional(.named("SessionBeginsData", .record)))
+  }
+
+  @Test func allOfDefinitionsThatContradictAreAnErrorNamingBoth() {
+    let result = loadAsyncAPI(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          E:
+            payload:
+              allOf:
+                - {type: object, properties: {a: {type: string}}}
+                - {type: object, properties: {a: {type: integer}}}
+      """)
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "a.asyncapi.yaml:9:41: error: property `a` is defined twice in `allOf`, as `integer` here and as `string` at line 8, column 41; no value is both"
+      ])
+  }
 }

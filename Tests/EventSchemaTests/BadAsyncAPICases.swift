@@ -155,7 +155,7 @@ let badAsyncAPIDocuments: [BadAsyncAPI] = [
       "          x:\n            allOf:\n              - type: object\n                properties:\n                  a: {type: string}\n              - type: object\n                properties:\n                  a: {type: integer}\n"
     ),
     expected: [
-      "16:19: error: property `a` is defined twice in `allOf` (first at line 13, column 19); merged objects must not conflict"
+      "16:19: error: property `a` is defined twice in `allOf`, as `integer` here and as `string` at line 13, column 19; no value is both"
     ]),
   BadAsyncAPI(
     name: "a content type that is not JSON",

@@ -37,6 +37,25 @@ struct DeepReferenceTests {
     #expect(result.schema?.files.first?.types.count == 1_999)
   }
 
+  @Test func aWideChainOfChoicesIsReadOnceAPiece() throws {
+    // S(i) is S(i+1) or an array of S(i+1), 2,000 deep: 2^2000 paths, 2,000 choices.
+    var lines = [
+      "asyncapi: 3.0.0", "info: {title: T, version: 1.0.0}", "components:", "  messages:", "    E:",
+      "      payload: {type: object, properties: {x: {$ref: '#/components/schemas/S1'}}}", "  schemas:",
+    ]
+    for index in 1...2_000 {
+      let next = "{$ref: '#/components/schemas/S\(index + 1)'}"
+      lines.append("    S\(index): {anyOf: [\(next), {type: array, items: \(next)}]}")
+    }
+    lines.append("    S2001: {type: string}")
+    let clock = ContinuousClock()
+    var result: SchemaLoadResult?
+    let elapsed = clock.measure { result = loadAsyncAPI(lines.joined(separator: "\n") + "\n") }
+    #expect(result?.diagnostics.isEmpty == true)
+    #expect(result?.schema?.files.first?.types.count == 2_000)
+    #expect(elapsed < .seconds(2))
+  }
+
   @Test func aChainDeeperThanTheBoundIsRefusedWhereItGoesTooDeep() throws {
     let count = AsyncAPIDecoder.maximumNesting + 50
     let result = loadAsyncAPI(Self.chain(count))

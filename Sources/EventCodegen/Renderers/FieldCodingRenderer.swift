@@ -124,8 +124,10 @@ struct FieldCodingRenderer {
   private func decoder(doc: String, signature: Code, reader: String, oneCall: Bool) -> Declaration {
     let checks: [Statement] = fields.compactMap { field in
       guard let constant = field.constant else { return nil }
+      // `as T`: the literal alone would infer `Int` for an `Int32`, and nothing for `.case`.
+      let type = field.type.nonOptional
       return .line(
-        "try \(reader).decodeConstant(\(ValueSpelling.expression(constant, of: field.type.nonOptional)), forKey: \(SwiftSpelling.stringLiteral(field.wireKey)), required: \(field.type.isOptional ? "false" : "true"))"
+        "try \(reader).decodeConstant(\(ValueSpelling.expression(constant, of: type)) as \(SwiftSpelling.type(type)), forKey: \(SwiftSpelling.stringLiteral(field.wireKey)), required: \(field.type.isOptional ? "false" : "true"))"
       )
     }
     let values: [(field: Field, expression: Code)] = storedFields.map { field in

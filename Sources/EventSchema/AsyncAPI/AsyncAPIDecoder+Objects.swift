@@ -16,11 +16,15 @@ extension AsyncAPIDecoder {
   mutating func objectMembers(_ node: YAMLNode, owner: String, what: String) -> [FieldSyntax]? {
     var properties: [(key: Located<String>, value: YAMLNode)] = []
     var required: Set<String> = []
-    guard collectMembers(node, into: &properties, required: &required, what: what, depth: 0) else { return nil }
+    var constants: [String: YAMLNode] = [:]
+    guard collectMembers(node, into: &properties, required: &required, constants: &constants, what: what, depth: 0)
+    else { return nil }
     var fields: [FieldSyntax] = []
     var valid = true
     for property in properties {
-      if let field = field(property.key, property.value, required: required.contains(property.key.value), owner: owner)
+      if let field = field(
+        property.key, property.value, required: required.contains(property.key.value), owner: owner,
+        narrowedTo: constants[property.key.value])
       {
         fields.append(field)
       } else {
@@ -32,7 +36,7 @@ extension AsyncAPIDecoder {
 
   private mutating func collectMembers(
     _ node: YAMLNode, into properties: inout [(key: Located<String>, value: YAMLNode)], required: inout Set<String>,
-    what: String, depth: Int
+    constants: inout [String: YAMLNode], what: String, depth: Int
   ) -> Bool {
     guard depth < ReferenceResolver.maximumChain, let (schema, _) = resolver.resolve(node, log: &reader.log) else {
       return false
@@ -52,7 +56,10 @@ extension AsyncAPIDecoder {
       guard let members = reader.items(of: allOf, what: "`allOf`") else { return false }
       var valid = true
       for member in members where !isAnnotationOnly(member) {
-        valid = collectMembers(member, into: &properties, required: &required, what: what, depth: depth + 1) && valid
+        valid =
+          collectMembers(
+            member, into: &properties, required: &required, constants: &constants, what: what, depth: depth + 1)
+          && valid
       }
       return valid
     }
@@ -72,11 +79,18 @@ extension AsyncAPIDecoder {
     }
     var valid = true
     for entry in field("properties", of: schema).flatMap({ reader.entries(of: $0, what: "`properties`") }) ?? [] {
-      if let first = properties.first(where: { $0.key.value == entry.key.value }) {
-        // `allOf` members may repeat a property only with the very same schema.
-        if first.value.location != entry.value.location {
+      if let index = properties.firstIndex(where: { $0.key.value == entry.key.value }) {
+        // `allOf` members that define one property: the value must meet both, so the narrower
+        // definition is the property's.
+        let first = properties[index]
+        guard first.value.location != entry.value.location else { continue }
+        switch narrowing(first.value, entry.value) {
+        case .first: break
+        case .second: properties[index].value = entry.value
+        case .constant(let constant): constants[entry.key.value] = constant
+        case .conflict(let a, let b):
           reader.log.error(
-            "property `\(entry.key.value)` is defined twice in `allOf` (first at line \(first.key.location.line), column \(first.key.location.column)); merged objects must not conflict",
+            "property `\(entry.key.value)` is defined twice in `allOf`, as \(b) here and as \(a) at line \(first.key.location.line), column \(first.key.location.column); no value is both",
             at: entry.key.location)
           valid = false
         }
@@ -90,6 +104,60 @@ extension AsyncAPIDecoder {
       }
     }
     return valid
+  }
+
+  /// Which of two definitions of one property in `allOf` a value meets when it meets both.
+  enum Narrowing {
+    case first, second
+    /// The first's type, fixed to the second's `const` (a `$ref` enum, then one of its values).
+    case constant(YAMLNode)
+    /// No value meets both: what each says.
+    case conflict(String, String)
+  }
+
+  /// The intersection of two property schemas, where it is one of them: a `const` narrows a
+  /// type or an enum of its type; a schema with `properties`, `items`, `enum` or a `$ref`
+  /// narrows a bare `type` (`{type: object}` and an object with properties is the latter).
+  func narrowing(_ a: YAMLNode, _ b: YAMLNode) -> Narrowing {
+    var log = DiagnosticLog()  // each definition's own reading reports its errors
+    var resolver = self.resolver
+    let first = resolver.resolve(a, log: &log)?.node ?? a
+    let second = resolver.resolve(b, log: &log)?.node ?? b
+    let (typeA, typeB) = (jsonType(first), jsonType(second))
+    if let typeA, let typeB, typeA != typeB, Set([typeA, typeB]) != ["integer", "number"] {
+      return .conflict("`\(typeA)`", "`\(typeB)`")
+    }
+    let constantA = field("const", of: first)
+    let constantB = field("const", of: second)
+    switch (constantA, constantB) {
+    case (let x?, let y?):
+      return scalarText(x) == scalarText(y) ? .first : .conflict("`const: \(scalarText(x))`", "`const: \(scalarText(y))`")
+    case (_?, nil): return .first
+    case (nil, let y?): return isRich(first) ? .constant(y) : .second
+    case (nil, nil): return isRich(second) && !isRich(first) ? .second : .first
+    }
+  }
+
+  /// The JSON type a schema says its values have, if it says one.
+  private func jsonType(_ schema: YAMLNode) -> String? {
+    if let type = field("type", of: schema), case .scalar(let text) = type.content { return text.value }
+    if field("properties", of: schema) != nil { return "object" }
+    if field("items", of: schema) != nil { return "array" }
+    if let constant = field("const", of: schema) {
+      switch Self.constantType(constant) {
+      case .bool: return "boolean"
+      case .int: return "integer"
+      case .double: return "number"
+      default: return "string"
+      }
+    }
+    return nil
+  }
+
+  /// Whether a schema says more than a bare `type`.
+  private func isRich(_ schema: YAMLNode) -> Bool {
+    ["properties", "items", "enum", "x-eventgen-enum", "additionalProperties", "oneOf", "anyOf", "allOf", "format"]
+      .contains { field($0, of: schema) != nil }
   }
 
   /// A schema of annotations only (`description`, `title`, …), such as the second member of
@@ -108,7 +176,7 @@ extension AsyncAPIDecoder {
   // MARK: Fields
 
   private mutating func field(
-    _ key: Located<String>, _ node: YAMLNode, required: Bool, owner: String
+    _ key: Located<String>, _ node: YAMLNode, required: Bool, owner: String, narrowedTo narrowed: YAMLNode? = nil
   ) -> FieldSyntax? {
     // Annotations of the property itself, and of annotation-only `allOf` members beside a `$ref`.
     var annotations = [node]
@@ -132,7 +200,7 @@ extension AsyncAPIDecoder {
       return nil
     }
     // Beside a `const`, a `default` can only repeat it: the constant is what the field holds.
-    let constant = self.constant(of: node)
+    let constant = narrowed.map(reader.literal) ?? self.constant(of: node)
     let defaultValue = constant == nil ? annotation("default").map { reader.literal($0) } : nil
     let explicitlyOptional = annotation("x-eventgen-optional").flatMap {
       reader.bool($0, what: "`x-eventgen-optional`")
