@@ -75,6 +75,14 @@ struct RandomFields: FieldReader {
   func decodeConstant<Value: DecodableField & Equatable>(
     _ expected: Value, forKey key: String, required: Bool
   ) throws(SamplingError) {}
+
+  /// Other keys are rare: one in four values has a few.
+  func decodeOtherKeys<Value: DecodableField>(
+    _ type: Value.Type, excluding known: Set<String>
+  ) throws(SamplingError) -> [String: Value] {
+    guard sampler.chance(4) else { return [:] }
+    return try sampler.value([String: Value].self).filter { !known.contains($0.key) }
+  }
 }
 
 /// Makes random values of generated types, biased towards the edges: empty and very long

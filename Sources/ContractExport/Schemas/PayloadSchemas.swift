@@ -137,9 +137,14 @@ struct PayloadSchemas {
     var schema = header(title: title, doc: doc)
     schema["type"] = "object"
     var properties = JSONObject()
-    for field in fields { properties[field.wireKey] = property(field) }
+    for field in fields where !field.keepsOtherKeys { properties[field.wireKey] = property(field) }
     schema["properties"] = .object(properties)
-    let required = fields.filter { !$0.type.isOptional && $0.defaultValue == nil }.map { JSONValue.string($0.wireKey) }
+    if let other = fields.first(where: \.keepsOtherKeys), case .dictionary(let value) = other.type {
+      schema["additionalProperties"] = self.schema(for: value)
+    }
+    let required = fields.filter { !$0.type.isOptional && $0.defaultValue == nil && !$0.keepsOtherKeys }.map {
+      JSONValue.string($0.wireKey)
+    }
     if !required.isEmpty { schema["required"] = .array(required) }
     return trailer(schema, kind: kind, deprecated: deprecated)
   }

@@ -17,7 +17,10 @@ struct FieldCodingRenderer {
     let keyword: PropertyDecl.Keyword = isMutable ? .var : .let
     return fields.flatMap { field -> [Declaration] in
       var doc = SwiftSpelling.doc(field.doc)
-      if field.wireKey != field.name {
+      if field.keepsOtherKeys {
+        if !doc.isEmpty { doc.append("") }
+        doc.append("The keys the other properties do not name, with their values, written back beside them.")
+      } else if field.wireKey != field.name {
         if !doc.isEmpty { doc.append("") }
         doc.append("Wire key: `\(field.wireKey)`.")
       }
@@ -76,6 +79,7 @@ struct FieldCodingRenderer {
       if let value = field.defaultValue {
         return "\(parameter) = \(ValueSpelling.expression(value, of: field.type))"
       }
+      if field.keepsOtherKeys { return "\(parameter) = [:]" }
       return field.type.isOptional ? "\(parameter) = nil" : parameter
     }
     let signature: Code =
@@ -130,7 +134,14 @@ struct FieldCodingRenderer {
         "try \(reader).decodeConstant(\(ValueSpelling.expression(constant, of: type)) as \(SwiftSpelling.type(type)), forKey: \(SwiftSpelling.stringLiteral(field.wireKey)), required: \(field.type.isOptional ? "false" : "true"))"
       )
     }
+    let knownKeys = fields.filter { !$0.keepsOtherKeys }.map { SwiftSpelling.stringLiteral($0.wireKey) }
     let values: [(field: Field, expression: Code)] = storedFields.map { field in
+      if field.keepsOtherKeys, case .dictionary(let value) = field.type {
+        return (
+          field,
+          "\(reader).decodeOtherKeys(\(SwiftSpelling.type(value)).self, excluding: [\(knownKeys.joined(separator: ", "))])"
+        )
+      }
       let key = SwiftSpelling.stringLiteral(field.wireKey)
       switch (field.type, field.defaultValue) {
       case (.optional(let wrapped), nil), (.optional(let wrapped), .some(DefaultValue.none)):
@@ -168,6 +179,7 @@ struct FieldCodingRenderer {
   /// An encoding function: `writer.encode(self.x, forKey: "k")` per field.
   private func encoder(doc: String, signature: Code, call: String) -> Declaration {
     let body: [Statement] = fields.map { field in
+      if field.keepsOtherKeys { return .line("\(call).encodeOtherKeys(self.\(Self.storage(field)))") }
       let method = field.type.isOptional && field.constant == nil ? "encodeIfPresent" : "encode"
       let value = field.constant == nil ? Self.storage(field) : SwiftSpelling.member(field.name)
       return .line("\(call).\(method)(self.\(value), forKey: \(SwiftSpelling.stringLiteral(field.wireKey)))")

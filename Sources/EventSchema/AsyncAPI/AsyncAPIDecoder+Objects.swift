@@ -16,9 +16,10 @@ extension AsyncAPIDecoder {
   mutating func objectMembers(_ node: YAMLNode, owner: String, what: String) -> [FieldSyntax]? {
     var properties: [(key: Located<String>, value: YAMLNode)] = []
     var required: Set<String> = []
-    var constants: [String: YAMLNode] = [:]
-    guard collectMembers(node, into: &properties, required: &required, constants: &constants, what: what, depth: 0)
+    var members = OtherMembers()
+    guard collectMembers(node, into: &properties, required: &required, others: &members, what: what, depth: 0)
     else { return nil }
+    let constants = members.constants
     var fields: [FieldSyntax] = []
     var valid = true
     for property in properties {
@@ -31,12 +32,36 @@ extension AsyncAPIDecoder {
         valid = false
       }
     }
+    // The other keys: kept where `additionalProperties` allows them, and where nothing names any
+    // property (a bare `type: object` payload would otherwise lose every key it has).
+    let other =
+      members.additional
+      ?? (members.declaresProperties ? nil : YAMLNode(.scalar(YAMLScalar("true", style: .plain)), at: node.location))
+    if let other, valid {
+      guard let value = typeExpression(other, hint: owner + "Value") else { return nil }
+      var syntax = FieldSyntax(
+        name: Located(value: "additionalProperties", location: other.location),
+        type: .dictionary(key: .named(Located(value: "String", location: other.location)), value: value, other.location)
+      )
+      syntax.keepsOtherKeys = true
+      fields.append(syntax)
+    }
     return valid ? fields : nil
+  }
+
+  /// What `allOf` members say besides their properties.
+  struct OtherMembers {
+    /// Properties narrowed to a `const` of their first definition's type.
+    var constants: [String: YAMLNode] = [:]
+    /// The `additionalProperties` that allows other keys (`true`, `{}` or a schema).
+    var additional: YAMLNode?
+    /// Whether any member has `properties`.
+    var declaresProperties = false
   }
 
   private mutating func collectMembers(
     _ node: YAMLNode, into properties: inout [(key: Located<String>, value: YAMLNode)], required: inout Set<String>,
-    constants: inout [String: YAMLNode], what: String, depth: Int
+    others: inout OtherMembers, what: String, depth: Int
   ) -> Bool {
     guard depth < ReferenceResolver.maximumChain, let (schema, _) = resolver.resolve(node, log: &reader.log) else {
       return false
@@ -58,7 +83,7 @@ extension AsyncAPIDecoder {
       for member in members where !isAnnotationOnly(member) {
         valid =
           collectMembers(
-            member, into: &properties, required: &required, constants: &constants, what: what, depth: depth + 1)
+            member, into: &properties, required: &required, others: &others, what: what, depth: depth + 1)
           && valid
       }
       return valid
@@ -69,14 +94,10 @@ extension AsyncAPIDecoder {
         at: type.location)
       return false
     }
-    if let additional = field("additionalProperties", of: schema), case .mapping = additional.content,
-      field("properties", of: schema) != nil
-    {
-      reader.log.error(
-        "an object with both `properties` and an `additionalProperties` schema has no event type; use one: fields, or a dictionary",
-        at: additional.location)
-      return false
+    if let additional = field("additionalProperties", of: schema) {
+      if scalarText(additional) != "false" { others.additional = additional }
     }
+    if field("properties", of: schema) != nil { others.declaresProperties = true }
     var valid = true
     for entry in field("properties", of: schema).flatMap({ reader.entries(of: $0, what: "`properties`") }) ?? [] {
       if let index = properties.firstIndex(where: { $0.key.value == entry.key.value }) {
@@ -87,7 +108,7 @@ extension AsyncAPIDecoder {
         switch narrowing(first.value, entry.value) {
         case .first: break
         case .second: properties[index].value = entry.value
-        case .constant(let constant): constants[entry.key.value] = constant
+        case .constant(let constant): others.constants[entry.key.value] = constant
         case .conflict(let a, let b):
           reader.log.error(
             "property `\(entry.key.value)` is defined twice in `allOf`, as \(b) here and as \(a) at line \(first.key.location.line), column \(first.key.location.column); no value is both",
@@ -131,7 +152,8 @@ extension AsyncAPIDecoder {
     let constantB = field("const", of: second)
     switch (constantA, constantB) {
     case (let x?, let y?):
-      return scalarText(x) == scalarText(y) ? .first : .conflict("`const: \(scalarText(x))`", "`const: \(scalarText(y))`")
+      return scalarText(x) == scalarText(y)
+        ? .first : .conflict("`const: \(scalarText(x))`", "`const: \(scalarText(y))`")
     case (_?, nil): return .first
     case (nil, let y?): return isRich(first) ? .constant(y) : .second
     case (nil, nil): return isRich(second) && !isRich(first) ? .second : .first

@@ -41,6 +41,8 @@ struct FieldSyntax: Sendable {
   /// Whether `defaultValue` is only an annotation (JSON Schema's): one that does not fit the
   /// type is dropped with a warning, and the field is optional, instead of an error.
   var defaultIsAnnotation = false
+  /// The field that holds the object's other keys (`additionalProperties`).
+  var keepsOtherKeys = false
 }
 
 /// A member of a choice as written.

@@ -15,6 +15,9 @@ public struct Field: Hashable, Sendable {
   /// The fixed value (`const:`), if any: always written, checked on decode, and no initializer
   /// parameter. An optional field's key may be missing; when present it must hold this value.
   public var constant: DefaultValue?
+  /// Whether the field holds the keys no other field has (JSON Schema's `additionalProperties`
+  /// beside `properties`): its type is `[String: T]`, and it has no wire key of its own.
+  public var keepsOtherKeys: Bool
   /// Where the field is declared.
   public var location: SourceLocation
 
@@ -22,8 +25,9 @@ public struct Field: Hashable, Sendable {
   public init(
     name: String, wireKey: String, type: FieldType, doc: String? = nil,
     defaultValue: DefaultValue? = nil, deprecated: String? = nil, constant: DefaultValue? = nil,
-    location: SourceLocation
+    keepsOtherKeys: Bool = false, location: SourceLocation
   ) {
+    self.keepsOtherKeys = keepsOtherKeys
     self.name = name
     self.wireKey = wireKey
     self.type = type

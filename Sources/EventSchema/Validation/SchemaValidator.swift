@@ -192,6 +192,10 @@ struct SchemaValidator {
         valid = false
         continue
       }
+      if field.keepsOtherKeys {
+        result.append(field)  // no wire key of its own
+        continue
+      }
       if let first = wireKeys[field.wireKey] {
         log.error(
           "wire key \"\(field.wireKey)\" is used twice (first at line \(first.line), column \(first.column))",
@@ -233,7 +237,8 @@ struct SchemaValidator {
     }
     return Field(
       name: syntax.name.value, wireKey: syntax.key?.value ?? syntax.name.value, type: type, doc: syntax.doc,
-      defaultValue: defaultValue, deprecated: syntax.deprecated, constant: constant, location: syntax.name.location)
+      defaultValue: defaultValue, deprecated: syntax.deprecated, constant: constant,
+      keepsOtherKeys: syntax.keepsOtherKeys, location: syntax.name.location)
   }
 
   /// A field's `const`: one value of a string, number, boolean or enum type, checked as a default is.

@@ -63,6 +63,19 @@ public struct DecodingFields {
     }
   }
 
+  /// Every key but `known`, with its value.
+  public func decodeOtherKeys<Value: Decodable>(
+    _ type: Value.Type, excluding known: Set<String>
+  ) throws -> [String:
+    Value]
+  {
+    var result: [String: Value] = [:]
+    for key in container.allKeys where !known.contains(key.stringValue) {
+      result[key.stringValue] = try container.decode(Value.self, forKey: key)
+    }
+    return result
+  }
+
   /// The value under `key`, or `defaultValue` when the key is missing or null.
   @inlinable
   public func decode<Value: Decodable>(
@@ -102,6 +115,11 @@ public struct EncodingFields {
   @inlinable
   public mutating func encodeIfPresent<Value: Encodable>(_ value: Value?, forKey key: String) {
     if let value { encode(value, forKey: key) }
+  }
+
+  /// Writes each entry under its own key.
+  public mutating func encodeOtherKeys<Value: Encodable>(_ values: [String: Value]) {
+    for (key, value) in values { encode(value, forKey: key) }
   }
 
   /// Throws the first error that writing a field met.

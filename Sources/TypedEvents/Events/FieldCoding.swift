@@ -46,6 +46,11 @@ public protocol FieldReader {
   func decodeConstant<Value: DecodableField & Equatable>(
     _ expected: Value, forKey key: String, required: Bool
   ) throws(Failure)
+
+  /// Every key but `known`, with its value: what a schema's `additionalProperties` keeps.
+  func decodeOtherKeys<Value: DecodableField>(
+    _ type: Value.Type, excluding known: Set<String>
+  ) throws(Failure) -> [String: Value]
 }
 
 /// Writes the fields of an event or value type, by wire key; the counterpart of ``FieldReader``.
@@ -59,6 +64,18 @@ public protocol FieldWriter {
 
   /// Writes `value` under `key`, or nothing when it is nil.
   mutating func encodeIfPresent<Value: EncodableField>(_ value: Value?, forKey key: String)
+
+  /// Writes each entry of `values` under its own key, beside the fields: the keys that a
+  /// schema's `additionalProperties` kept.
+  mutating func encodeOtherKeys<Value: EncodableField>(_ values: [String: Value])
+}
+
+extension FieldWriter {
+  /// The entries as one value: what a hasher or a comparison needs of them.
+  @inlinable
+  public mutating func encodeOtherKeys<Value: EncodableField>(_ values: [String: Value]) {
+    encode(values, forKey: "")
+  }
 }
 
 @_spi(Generated) extension UserInfoReader: FieldReader {}

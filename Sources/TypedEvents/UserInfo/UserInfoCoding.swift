@@ -56,6 +56,11 @@ public struct UserInfoWriter {
     set(value.propertyListValue, forKey: key)
   }
 
+  /// Writes each entry under its own key.
+  public mutating func encodeOtherKeys<Value: PropertyListConvertible>(_ values: [String: Value]) {
+    for (key, value) in values { set(value.propertyListValue, forKey: key) }
+  }
+
   /// Writes `value` under `key`, or nothing when it is nil: `nil` is an absent key.
   @inlinable
   public mutating func encodeIfPresent<Value: PropertyListConvertible>(_ value: Value?, forKey key: String) {
@@ -212,6 +217,24 @@ public struct UserInfoReader {
         problem: .invalidValue(
           expected: "the constant \(String(reflecting: expected))", found: String(reflecting: found)))
     }
+  }
+
+  /// Every key but `known`, with its value.
+  public func decodeOtherKeys<Value: PropertyListConvertible>(
+    _ type: Value.Type, excluding known: Set<String>
+  ) throws(UserInfoDecodingError) -> [String: Value] {
+    var result: [String: Value] = [:]
+    switch storage {
+    case .pairs(let pairs):
+      for pair in pairs where !known.contains(pair.key) {
+        result[pair.key] = try convert(pair.value, forKey: pair.key) as Value
+      }
+    case .dictionary(let strings):
+      for (key, value) in strings where !known.contains(key) {
+        result[key] = try convert(value, forKey: key) as Value
+      }
+    }
+    return result
   }
 
   @inlinable

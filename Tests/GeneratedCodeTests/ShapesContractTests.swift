@@ -1,0 +1,97 @@
+import BackendEvents
+import Foundation
+import Testing
+import TypedEvents
+
+/// The Swift generated from `Tests/BackendEvents/Contract/shapes.asyncapi.yaml`, the shapes of
+/// real services' contracts, reads and writes their JSON exactly, through `userInfo` too.
+@Suite("Real services' shapes: const, free-form values, choices, other keys")
+struct ShapesContractTests {
+  /// Decodes `json` as `E`, checks that it writes back `expected` (the same JSON unless given)
+  /// and survives `userInfo`.
+  @discardableResult
+  private func roundTrip<E: Event>(_ json: String, as type: E.Type, writes expected: String? = nil) throws -> E {
+    let event = try JSONDecoder().decode(E.self, from: Data(json.utf8))
+    let written = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
+    #expect(try JSONValue(jsonText: written) == (try JSONValue(jsonText: expected ?? json)), "\(written)")
+    #expect(try E(userInfo: event.userInfo) == event)
+    return event
+  }
+
+  private func decodingError<E: Event>(_ json: String, as type: E.Type) -> String? {
+    do {
+      _ = try JSONDecoder().decode(E.self, from: Data(json.utf8))
+      return nil
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  @Test func constIsWrittenAndChecked() throws {
+    let ping = try roundTrip(#"{"type": "ping", "payload": null}"#, as: Ping.self)
+    #expect(ping.type == "ping")
+    #expect(ping.payload == .null)
+    #expect(try roundTrip(#"{"type": "ping"}"#, as: Ping.self).payload == nil)
+    let error = try #require(decodingError(#"{"type": "pong"}"#, as: Ping.self))
+    #expect(error.contains("`type` must be the constant \"ping\"; found \"pong\""))
+    #expect(decodingError(#"{}"#, as: Ping.self) != nil)
+    #expect(throws: UserInfoDecodingError.self) { try Ping(userInfo: ["type": "pong"]) }
+  }
+
+  @Test func aChoiceIsDecodedByItsTagAndKeepsAnUnknownOne() throws {
+    let duplicate = try roundTrip(
+      #"{"type": "UPLOAD_FAILED", "error": {"type": "duplicate", "links": ["a"], "message": "m"}}"#,
+      as: UploadFailed.self)
+    #expect(duplicate.error == .duplicateError(DuplicateError(links: ["a"], message: "m")))
+    let unknown = try roundTrip(
+      #"{"type": "UPLOAD_FAILED", "error": {"type": "quota", "limit": 12345678901234567890.5}}"#,
+      as: UploadFailed.self)
+    #expect(
+      unknown.error
+        == .UNRECOGNIZED(["type": "quota", "limit": .decimal(Decimal(string: "12345678901234567890.5") ?? 0)]))
+    // Without the tag, exactly one member must match: here the generic error alone, whose
+    // constant is written back.
+    let untagged = try roundTrip(
+      #"{"type": "UPLOAD_FAILED", "error": {"message": "m"}}"#, as: UploadFailed.self,
+      writes: #"{"type": "UPLOAD_FAILED", "error": {"type": "error", "message": "m"}}"#)
+    #expect(untagged.error == .genericError(GenericError(message: "m")))
+  }
+
+  @Test func choicesWithoutATagTryTheirMembers() throws {
+    let event = try roundTrip(
+      #"{"type": "UPLOAD_FAILED", "error": {"type": "error", "message": "m"}, "detail": 3, "hint": "h", "score": "n/a"}"#,
+      as: UploadFailed.self)
+    #expect(event.detail == .integer(3))
+    #expect(event.hint == .string("h"))
+    #expect(event.score == .string("n/a"))
+    #expect(
+      try roundTrip(
+        #"{"type": "UPLOAD_FAILED", "error": {"type": "error", "message": "m"}, "score": 0.5}"#, as: UploadFailed.self
+      ).score == .number(0.5))
+    let error = try #require(
+      decodingError(#"{"type": "UPLOAD_FAILED", "error": {"message": "m"}, "detail": true}"#, as: UploadFailed.self))
+    #expect(error.contains("none of `UploadFailedDetail`'s members"))
+  }
+
+  @Test func otherKeysAndFreeFormObjectsAreKept() throws {
+    let event = try roundTrip(
+      #"{"type": "UPLOAD_FAILED", "error": {"type": "error", "message": "m"}, "labels": {"source": "s", "team": "t"}, "metadata": {"a": [1, {"b": null}]}}"#,
+      as: UploadFailed.self)
+    #expect(event.labels?.additionalProperties == ["team": "t"])
+    #expect(event.metadata?["a"] == [1, ["b": nil]])
+    let anything = try roundTrip(#"{"id": 7, "tags": ["x"], "nested": {"deep": true}}"#, as: Anything.self)
+    #expect(anything.additionalProperties["id"] == 7)
+    let batch = try roundTrip(#"{"items": [{"name": "a", "size": 1}], "cursor": "c"}"#, as: Batch.self)
+    #expect(batch.items == [PutObject(name: "a", size: 1)])
+    #expect(batch.additionalProperties == ["cursor": "c"])
+  }
+
+  @Test func allOfNarrowsTheBaseToAConstantCase() throws {
+    let event = try roundTrip(#"{"message_type": "SessionBegins", "data": {"id": 4}}"#, as: SessionBegins.self)
+    #expect(event.message_type == .sessionBegins)
+    #expect(event.data?.id == 4)
+    #expect(decodingError(#"{"message_type": "SessionEnds"}"#, as: SessionBegins.self) != nil)
+    #expect(MessageType(rawValue: "UNKNOWN") == .unknown)
+    #expect(MessageType(rawValue: "LATER") == .UNRECOGNIZED("LATER"))
+  }
+}
