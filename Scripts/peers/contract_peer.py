@@ -20,6 +20,7 @@ CloudEvent with the same id and type, one line each, in order. A consumer that w
 fields exact reads JSON numbers as decimals, as this one does: pydantic reads JSON text's
 numbers as doubles."""
 import copy
+import json
 import enum
 import importlib.util
 import subprocess
@@ -165,10 +166,24 @@ def consume(asyncapi_path, folder):
         print(dumps(written))
 
 
+def yaml_equals(yaml_path, json_path):
+    """Whether PyYAML (a YAML 1.1 reader) reads the YAML document as the JSON one."""
+    import yaml
+
+    with open(yaml_path, encoding="utf-8") as file:
+        read = yaml.safe_load(file)
+    # Numbers as floats on both sides, as PyYAML reads them (not simplejson's decimals).
+    with open(json_path, encoding="utf-8") as file:
+        expected = json.load(file)
+    print("equal" if read == expected else "different")
+
+
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     if command == "agree" and len(arguments) == 1:
         agree(*arguments)
+    elif command == "yaml-equals" and len(arguments) == 2:
+        yaml_equals(*arguments)
     elif command == "consume" and len(arguments) == 2:
         consume(*arguments)
     else:

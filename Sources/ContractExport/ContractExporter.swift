@@ -1,6 +1,20 @@
 import EventSchema
 
 /// The two documents a run's contract is exported as.
+/// How a contract document is written.
+public enum ContractSyntax: String, Sendable, CaseIterable {
+  /// Pretty-printed JSON.
+  case json
+  /// Block-style YAML, with the generated note as a first comment line.
+  case yaml
+
+  /// YAML for a path ending in `.yaml` or `.yml`, JSON otherwise.
+  public init(path: String) {
+    let lowered = path.lowercased()
+    self = lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") ? .yaml : .json
+  }
+}
+
 public enum ContractFormat: String, Sendable, CaseIterable {
   /// An AsyncAPI 3.0.0 document: channels, operations, messages and payload schemas.
   case asyncAPI = "asyncapi"
@@ -75,11 +89,24 @@ public struct ContractExporter: Sendable {
     "\(schema.files.map(\.version).max() ?? 1).0.0"
   }
 
-  /// The document in `format`, pretty-printed with a trailing newline.
-  public func document(_ format: ContractFormat, title: String? = nil, version: String? = nil) -> String {
+  /// The document in `format`, pretty-printed in `syntax` with a trailing newline.
+  public func document(
+    _ format: ContractFormat, syntax: ContractSyntax = .json, title: String? = nil, version: String? = nil
+  ) -> String {
+    let value: JSONValue
+    let command: String
     switch format {
-    case .asyncAPI: return asyncAPIDocument(title: title, version: version).prettyPrinted
-    case .jsonSchema: return jsonSchemaDocument(title: title).prettyPrinted
+    case .asyncAPI:
+      value = asyncAPIDocument(title: title, version: version)
+      command = "eventgen asyncapi"
+    case .jsonSchema:
+      value = jsonSchemaDocument(title: title)
+      command = "eventgen json-schema"
+    }
+    switch syntax {
+    case .json: return value.prettyPrinted
+    // The first line marks the file as eventgen's, as in generated Swift.
+    case .yaml: return "# " + generatedNote(command: command) + "\n" + value.yamlText
     }
   }
 

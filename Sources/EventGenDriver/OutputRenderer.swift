@@ -56,14 +56,17 @@ public struct SwiftSources: OutputRenderer {
 public struct ContractDocument: OutputRenderer {
   /// The document's format.
   public var format: ContractFormat
+  /// JSON or YAML.
+  public var syntax: ContractSyntax
   /// The title; nil for ``ContractExporter/defaultTitle``.
   public var title: String?
   /// The version; nil for ``ContractExporter/defaultVersion``.
   public var version: String?
 
   /// A renderer of one document in `format`.
-  public init(format: ContractFormat, title: String? = nil, version: String? = nil) {
+  public init(format: ContractFormat, syntax: ContractSyntax = .json, title: String? = nil, version: String? = nil) {
     self.format = format
+    self.syntax = syntax
     self.title = title
     self.version = version
   }
@@ -71,12 +74,16 @@ public struct ContractDocument: OutputRenderer {
   /// The name of the one file: ``OutputDestination/file(_:)`` places it at the path it names.
   public var fileName: String {
     switch format {
-    case .asyncAPI: "events.asyncapi.json"
-    case .jsonSchema: "events.schema.json"
+    case .asyncAPI: "events.asyncapi.\(syntax.rawValue)"
+    case .jsonSchema: "events.schema.\(syntax.rawValue)"
     }
   }
 
   public func render(_ schema: SchemaSet) throws(InputError) -> [GeneratedFile] {
-    [GeneratedFile(name: fileName, contents: ContractExporter(schema).document(format, title: title, version: version))]
+    [
+      GeneratedFile(
+        name: fileName,
+        contents: ContractExporter(schema).document(format, syntax: syntax, title: title, version: version))
+    ]
   }
 }

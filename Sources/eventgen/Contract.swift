@@ -53,7 +53,8 @@ struct ContractOptions: ParsableArguments {
 struct AsyncAPI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "asyncapi",
-    abstract: "Export the schemas as an AsyncAPI 3.0.0 document (JSON): a channel per namespace, a message per event.",
+    abstract:
+      "Export the schemas as an AsyncAPI 3.0.0 document (YAML for an output ending in .yaml or .yml, else JSON): a channel per namespace, a message per event.",
     discussion: """
       The payload schemas say exactly what the generated Codable writes and reads. The file is \
       written atomically and only when it changes; a file eventgen did not write is never \
@@ -71,7 +72,9 @@ struct AsyncAPI: ParsableCommand {
 
   func run() throws {
     try options.run(
-      ContractDocument(format: .asyncAPI, title: options.title, version: version), extra: [("version", version)])
+      ContractDocument(
+        format: .asyncAPI, syntax: ContractSyntax(path: options.output), title: options.title, version: version),
+      extra: [("version", version)])
   }
 }
 
@@ -92,6 +95,7 @@ struct JSONSchema: ParsableCommand {
   @OptionGroup var options: ContractOptions
 
   func run() throws {
-    try options.run(ContractDocument(format: .jsonSchema, title: options.title))
+    try options.run(
+      ContractDocument(format: .jsonSchema, syntax: ContractSyntax(path: options.output), title: options.title))
   }
 }

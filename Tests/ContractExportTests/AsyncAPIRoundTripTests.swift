@@ -59,8 +59,10 @@ struct AsyncAPIRoundTripTests {
     .sorted()
   }
 
-  @Test("the exported AsyncAPI document generates the same declarations", arguments: cases)
-  func theExportGeneratesTheSameSwift(_ set: SchemaSetCase) throws {
+  @Test(
+    "the exported AsyncAPI document, JSON or YAML, generates the same declarations",
+    arguments: cases, ContractSyntax.allCases)
+  func theExportGeneratesTheSameSwift(_ set: SchemaSetCase, syntax: ContractSyntax) throws {
     let folder = path(set.folder)
     let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".events.yaml") }
       .sorted()
@@ -68,8 +70,8 @@ struct AsyncAPIRoundTripTests {
       SchemaSource(path: $0, text: try String(contentsOfFile: folder + "/" + $0, encoding: .utf8))
     }
     let direct = try #require(SchemaLoader.load(sources).schema)
-    let document = ContractExporter(direct).document(.asyncAPI)
-    let read = SchemaLoader.load([SchemaSource(path: "contract.asyncapi.json", text: document)])
+    let document = ContractExporter(direct).document(.asyncAPI, syntax: syntax)
+    let read = SchemaLoader.load([SchemaSource(path: "contract.asyncapi.\(syntax.rawValue)", text: document)])
     #expect(read.diagnostics.isEmpty, "\(read.diagnostics.map(\.description))")
     let viaAsyncAPI = try #require(read.schema)
     #expect(viaAsyncAPI.files.count == 1)

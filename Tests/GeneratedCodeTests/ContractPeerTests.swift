@@ -1,6 +1,7 @@
 @_spi(Generated) import EdgeCaseEvents
 import Foundation
 @_spi(Generated) import SampleEvents
+import TestSupport
 import Testing
 @_spi(Generated) import TypedEvents
 
@@ -28,11 +29,17 @@ struct ContractPeerTests {
     var asyncAPIPath: String {
       Peers.root.appendingPathComponent("Tests/ContractExportTests/Golden/\(name).asyncapi.json").path
     }
+    /// The schema folder the golden documents were exported from.
+    var schemas: String
   }
 
   static let contracts = [
-    Contract(name: "Samples", catalog: SampleEvents.GeneratedEvents.catalog),
-    Contract(name: "EdgeCases", catalog: EdgeCaseEvents.GeneratedEvents.catalog),
+    Contract(
+      name: "Samples", catalog: SampleEvents.GeneratedEvents.catalog,
+      schemas: Peers.root.appendingPathComponent("Schemas").path),
+    Contract(
+      name: "EdgeCases", catalog: EdgeCaseEvents.GeneratedEvents.catalog,
+      schemas: Peers.root.appendingPathComponent("Tests/EdgeCaseEvents/Schemas").path),
   ]
 
   /// Random events per event type whose payloads the schema judges.
@@ -110,6 +117,25 @@ struct ContractPeerTests {
     #expect(
       disagreements.isEmpty,
       "\(disagreements.count) disagreements:\n\(disagreements.prefix(20).joined(separator: "\n"))")
+  }
+
+  @Test("PyYAML, a YAML 1.1 reader, reads the YAML export as the JSON one", arguments: contracts)
+  func theYAMLExportReadsAsTheJSON(_ contract: Contract) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("yaml-export-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let yaml = folder.appendingPathComponent("contract.asyncapi.yaml").path
+    let process = Process()
+    process.executableURL = try eventgen()
+    process.arguments = ["asyncapi", contract.schemas, "--output", yaml]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0)
+    let python = try #require(Peers.python)
+    let answer = try Peers.lines(
+      of: "contract_peer.py", ["yaml-equals", yaml, contract.asyncAPIPath], input: "", through: python)
+    #expect(answer == ["equal"])
   }
 
   static func decodes<E: Event>(_ type: E.Type, _ payload: Data) -> Bool {

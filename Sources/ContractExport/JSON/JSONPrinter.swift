@@ -15,7 +15,7 @@ extension JSONValue {
     switch value {
     case .null: output += "null"
     case .bool(let flag): output += flag ? "true" : "false"
-    case .number(let number): output += number.text
+    case .number(let number): output += number.portableText
     case .string(let text): writeString(text, into: &output)
     case .array(let elements):
       guard !elements.isEmpty else {
@@ -54,7 +54,7 @@ extension JSONValue {
 
   private static let hexDigits = Array("0123456789abcdef")
 
-  private static func writeString(_ text: String, into output: inout String) {
+  static func writeString(_ text: String, into output: inout String) {
     output += "\""
     for scalar in text.unicodeScalars {
       switch scalar {

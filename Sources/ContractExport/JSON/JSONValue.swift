@@ -65,6 +65,18 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
   /// The number's JSON text.
   public var description: String { text }
 
+  /// The text as YAML 1.1 readers also read it as a number: an exponent with its sign and a
+  /// mantissa with a point (PyYAML and SnakeYAML read `1e308` and `1.5e308` as strings, and
+  /// `1.0e+308` as a number). JSON reads both forms alike.
+  public var portableText: String {
+    guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return text }
+    var mantissa = String(text[..<e])
+    var exponent = String(text[text.index(after: e)...])
+    if !mantissa.contains(".") { mantissa += ".0" }
+    if exponent.first != "+" && exponent.first != "-" { exponent = "+" + exponent }
+    return mantissa + "e" + exponent
+  }
+
   private static func isJSONNumber(_ bytes: [UInt8]) -> Bool {
     var index = 0
     func digits() -> Int {

@@ -87,14 +87,23 @@ enum BuiltinSchemas {
     return schema
   }
 
-  /// Any finite Double: a number that overflows to infinity is refused.
+  /// A Double. No bounds: ±`greatestFiniteMagnitude` on every Double said nothing a reader
+  /// needs, and only a number that overflows to infinity (beyond 1.8e308) is refused.
   private static var double: JSONObject {
     var schema = JSONObject()
     schema["type"] = "number"
     schema["format"] = "double"
-    schema["minimum"] = number("-" + doubleLimit)
-    schema["maximum"] = number(doubleLimit)
     return schema
+  }
+
+  /// Whether `builtin`'s schema is written once, as a definition named after the Swift type,
+  /// and referred to: those with a pattern or bounds, which would otherwise repeat in every
+  /// field (the timestamp pattern is 400 characters).
+  static func isShared(_ builtin: BuiltinType) -> Bool {
+    switch builtin {
+    case .date, .uuid, .url, .data, .float, .decimal: return true
+    default: return false
+    }
   }
 
   /// `Double.greatestFiniteMagnitude`, exactly (a validator that reads numbers as doubles reads

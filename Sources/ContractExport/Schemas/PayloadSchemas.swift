@@ -28,6 +28,28 @@ struct PayloadSchemas {
       for type in file.types { definitions[type.name] = typeSchema(type) }
       for name in file.externals where definitions[name] == nil { definitions[name] = externalSchema(name) }
     }
+    // The built-in types whose schemas are shared, once each, after the run's own.
+    var used: Set<BuiltinType> = []
+    func collect(_ type: FieldType) {
+      switch type {
+      case .builtin(let builtin): used.insert(builtin)
+      case .optional(let wrapped), .array(let wrapped), .dictionary(let wrapped): collect(wrapped)
+      case .named: break
+      }
+    }
+    for file in schema.files {
+      for event in file.events { event.fields.forEach { collect($0.type) } }
+      for type in file.types {
+        switch type.kind {
+        case .record(let fields): fields.forEach { collect($0.type) }
+        case .choice(let choice): choice.members.forEach { collect($0.type) }
+        case .wrapper, .enumeration: break  // an identifier's schema is its raw type's, written out
+        }
+      }
+    }
+    for builtin in BuiltinType.allCases where BuiltinSchemas.isShared(builtin) && used.contains(builtin) {
+      definitions[builtin.swiftName] = .object(BuiltinSchemas.schema(builtin))
+    }
     return definitions
   }
 
@@ -88,7 +110,9 @@ struct PayloadSchemas {
   /// optional element is written as `null`, so it is `anyOf` the element and `null`.
   func schema(for type: FieldType) -> JSONValue {
     switch type {
-    case .builtin(let builtin): return .object(BuiltinSchemas.schema(builtin))
+    case .builtin(let builtin):
+      return BuiltinSchemas.isShared(builtin)
+        ? reference(to: builtin.swiftName) : .object(BuiltinSchemas.schema(builtin))
     case .named(let name, _): return reference(to: name)
     case .optional(let wrapped): return ["anyOf": [schema(for: wrapped), ["type": "null"]]]
     case .array(let element): return ["type": "array", "items": schema(for: element)]

@@ -212,7 +212,9 @@ extension AsyncAPIDecoder {
         if case .sequence(let members, _) = node.content { return members.filter { !isAnnotationOnly($0) }.count > 1 }
         return false
       } ?? false)
-    if field("x-eventgen-external", of: schema) == nil, let union = unionMembers(schema), union.members.count > 1 {
+    if field("x-eventgen-external", of: schema) == nil, field("x-eventgen-type", of: schema) == nil,
+      let union = unionMembers(schema), union.members.count > 1
+    {
       return declareChoice(
         schema, members: union.members, keyword: union.keyword, name: declaredName, identity: identity
       )
