@@ -409,3 +409,45 @@ struct SchemaFormatAsyncAPIArticleTests {
           cases: [EnumCase(name: "web", rawValue: "web"), EnumCase(name: "app", rawValue: "app")], frozen: false))
   }
 }
+
+/// The shapes example of the article "Schema format": its YAML is
+/// `Tests/BackendEvents/Contract/uploads.asyncapi.yaml` (which the tests build and run), and the
+/// Swift it shows is in what eventgen generated from it, in that order.
+@Suite("Article: Schema format, real services' shapes")
+struct SchemaFormatShapesArticleTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  static func block(after marker: String, in text: String) throws -> String {
+    let start = try #require(text.range(of: marker))
+    let end = try #require(text[start.upperBound...].range(of: "```"))
+    return String(text[start.upperBound..<end.lowerBound])
+  }
+
+  @Test func theExampleIsTheTestedContractAndTheSwiftIsWhatItGives() throws {
+    let article = try String(
+      contentsOf: Self.root.appendingPathComponent("Sources/TypedEvents/TypedEvents.docc/SchemaFormat.md"),
+      encoding: .utf8)
+    let yaml = try Self.block(after: "<!-- asyncapi-shapes-example -->\n```yaml\n", in: article)
+    let contract = try String(
+      contentsOf: Self.root.appendingPathComponent("Tests/BackendEvents/Contract/uploads.asyncapi.yaml"), encoding: .utf8)
+    #expect(yaml == contract)
+    _ = try asyncAPIFile(yaml)  // reads without a diagnostic
+
+    let generated = try String(
+      contentsOf: Self.root.appendingPathComponent("Tests/BackendEvents/Generated/uploads.asyncapi.swift"),
+      encoding: .utf8
+    )
+    .split(separator: "\n").map { line in
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      return trimmed.hasPrefix("nonisolated ") ? String(trimmed.dropFirst("nonisolated ".count)) : trimmed
+    }
+    var position = generated.startIndex
+    for line in try Self.block(after: "<!-- asyncapi-shapes-swift -->\n```swift\n", in: article).split(separator: "\n") {
+      let wanted = line.trimmingCharacters(in: .whitespaces)
+      let found = generated[position...].firstIndex(of: wanted)
+      #expect(found != nil, "not generated, or not in this order: \(wanted)")
+      if let found { position = found + 1 }
+    }
+  }
+}

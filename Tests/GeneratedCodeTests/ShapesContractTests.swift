@@ -95,3 +95,25 @@ struct ShapesContractTests {
     #expect(MessageType(rawValue: "LATER") == .UNRECOGNIZED("LATER"))
   }
 }
+
+/// What the article "Schema format" says of its shapes example (`uploads.asyncapi.yaml`).
+@Suite("Article: Schema format, real services' shapes, run")
+struct UploadsArticleTests {
+  @Test func whatTheArticleSaysHolds() throws {
+    let heartbeat = Heartbeat(payload: ["retry": 3])
+    let json = try JSONValue(jsonText: String(decoding: try JSONEncoder().encode(heartbeat), as: UTF8.self))
+    #expect(json == ["type": "heartbeat", "payload": ["retry": 3]])
+    do {
+      _ = try JSONDecoder().decode(Heartbeat.self, from: Data(#"{"type": "pong"}"#.utf8))
+      Issue.record("a Heartbeat decoded from type pong")
+    } catch {
+      #expect("\(error)".contains("`type` must be the constant \"heartbeat\"; found \"pong\""))
+    }
+    let quota = #"{"error": {"type": "quota", "limit": 10}}"#
+    let rejected = try JSONDecoder().decode(UploadRejected.self, from: Data(quota.utf8))
+    #expect(rejected.error == .UNRECOGNIZED(["type": "quota", "limit": 10]))
+    let written = String(decoding: try JSONEncoder().encode(rejected), as: UTF8.self)
+    #expect(try JSONValue(jsonText: written) == (try JSONValue(jsonText: quota)))
+    #expect(SessionOpened().kind == .sessionOpened)
+  }
+}
