@@ -430,7 +430,8 @@ struct SchemaFormatShapesArticleTests {
       encoding: .utf8)
     let yaml = try Self.block(after: "<!-- asyncapi-shapes-example -->\n```yaml\n", in: article)
     let contract = try String(
-      contentsOf: Self.root.appendingPathComponent("Tests/BackendEvents/Contract/uploads.asyncapi.yaml"), encoding: .utf8)
+      contentsOf: Self.root.appendingPathComponent("Tests/BackendEvents/Contract/uploads.asyncapi.yaml"),
+      encoding: .utf8)
     #expect(yaml == contract)
     _ = try asyncAPIFile(yaml)  // reads without a diagnostic
 
@@ -443,7 +444,8 @@ struct SchemaFormatShapesArticleTests {
       return trimmed.hasPrefix("nonisolated ") ? String(trimmed.dropFirst("nonisolated ".count)) : trimmed
     }
     var position = generated.startIndex
-    for line in try Self.block(after: "<!-- asyncapi-shapes-swift -->\n```swift\n", in: article).split(separator: "\n") {
+    for line in try Self.block(after: "<!-- asyncapi-shapes-swift -->\n```swift\n", in: article).split(separator: "\n")
+    {
       let wanted = line.trimmingCharacters(in: .whitespaces)
       let found = generated[position...].firstIndex(of: wanted)
       #expect(found != nil, "not generated, or not in this order: \(wanted)")

@@ -249,4 +249,63 @@ struct AsyncAPIMappingTests {
         "a.asyncapi.yaml:9:41: error: property `a` is defined twice in `allOf`, as `integer` here and as `string` at line 8, column 41; no value is both"
       ])
   }
+
+  @Test func theCloudEventsEnvelopesTypeIsTheWireName() throws {
+    let file = try asyncAPIFile(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          MessageEvent:
+            name: MessageEvent
+            payload:
+              allOf:
+                - {$ref: '#/components/schemas/CloudEvent'}
+                - properties:
+                    type: {const: uk.gov.fcp.sfd.notification.received}
+                    data: {type: object, required: [id], properties: {id: {type: string}}}
+          Other:
+            payload:
+              type: object
+              properties:
+                specversion: {type: string}
+                type: {type: string, enum: [a.one]}
+                data: {type: object, properties: {n: {type: integer}}}
+        schemas:
+          CloudEvent:
+            type: object
+            required: [specversion, id, source, type]
+            properties:
+              specversion: {const: '1.0'}
+              id: {type: string}
+              source: {type: string}
+              type: {type: string}
+              data: {type: object}
+      """)
+    #expect(file.events.map(\.wireName) == ["uk.gov.fcp.sfd.notification.received", "a.one"])
+    #expect(file.events.map { $0.fields.map(\.name) } == [["id"], ["n"]])
+  }
+
+  @Test func anEnvelopeTypeOfSeveralValuesKeepsTheNameWithAWarning() {
+    let result = loadAsyncAPI(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          MessageEvent:
+            payload:
+              type: object
+              properties:
+                specversion: {type: string}
+                type: {type: string, pattern: '^uk\\.gov\\.'}
+                data: {type: object, properties: {n: {type: integer}}}
+      """)
+    #expect(result.schema?.allEvents.map(\.wireName) == ["MessageEvent"])
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "a.asyncapi.yaml:10:41: warning: message `MessageEvent` is known on the wire by its name: its envelope's `type` is a `pattern`, and an event type has one wire name"
+      ])
+  }
 }

@@ -24,9 +24,11 @@ extension AsyncAPIDecoder {
     }
     let name = Located(value: swiftName, location: key.location)
     var fields: [FieldSyntax] = []
+    var cloudEventType: Located<String>?
     if let payload = keys["payload"]?.value {
       guard isLocal(payload, what: what),
-        let schema = payloadSchema(payload, schemaFormat: keys["schemaFormat"]?.value, what: what)
+        let schema = payloadSchema(
+          payload, schemaFormat: keys["schemaFormat"]?.value, what: what, cloudEventType: &cloudEventType)
       else {
         return nil
       }
@@ -51,7 +53,9 @@ extension AsyncAPIDecoder {
       subject: keys["x-eventgen-subject"].flatMap { reader.located($0.value, what: "`x-eventgen-subject`") },
       doc: doc(description: keys["description"]?.value, summary: keys["summary"]?.value),
       deprecated: deprecation(keys["deprecated"]?.value, message: keys["x-eventgen-deprecated"]?.value))
-    event.wireName = keys["name"].flatMap { reader.located($0.value, what: "the message's `name`") } ?? key
+    // The type the backend writes into the envelope, where the payload says it; else the name.
+    event.wireName =
+      cloudEventType ?? keys["name"].flatMap { reader.located($0.value, what: "the message's `name`") } ?? key
     if let replay = keys["x-eventgen-replay-per-subject"] {
       event.replayPerSubject = reader.integer(replay.value, what: "`x-eventgen-replay-per-subject`").map {
         Located(value: $0, location: replay.value.location)
@@ -94,7 +98,9 @@ extension AsyncAPIDecoder {
   /// `schema`) whose format is JSON Schema or AsyncAPI's. A payload that writes out the
   /// CloudEvents structured envelope (`specversion` and `data` among its properties) is
   /// unwrapped to its `data`.
-  private mutating func payloadSchema(_ payload: YAMLNode, schemaFormat: YAMLNode?, what: String) -> YAMLNode? {
+  private mutating func payloadSchema(
+    _ payload: YAMLNode, schemaFormat: YAMLNode?, what: String, cloudEventType: inout Located<String>?
+  ) -> YAMLNode? {
     guard var (schema, _) = resolver.resolve(payload, log: &reader.log) else { return nil }
     var format = schemaFormat
     let inner = field("schema", of: schema)
@@ -116,12 +122,58 @@ extension AsyncAPIDecoder {
       }
       schema = resolved
     }
-    if let properties = field("properties", of: schema),
-      field("specversion", of: properties) != nil, let data = field("data", of: properties)
-    {
+    let properties = envelopeProperties(schema)
+    if properties["specversion"] != nil, let data = properties["data"] {
+      cloudEventType = properties["type"].flatMap { cloudEventTypeName($0, what: what) }
       return resolver.resolve(data, log: &reader.log)?.node
     }
     return schema
+  }
+
+  /// The properties of a schema and of its `allOf` members, where it writes out the CloudEvents
+  /// envelope (`allOf: [{$ref: CloudEvent}, {properties: {type: …, data: …}}]` is common); a
+  /// property two members define is the narrower definition.
+  private mutating func envelopeProperties(_ schema: YAMLNode) -> [String: YAMLNode] {
+    var log = DiagnosticLog()  // the event's own reading reports errors
+    var parts = [schema]
+    if let allOf = field("allOf", of: schema), case .sequence(let members, _) = allOf.content {
+      parts += members.compactMap { resolver.resolve($0, log: &log)?.node }
+    }
+    var result: [String: YAMLNode] = [:]
+    for part in parts {
+      guard let properties = field("properties", of: part), case .mapping(let pairs) = properties.content else {
+        continue
+      }
+      for pair in pairs {
+        guard case .scalar(let key) = pair.key.content else { continue }
+        if let first = result[key.value], case .first = narrowing(first, pair.value) { continue }
+        result[key.value] = pair.value
+      }
+    }
+    return result
+  }
+
+  /// The envelope's `type` as the event's wire name: a `const` or a one-value `enum`. Several
+  /// values or a `pattern` leave the message's name, with a warning that says so.
+  private mutating func cloudEventTypeName(_ node: YAMLNode, what: String) -> Located<String>? {
+    var log = DiagnosticLog()
+    let schema = resolver.resolve(node, log: &log)?.node ?? node
+    if let constant = field("const", of: schema), case .scalar(let text) = constant.content {
+      return Located(value: text.value, location: constant.location)
+    }
+    if let values = field("enum", of: schema), case .sequence(let items, _) = values.content {
+      if items.count == 1, case .scalar(let text) = items[0].content {
+        return Located(value: text.value, location: items[0].location)
+      }
+      reader.log.warning(
+        "\(what) is known on the wire by its name: its envelope's `type` allows \(items.count) values, and an event type has one wire name",
+        at: values.location)
+    } else if let pattern = field("pattern", of: schema) {
+      reader.log.warning(
+        "\(what) is known on the wire by its name: its envelope's `type` is a `pattern`, and an event type has one wire name",
+        at: pattern.location)
+    }
+    return nil
   }
 }
 
