@@ -9,12 +9,14 @@ import Foundation
 /// notification-message: main-actor  # events conform to Foundation's typed notifications: main-actor or async
 /// schemas: [../../Schemas]   # where the schemas are, relative to this file (CLI and command plugin)
 /// output: Generated          # where generated files go, relative to this file (CLI and command plugin)
+/// references:                # AsyncAPI `$ref`s to these URL prefixes read local copies instead
+///   "https://example.com/schemas/": vendor/schemas   # relative to this file, inside the root
 /// ```
 /// Unknown keys are errors, located like schema errors.
 public struct GeneratorConfig: Sendable, Equatable {
   /// The name the plugins look for in a target's folder.
   public static let fileName = "eventgen-config.yaml"
-  static let keys = ["access", "notification-message", "schemas", "output"]
+  static let keys = ["access", "notification-message", "schemas", "output", "references"]
 
   /// The access level of generated declarations.
   public var accessLevel: AccessLevel?
@@ -24,6 +26,9 @@ public struct GeneratorConfig: Sendable, Equatable {
   public var schemas: [String] = []
   /// The output folder, resolved against the config file's folder.
   public var output: String?
+  /// Remote URL prefixes and the local folders (resolved against the config file's folder) that
+  /// AsyncAPI `$ref`s under them are read from.
+  public var references: [String: String] = [:]
 
   /// A config with nothing set.
   public init() {}
@@ -86,6 +91,21 @@ public struct GeneratorConfig: Sendable, Equatable {
             continue
           }
           config.schemas.append(resolve(value.value))
+        }
+      case "references":
+        guard case .mapping(let entries) = pair.value.content else {
+          error(
+            "`references` maps URL prefixes to folders: `\"https://example.com/schemas/\": vendor/schemas`", pair.value)
+          continue
+        }
+        for entry in entries {
+          guard case .scalar(let prefix) = entry.key.content, prefix.value.contains("://"),
+            case .scalar(let folder) = entry.value.content, !folder.isNull
+          else {
+            error("each of `references` maps a URL prefix (with its scheme) to the path of a folder", entry.key)
+            continue
+          }
+          config.references[prefix.value] = resolve(folder.value)
         }
       case "output":
         guard case .scalar(let value) = pair.value.content, !value.isNull else {

@@ -142,6 +142,38 @@ public struct ReferenceRoot: Sendable, Equatable {
   public let path: String
   /// The folder relative paths are read from.
   let workingDirectory: String
+  /// Remote URL prefixes read from local folders instead, longest first: a build never touches
+  /// the network, and a document that refers to `https://…/schemas/run_start.json` works unchanged
+  /// with a vendored copy (`references:` in eventgen-config.yaml).
+  public private(set) var mappedURLs: [MappedURL] = []
+
+  /// A URL prefix and the folder, inside the root, that holds copies of what it names.
+  public struct MappedURL: Sendable, Equatable {
+    /// The prefix, such as `https://example.com/schemas/`.
+    public var prefix: String
+    /// The folder, absolute and normalised.
+    public var folder: String
+  }
+
+  /// This root, reading URLs under each key of `urls` from the folder it maps to (relative to
+  /// the current directory unless absolute).
+  public func mapping(_ urls: [String: String]) -> ReferenceRoot {
+    var copy = self
+    copy.mappedURLs = urls.map { prefix, folder in
+      MappedURL(
+        prefix: prefix,
+        folder: ReferenceResolver.normalised(folder.hasPrefix("/") ? folder : workingDirectory + "/" + folder))
+    }
+    .sorted { $0.prefix.count > $1.prefix.count || ($0.prefix.count == $1.prefix.count && $0.prefix < $1.prefix) }
+    return copy
+  }
+
+  /// The local path of a remote `url`, when a mapped prefix covers it.
+  func localPath(of url: String) -> String? {
+    guard let mapped = mappedURLs.first(where: { url.hasPrefix($0.prefix) }) else { return nil }
+    let rest = url.dropFirst(mapped.prefix.count).drop { $0 == "/" }
+    return ReferenceResolver.normalised(mapped.folder + "/" + rest)
+  }
 
   /// The folder at `path`, relative to the current directory unless absolute.
   public init(_ path: String) {

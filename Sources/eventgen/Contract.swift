@@ -24,10 +24,12 @@ struct ContractOptions: ParsableArguments {
   /// Writes or checks the document that `renderer` renders; `extra` are the options that only
   /// this format takes, for the command that the stale message suggests.
   func run(_ renderer: ContractDocument, extra: [(name: String, value: String?)] = []) throws {
-    // A config only names the schemas, so it is read only when no inputs are given.
-    let inputs = self.inputs.isEmpty ? try Output.config(config).inputs([]) : self.inputs
+    // The config names the schemas when no inputs are given, and the URLs read from local copies.
+    let fileConfig = try Output.config(config)
+    let inputs = self.inputs.isEmpty ? try fileConfig.inputs([]) : self.inputs
     let plan = try Pipeline.plan(
-      inputs, renderer: renderer, referenceRoot: reading.referenceRoot, warningsAreErrors: reading.strict)
+      inputs, renderer: renderer, referenceRoot: reading.referenceRoot.mapping(fileConfig.references),
+      warningsAreErrors: reading.strict)
     let files = try Output.files(of: plan)
     guard check else {
       let summary = try OutputWriter.write(files, to: .file(output))

@@ -31,19 +31,23 @@ struct GenerationOptions: ParsableArguments {
     var inputs: [String]
     var output: String
     var options: GeneratorOptions
+    /// The config's `references`.
+    var references: [String: String]
   }
 
   func resolve() throws -> Resolved {
     let fileConfig = try Output.config(config)
     return Resolved(
       inputs: try fileConfig.inputs(inputs), output: try fileConfig.output(output),
-      options: fileConfig.generatorOptions(access: access, notificationMessage: notificationMessage))
+      options: fileConfig.generatorOptions(access: access, notificationMessage: notificationMessage),
+      references: fileConfig.references)
   }
 
   /// The files to write, or exit 1 after printing the schema errors.
   func plan(_ resolved: Resolved) throws -> (plan: Pipeline.Plan, files: [GeneratedFile]) {
     let plan = try Pipeline.plan(
-      resolved.inputs, renderer: SwiftSources(options: resolved.options), referenceRoot: reading.referenceRoot,
+      resolved.inputs, renderer: SwiftSources(options: resolved.options),
+      referenceRoot: reading.referenceRoot.mapping(resolved.references),
       warningsAreErrors: reading.strict)
     return (plan, try Output.files(of: plan))
   }

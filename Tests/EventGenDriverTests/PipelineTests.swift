@@ -1,5 +1,6 @@
 import EventCodegen
 import EventGenDriver
+import EventSchema
 import Foundation
 import TestSupport
 import Testing
@@ -72,6 +73,28 @@ struct GeneratorDriverTests {
       errors.map(\.description) == [
         "\(folder.path)/bad/eventgen-config.yaml:1:23: error: `notification-message` is one of main-actor, async"
       ])
+  }
+
+  @Test func theConfigsReferencesReadRemoteSchemasFromVendoredCopies() throws {
+    let folder = try TemporaryFolder()
+    try folder.write(
+      "target/eventgen-config.yaml",
+      "schemas: [runs.asyncapi.yaml]\nreferences:\n  \"https://example.com/schemas/\": ../vendor/schemas\n")
+    try folder.write(
+      "target/runs.asyncapi.yaml",
+      "asyncapi: 3.0.0\ninfo: {title: T, version: 1.0.0}\ncomponents:\n  messages:\n    RunStarted:\n"
+        + "      payload: {$ref: 'https://example.com/schemas/run_start.json'}\n")
+    try folder.write(
+      "vendor/schemas/run_start.json", #"{"type": "object", "properties": {"run": {"type": "string"}}}"#)
+    let (config, diagnostics) = try GeneratorConfig.load(folder.path + "/target/eventgen-config.yaml")
+    #expect(diagnostics.isEmpty)
+    let references = try #require(config?.references)
+    #expect(references == ["https://example.com/schemas/": folder.path + "/vendor/schemas"])
+    let plan = try Pipeline.plan(
+      try #require(config).inputs([]), renderer: SwiftSources(),
+      referenceRoot: ReferenceRoot(folder.path).mapping(references))
+    #expect(plan.diagnostics.isEmpty, "\(plan.diagnostics.map(\.description))")
+    #expect(try #require(plan.files).first?.contents.contains("public let run: Swift.String?") == true)
   }
 
   @Test func theNotificationMessageOptionMakesEventsTypedMessages() throws {

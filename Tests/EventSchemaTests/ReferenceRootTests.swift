@@ -80,4 +80,30 @@ struct ReferenceRootTests {
     #expect(!root.contains("/app/../etc/passwd"))
     #expect(ReferenceRoot(".").path == FileManager.default.currentDirectoryPath)
   }
+
+  @Test func aMappedURLIsReadFromItsLocalCopy() throws {
+    let root = ReferenceRoot("/app").mapping(["https://example.com/schemas/": "/app/vendor/schemas"])
+    let (result, opened) = load(
+      "https://example.com/schemas/messages.yaml#/commentLiked", root: root,
+      files: ["/app/vendor/schemas/messages.yaml": Self.message])
+    #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.description))")
+    #expect(result.schema?.files.first?.events.map(\.name) == ["CommentLiked"])
+    #expect(opened == ["/app/vendor/schemas/messages.yaml"])
+  }
+
+  @Test func anUnmappedURLSaysHowToMapIt() {
+    let (result, opened) = load("https://example.com/schemas/messages.yaml#/commentLiked", root: ReferenceRoot("/app"))
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "/app/services/backend/asyncapi.yaml:6:28: error: `$ref` to https://example.com/schemas/messages.yaml is not fetched: a build does not touch the network; save a copy in a folder of the package and map the URL's prefix to it in eventgen-config.yaml (`references: {\"https://example.com/schemas/\": vendor/schemas}`), or refer to the copy by a relative path"
+      ])
+    #expect(opened.isEmpty)
+  }
+
+  @Test func aURLMappedOutOfTheRootIsRefusedUnopened() {
+    let root = ReferenceRoot("/app").mapping(["https://example.com/": "/etc"])
+    let (result, opened) = load("https://example.com/passwd", root: root, files: ["/etc/passwd": Self.message])
+    #expect(result.diagnostics.first?.message.contains("leaves /app") == true)
+    #expect(opened.isEmpty)
+  }
 }

@@ -86,7 +86,7 @@ extension AsyncAPIDecoder {
   /// document is not fetched (a build must not touch the network), and skips the message.
   private mutating func isLocal(_ payload: YAMLNode, what: String) -> Bool {
     guard let reference = ReferenceResolver.reference(of: payload), case .scalar(let text) = reference.content,
-      text.value.contains("://")
+      text.value.contains("://"), !resolver.isMapped(String(text.value.prefix { $0 != "#" }))
     else { return true }
     reader.log.warning(
       "\(what) is skipped: its payload is only a `$ref` to \(text.value), which eventgen does not fetch; save that document beside this one and refer to it by a relative path",

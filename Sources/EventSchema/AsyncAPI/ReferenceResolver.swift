@@ -94,10 +94,13 @@ struct ReferenceResolver {
     let filePart = String(text[..<(hash ?? text.endIndex)])
     let pointer = hash.map { String(text[text.index(after: $0)...]) } ?? ""
     if filePart.contains("://") {
-      log.error(
-        "`$ref` to \(filePart) is not fetched: eventgen reads local files only; save the document beside this one and refer to it by a relative path",
-        at: reference.location)
-      return nil
+      guard let local = scope?.localPath(of: filePart) else {
+        log.error(
+          "`$ref` to \(filePart) is not fetched: a build does not touch the network; save a copy in a folder of the package and map the URL's prefix to it in eventgen-config.yaml (`references: {\"\(Self.prefix(of: filePart))\": vendor/schemas}`), or refer to the copy by a relative path",
+          at: reference.location)
+        return nil
+      }
+      return resolveLocal(local, pointer: pointer, filePart: filePart, reference, log: &log)
     }
     if filePart.hasPrefix("/") {
       log.error(
@@ -107,6 +110,25 @@ struct ReferenceResolver {
     }
     let referencing = reference.location.file
     let path = filePart.isEmpty ? Self.normalised(referencing) : Self.normalised(Self.join(referencing, filePart))
+    return resolveLocal(path, pointer: pointer, filePart: filePart, reference, log: &log)
+  }
+
+  /// The URL's prefix that a mapping would name: its scheme, host and folders.
+  static func prefix(of url: String) -> String {
+    guard let slash = url.lastIndex(of: "/") else { return url }
+    return String(url[...slash])
+  }
+
+  /// Whether a remote `url` is read from a local copy.
+  func isMapped(_ url: String) -> Bool {
+    scope?.localPath(of: url) != nil
+  }
+
+  /// Resolves `pointer` in the file at `path`, which must be inside the root.
+  private mutating func resolveLocal(
+    _ path: String, pointer: String, filePart: String, _ reference: YAMLNode, log: inout DiagnosticLog
+  ) -> Target? {
+    let text = filePart + (pointer.isEmpty ? "" : "#" + pointer)
     if !filePart.isEmpty, let scope, !scope.contains(path) {
       log.error(
         "`$ref` to \(filePart) leaves \(scope.path), the folder whose files eventgen reads; move the file into it, or give --root a folder that holds both",
