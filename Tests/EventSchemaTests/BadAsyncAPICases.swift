@@ -104,7 +104,7 @@ let badAsyncAPIDocuments: [BadAsyncAPI] = [
     name: "remote $ref inside a payload",
     document: message("          e: {$ref: 'https://example.com/schemas/e.json'}\n"),
     expected: [
-      "9:21: error: `$ref` to https://example.com/schemas/e.json is not fetched: eventgen reads local files only; save the document beside this one and refer to it by a relative path"
+      "9:21: error: `$ref` to https://example.com/schemas/e.json is not fetched: a build does not touch the network; save a copy in a folder of the package and map the URL's prefix to it in eventgen-config.yaml (`references: {\"https://example.com/schemas/\": vendor/schemas}`), or refer to the copy by a relative path"
     ]),
   BadAsyncAPI(
     name: "$ref that is not a string",

@@ -35,11 +35,7 @@ extension AsyncAPIDecoder {
         syntaxes[index].tag = Located(value: tags[index], location: syntaxes[index].name.location)
       }
     }
-    document.types.append(
-      TypeSyntax(
-        name: typeName, body: .choice(members: syntaxes, selection: selection),
-        doc: doc(description: field("description", of: schema)),
-        deprecated: deprecation(field("deprecated", of: schema), message: field("x-eventgen-deprecated", of: schema))))
+    declare(typeName, .choice(members: syntaxes, selection: selection), from: schema)
     return .named(typeName)
   }
 

@@ -194,11 +194,7 @@ extension AsyncAPIDecoder {
     {
       declared[identity] = name
       guard let raw = typeExpression(schema, hint: name) else { return nil }
-      document.types.append(
-        TypeSyntax(
-          name: declaredName, body: .wraps(raw), doc: doc(description: field("description", of: schema)),
-          deprecated: deprecation(field("deprecated", of: schema), message: field("x-eventgen-deprecated", of: schema)))
-      )
+      declare(declaredName, .wraps(raw), from: schema)
       return .named(Located(value: name, location: location))
     }
     // An `enum` of numbers is validation only: the number's type.
@@ -237,10 +233,7 @@ extension AsyncAPIDecoder {
     guard let fields = objectMembers(schema, owner: typeName.value, what: "type `\(typeName.value)`") else {
       return nil
     }
-    document.types.append(
-      TypeSyntax(
-        name: typeName, body: .fields(fields), doc: doc(description: field("description", of: schema)),
-        deprecated: deprecation(field("deprecated", of: schema), message: field("x-eventgen-deprecated", of: schema))))
+    declare(typeName, .fields(fields), from: schema)
     return .named(typeName)
   }
 
@@ -279,12 +272,16 @@ extension AsyncAPIDecoder {
       reader.log.error("enum `\(typeName.value)` has no cases", at: schema.location)
       return nil
     }
+    declare(typeName, .enumeration(cases: cases, frozen: frozen), from: schema)
+    return .named(typeName)
+  }
+
+  /// Adds a declared type, with the doc and deprecation its schema gives.
+  mutating func declare(_ name: Located<String>, _ body: TypeSyntax.Body, from schema: YAMLNode) {
     document.types.append(
       TypeSyntax(
-        name: typeName, body: .enumeration(cases: cases, frozen: frozen),
-        doc: doc(description: field("description", of: schema)),
+        name: name, body: body, doc: doc(description: field("description", of: schema)),
         deprecated: deprecation(field("deprecated", of: schema), message: field("x-eventgen-deprecated", of: schema))))
-    return .named(typeName)
   }
 
   // MARK: Scalars
