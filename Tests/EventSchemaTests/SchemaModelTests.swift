@@ -50,6 +50,41 @@ struct SchemaModelTests {
     #expect(file.events[0].fields.map(\.type) == BuiltinType.allCases.map { .builtin($0) })
   }
 
+  @Test func aConstIsAFixedValueAndAnOpenEnumMayHaveACaseNamedUnknown() throws {
+    let file = try load(
+      """
+      types:
+        Kind:
+          enum: [unknown, known]
+      events:
+        A:
+          fields:
+            tag: {type: String, const: ping}
+            kind: {type: Kind, const: known}
+            count: {type: "Int32?", const: 3}
+      """)
+    #expect(file.events[0].fields.map(\.constant) == [.string("ping"), .enumCase("known"), .integer("3")])
+    #expect(
+      file.types[0].kind
+        == .enumeration(
+          cases: [.init(name: "unknown", rawValue: "unknown"), .init(name: "known", rawValue: "known")], frozen: false))
+  }
+
+  @Test func aConstTakesNoDefaultAndOnlyAScalarOrEnumType() {
+    let result = SchemaLoader.load([
+      SchemaSource(
+        path: "s.events.yaml",
+        text:
+          "types:\n  P:\n    fields:\n      x: Int\nevents:\n  A:\n    fields:\n      a: {type: String, const: x, default: y}\n      b: {type: P, const: x}\n"
+      )
+    ])
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "s.events.yaml:8:44: error: a field with `const` takes no `default`: it always holds its constant",
+        "s.events.yaml:9:27: error: `const` is for a field of type String, Bool, an integer, Double or an enum; this field is `P`",
+      ])
+  }
+
   @Test func theLongFormKeepsKeyDocDefaultAndDeprecation() throws {
     let file = try load(
       """
