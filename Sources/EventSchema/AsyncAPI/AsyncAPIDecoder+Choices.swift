@@ -116,6 +116,17 @@ extension AsyncAPIDecoder {
     return nil
   }
 
+  /// The one value a schema allows, where it fixes one: its `const`, or an `enum` of one scalar.
+  func fixedValue(of schema: YAMLNode) -> YAMLNode? {
+    if let constant = field("const", of: schema), case .scalar = constant.content { return constant }
+    if let values = field("enum", of: schema), case .sequence(let items, _) = values.content, items.count == 1,
+      case .scalar = items[0].content
+    {
+      return items[0]
+    }
+    return nil
+  }
+
   /// The properties a member fixes to one string: `const`, or an `enum` of one value; through
   /// its `$ref` and its `allOf` members.
   private mutating func fixedValues(_ member: YAMLNode) -> [String: String] {
@@ -134,13 +145,7 @@ extension AsyncAPIDecoder {
         guard case .scalar(let key) = pair.key.content,
           let property = resolver.resolve(pair.value, log: &log)?.node
         else { continue }
-        if let constant = field("const", of: property), case .scalar(let text) = constant.content {
-          result[key.value] = text.value
-        } else if let values = field("enum", of: property), case .sequence(let items, _) = values.content,
-          items.count == 1, case .scalar(let text) = items[0].content
-        {
-          result[key.value] = text.value
-        }
+        if let value = fixedValue(of: property) { result[key.value] = scalarText(value) }
       }
     }
     return result

@@ -158,13 +158,10 @@ extension AsyncAPIDecoder {
   private mutating func cloudEventTypeName(_ node: YAMLNode, what: String) -> Located<String>? {
     var log = DiagnosticLog()
     let schema = resolver.resolve(node, log: &log)?.node ?? node
-    if let constant = field("const", of: schema), case .scalar(let text) = constant.content {
-      return Located(value: text.value, location: constant.location)
+    if let value = fixedValue(of: schema) {
+      return Located(value: scalarText(value), location: value.location)
     }
     if let values = field("enum", of: schema), case .sequence(let items, _) = values.content {
-      if items.count == 1, case .scalar(let text) = items[0].content {
-        return Located(value: text.value, location: items[0].location)
-      }
       reader.log.warning(
         "\(what) is known on the wire by its name: its envelope's `type` allows \(items.count) values, and an event type has one wire name",
         at: values.location)

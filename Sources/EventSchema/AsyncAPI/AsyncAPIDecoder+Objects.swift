@@ -139,9 +139,8 @@ extension AsyncAPIDecoder {
   /// The intersection of two property schemas, where it is one of them: a `const` narrows a
   /// type or an enum of its type; a schema with `properties`, `items`, `enum` or a `$ref`
   /// narrows a bare `type` (`{type: object}` and an object with properties is the latter).
-  func narrowing(_ a: YAMLNode, _ b: YAMLNode) -> Narrowing {
+  mutating func narrowing(_ a: YAMLNode, _ b: YAMLNode) -> Narrowing {
     var log = DiagnosticLog()  // each definition's own reading reports its errors
-    var resolver = self.resolver
     let first = resolver.resolve(a, log: &log)?.node ?? a
     let second = resolver.resolve(b, log: &log)?.node ?? b
     let (typeA, typeB) = (jsonType(first), jsonType(second))
