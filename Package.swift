@@ -86,7 +86,10 @@ let package = Package(
     // The event store on PostgreSQL: migration, fenced reads, outbox appends, consumer groups.
     .target(
       name: "TypedEventsPostgres",
-      dependencies: ["TypedEvents"] + postgresDependencies),
+      dependencies: ["TypedEvents"] + postgresDependencies + [
+        // Its error says the pool has shut down: no retry can succeed after that.
+        .product(name: "_ConnectionPoolModule", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"]))
+      ]),
     // Word-sized atomics for the bus's hot path (Synchronization.Atomic needs macOS 15).
     .target(name: "CTypedEventsRuntime"),
 

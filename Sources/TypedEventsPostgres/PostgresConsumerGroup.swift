@@ -180,12 +180,15 @@
     ///
     /// Database errors (a restart, a lost connection) are logged and retried with backoff, up to
     /// 5 s apart; the batch in flight is delivered again. A handler's errors park its event.
+    /// When the store's `PostgresClient` has stopped running, no retry can succeed: the member
+    /// leaves and `run` throws the pool's error.
     ///
     /// The handler gets each event with its ``Delivery``: the envelope, the position, the
     /// partition and the member. The typed forms, `run(_:_:)` with an event type or with a group
     /// type, hand it the event as that type instead.
     ///
-    /// - Throws: when the group cannot be registered at the start, the database's error, or
+    /// - Throws: when the group cannot be registered at the start, the database's error; the
+    ///   pool's error once the client has stopped; or
     ///   ``PostgresEventStoreError/partitionCountChanged(group:stored:requested:)``.
     public func run(_ handler: (any Event, Delivery) async throws -> Void) async throws {
       let member = UUID()
@@ -239,6 +242,8 @@
         } catch {
           state = MemberState()
           if Task.isCancelled { return }
+          // The client has stopped: retrying would log this every 5 s forever.
+          if PostgresEventStore.clientStopped(error) { throw error }
           // The database is restarting or unreachable: the batch was not checkpointed and
           // comes again, from this member or from whichever holds its partitions by then.
           store.logger.error("consumer group \(name): \(error); retrying in \(backoff)")

@@ -56,3 +56,19 @@
     }
   }
 #endif
+
+#if PostgreSQL
+  import _ConnectionPoolModule
+  import PostgresNIO
+
+  extension PostgresEventStore {
+    /// Whether `error` says the store's `PostgresClient` has stopped running: its pool is shut
+    /// down for good, so retrying cannot succeed. `withConnection` throws the pool's own error,
+    /// `query` the `PSQLError` it maps to.
+    static func clientStopped(_ error: any Error) -> Bool {
+      if let error = error as? ConnectionPoolError { return error == .poolShutdown }
+      if let error = error as? PSQLError { return error.code == .poolClosed }
+      return false
+    }
+  }
+#endif

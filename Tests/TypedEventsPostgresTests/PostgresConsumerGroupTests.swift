@@ -4,7 +4,7 @@
   import SampleEvents
   import Testing
   import TypedEvents
-  import TypedEventsPostgres
+  @testable import TypedEventsPostgres
 
   extension PostgresEventStoreTests {
     static func title(_ event: any Event) -> String { (event as? BoxProvisioned)?.title ?? "?" }
@@ -198,7 +198,7 @@
         try await store.append(Self.box("before"))
         try await eventually { await delivered.count == 1 }
         let old = try await listeners()
-        try await store.client.query("SELECT pg_terminate_backend(pid) FROM unnest(\(old)::int[]) AS pid")
+        try await store.run("SELECT pg_terminate_backend(pid) FROM unnest(\(old)::int[]) AS pid")
         try await eventually {
           let now = try await listeners(); return now.count == 1 && now != old
         }
@@ -211,12 +211,48 @@
       }
     }
 
+    /// The backends listening on the store's channel. On a live connection, as the store's own
+    /// queries are: right after a termination the pool can hand out the closed connection, and a
+    /// query sent on it may never return (see `withLiveConnection`).
     func listenerPIDs(_ store: PostgresEventStore) async throws -> [Int32] {
-      var pids: [Int32] = []
-      let rows = try await store.client.query(
-        "SELECT pid FROM pg_stat_activity WHERE query = \("LISTEN \"\(store.channel)\";") ORDER BY pid")
-      for try await pid in rows.decode(Int32.self) { pids.append(pid) }
-      return pids
+      let channel = store.channel
+      return try await store.withLiveConnection { connection in
+        var pids: [Int32] = []
+        let rows = try await connection.query(
+          "SELECT pid FROM pg_stat_activity WHERE query = \("LISTEN \"\(channel)\";") ORDER BY pid",
+          logger: store.logger)
+        for try await pid in rows.decode(Int32.self) { pids.append(pid) }
+        return pids
+      }
+    }
+
+    @Test func aMemberAndTheListenerEndWhenTheirClientStops() async throws {
+      try await withStore(listening: false) { shared in
+        // A client of its own on the same schema, so that stopping it leaves the test's alone.
+        let client = PostgresClient(configuration: try PostgresTestServer.configuration)
+        let running = Task { await client.run() }
+        let store = try PostgresEventStore(client: client, schema: shared.schema)
+        let ended = Collected<String>()
+        let listener = Task {
+          do { try await store.run() } catch {
+            await ended.append(PostgresEventStore.clientStopped(error) ? "listener" : "\(error)")
+          }
+        }
+        let member = Task {
+          do {
+            try await Self.group(store).run { _, _ in }
+          } catch {
+            await ended.append(PostgresEventStore.clientStopped(error) ? "member" : "\(error)")
+          }
+        }
+        try await eventually { try await retrying { try await self.listenerPIDs(shared) }.count == 1 }
+        try await shared.append(Self.box("seen"))
+        running.cancel()
+        try await eventually { await ended.count == 2 }
+        listener.cancel()
+        member.cancel()
+        #expect(Set(await ended.all) == ["listener", "member"])
+      }
     }
 
     @Test(
