@@ -308,4 +308,33 @@ struct AsyncAPIMappingTests {
         "a.asyncapi.yaml:10:41: warning: message `MessageEvent` is known on the wire by its name: its envelope's `type` is a `pattern`, and an event type has one wire name"
       ])
   }
+
+  @Test func aRequiredKeyWithoutAPropertyIsKeptAsAnyValue() throws {
+    // `tag` is required by the document helper and described nowhere: JSON Schema lets it hold
+    // anything, so it is a JSONValue rather than dropped.
+    let file = try asyncAPIFile(document(properties: "n: {type: integer}"))
+    #expect(try field("tag", in: file).type == .builtin(.json))
+
+    // Under `additionalProperties: false` no payload can be valid: still kept, with a warning.
+    let closed = loadAsyncAPI(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          E:
+            payload:
+              type: object
+              additionalProperties: false
+              required: [n, hdg]
+              properties:
+                n: {type: integer}
+      """)
+    #expect(closed.schema?.allEvents.first?.fields.map(\.name) == ["n", "hdg"])
+    #expect(closed.schema?.allEvents.first?.fields.last?.type == .builtin(.json))
+    #expect(
+      closed.diagnostics.map(\.description) == [
+        "a.asyncapi.yaml:9:23: warning: `hdg` is required but not among `properties`, and `additionalProperties: false` forbids it, so no payload is valid; it is read as any JSON value (`JSONValue`)"
+      ])
+  }
 }

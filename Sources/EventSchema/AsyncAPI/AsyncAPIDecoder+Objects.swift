@@ -20,6 +20,17 @@ extension AsyncAPIDecoder {
     guard collectMembers(node, into: &properties, required: &required, others: &members, what: what, depth: 0)
     else { return nil }
     let constants = members.constants
+    // A required key that no `properties` entry describes: JSON Schema lets it hold any value
+    // the other keys may hold. Dropping it would lose what the service sends.
+    for key in members.requiredKeys where !properties.contains(where: { $0.key.value == key.value }) {
+      let anything = YAMLNode(.scalar(YAMLScalar("true", style: .plain)), at: key.location)
+      if members.closed {
+        reader.log.warning(
+          "`\(key.value)` is required but not among `properties`, and `additionalProperties: false` forbids it, so no payload is valid; it is read as any JSON value (`JSONValue`)",
+          at: key.location)
+      }
+      properties.append((key: key, value: members.additional ?? anything))
+    }
     var fields: [FieldSyntax] = []
     var valid = true
     for property in properties {
@@ -57,6 +68,10 @@ extension AsyncAPIDecoder {
     var additional: YAMLNode?
     /// Whether any member has `properties`.
     var declaresProperties = false
+    /// Whether a member says `additionalProperties: false`.
+    var closed = false
+    /// Every name under `required`, where it is written.
+    var requiredKeys: [Located<String>] = []
   }
 
   private mutating func collectMembers(
@@ -95,7 +110,7 @@ extension AsyncAPIDecoder {
       return false
     }
     if let additional = field("additionalProperties", of: schema) {
-      if scalarText(additional) != "false" { others.additional = additional }
+      if scalarText(additional) != "false" { others.additional = additional } else { others.closed = true }
     }
     if field("properties", of: schema) != nil { others.declaresProperties = true }
     var valid = true
@@ -121,7 +136,9 @@ extension AsyncAPIDecoder {
     }
     if let list = field("required", of: schema) {
       for item in reader.items(of: list, what: "`required` (a list of property names)") ?? [] {
-        if let name = reader.string(item, what: "a required property name") { required.insert(name) }
+        if let name = reader.string(item, what: "a required property name"), required.insert(name).inserted {
+          others.requiredKeys.append(Located(value: name, location: item.location))
+        }
       }
     }
     return valid
