@@ -90,7 +90,7 @@ def main():
             for payload in examples(document, message):
                 requests.append({"module": module, "name": name, "payload": payload, "path": path})
     lines = "".join(json.dumps({k: v for k, v in r.items() if k != "path"}) + "\n" for r in requests)
-    answers = subprocess.run([program], input=lines, capture_output=True, text=True, check=True).stdout.splitlines()
+    answers = subprocess.run([program], input=lines, capture_output=True, text=True, check=True).stdout.split("\n")[:-1]
     if len(answers) != len(requests):
         sys.exit(f"real-world examples: {len(requests)} examples, {len(answers)} answers")
     failures = 0
