@@ -337,4 +337,47 @@ struct AsyncAPIMappingTests {
         "a.asyncapi.yaml:9:23: warning: `hdg` is required but not among `properties`, and `additionalProperties: false` forbids it, so no payload is valid; it is read as any JSON value (`JSONValue`)"
       ])
   }
+
+  @Test func keysByPatternAndTuplesHoldWhatEveryKeyOrPositionMay() throws {
+    let file = try asyncAPIFile(
+      document(
+        properties: """
+                  tag: {const: t}
+                  labels: {type: object, patternProperties: {'^x-': {type: string}}, additionalProperties: false}
+                  mixed: {type: object, patternProperties: {'^a': {type: string}, '^b': {type: integer}}}
+                  open: {patternProperties: {'^a': {type: string}}}
+                  point: {type: array, prefixItems: [{type: number}], items: false}
+                  pair: {type: array, prefixItems: [{type: string}, {type: integer}]}
+                  same: {type: array, prefixItems: [{type: string}, {type: 'string'}], items: false}
+                  legacy: {type: array, items: [{type: string}], additionalItems: {type: integer}}
+          """))
+    // One type only where every key or position allowed is written alike.
+    #expect(try field("labels", in: file).type == .optional(.dictionary(.builtin(.string))))
+    #expect(try field("mixed", in: file).type == .optional(.dictionary(.builtin(.json))))
+    #expect(try field("open", in: file).type == .optional(.dictionary(.builtin(.json))))
+    #expect(try field("point", in: file).type == .optional(.array(.builtin(.double))))
+    #expect(try field("pair", in: file).type == .optional(.array(.builtin(.json))))
+    #expect(try field("same", in: file).type == .optional(.array(.builtin(.string))))
+    #expect(try field("legacy", in: file).type == .optional(.array(.builtin(.json))))
+
+    // Beside `properties`, keys that match a pattern are kept with the others.
+    let keyed = try asyncAPIFile(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          E:
+            payload:
+              type: object
+              properties:
+                n: {type: integer}
+              patternProperties:
+                '^x-': {type: string}
+              additionalProperties: false
+      """)
+    let other = try field("additionalProperties", in: keyed)
+    #expect(other.keepsOtherKeys)
+    #expect(other.type == .dictionary(.builtin(.string)))
+  }
 }

@@ -113,13 +113,6 @@ let badAsyncAPIDocuments: [BadAsyncAPI] = [
       "7:15: error: `$ref` must be a string such as `#/components/schemas/Name`"
     ]),
   BadAsyncAPI(
-    name: "patternProperties",
-    document: message(
-      "          x:\n            type: object\n            patternProperties:\n              '^a': {type: string}\n"),
-    expected: [
-      "11:13: error: `patternProperties` is not supported: keys by pattern have no event field type; use `additionalProperties: <schema>` for a dictionary"
-    ]),
-  BadAsyncAPI(
     name: "type null alone",
     document: message("          x:\n            type: 'null'\n"),
     expected: [

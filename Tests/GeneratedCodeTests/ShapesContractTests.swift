@@ -86,6 +86,20 @@ struct ShapesContractTests {
     #expect(batch.additionalProperties == ["cursor": "c"])
   }
 
+  @Test func keysByPatternAndTuplesAreKept() throws {
+    let event = try roundTrip(
+      #"{"type": "UPLOAD_FAILED", "error": {"type": "error", "message": "m"}, "headers": {"x-a": "1"}, "position": [1.5, -2]}"#,
+      as: UploadFailed.self)
+    #expect(event.headers == ["x-a": "1"])
+    // Two positions written alike: an array of that type.
+    #expect(event.position == [1.5, -2])
+    #expect(type(of: event.position) == [Double]?.self)
+    #expect(
+      decodingError(
+        #"{"type": "UPLOAD_FAILED", "error": {"type": "e", "message": "m"}, "headers": {"x-a": 1}}"#,
+        as: UploadFailed.self) != nil)
+  }
+
   @Test func allOfNarrowsTheBaseToAConstantCase() throws {
     let event = try roundTrip(#"{"message_type": "SessionBegins", "data": {"id": 4}}"#, as: SessionBegins.self)
     #expect(event.message_type == .sessionBegins)

@@ -1,14 +1,5 @@
 /// JSON Schema payloads → fields: objects, their properties, and what the event model refuses.
 extension AsyncAPIDecoder {
-  /// Keywords that say something the event model cannot hold, and what to write instead.
-  /// Validation-only keywords (`not`, `if`, `dependentSchemas`, `pattern`, …) are not here:
-  /// they never refuse a document, and leave the type as the other keywords make it.
-  static let refusedKeywords: [String: String] = [
-    "patternProperties":
-      "keys by pattern have no event field type; use `additionalProperties: <schema>` for a dictionary",
-    "prefixItems": "a tuple has no event field type; use an object with named properties",
-  ]
-
   // MARK: Objects
 
   /// The fields of an object schema (or an `allOf` of object schemas, merged), as an event's or
@@ -23,7 +14,7 @@ extension AsyncAPIDecoder {
     // A required key that no `properties` entry describes: JSON Schema lets it hold any value
     // the other keys may hold. Dropping it would lose what the service sends.
     for key in members.requiredKeys where !properties.contains(where: { $0.key.value == key.value }) {
-      let anything = YAMLNode(.scalar(YAMLScalar("true", style: .plain)), at: key.location)
+      let anything = anyValue(at: key.location)
       if members.closed {
         reader.log.warning(
           "`\(key.value)` is required but not among `properties`, and `additionalProperties: false` forbids it, so no payload is valid; it is read as any JSON value (`JSONValue`)",
@@ -43,11 +34,13 @@ extension AsyncAPIDecoder {
         valid = false
       }
     }
-    // The other keys: kept where `additionalProperties` allows them, and where nothing names any
-    // property (a bare `type: object` payload would otherwise lose every key it has).
+    // The other keys: kept where `additionalProperties` or `patternProperties` describe them, and
+    // where nothing names any property (a bare `type: object` payload would otherwise lose every
+    // key it has).
     let other =
-      members.additional
-      ?? (members.declaresProperties ? nil : YAMLNode(.scalar(YAMLScalar("true", style: .plain)), at: node.location))
+      members.additional == nil && members.patterns.isEmpty && members.declaresProperties
+      ? nil
+      : otherKeys(patterns: members.patterns, additional: members.additional, closed: members.closed, at: node.location)
     if let other, valid {
       guard let value = typeExpression(other, hint: owner + "Value") else { return nil }
       var syntax = FieldSyntax(
@@ -72,6 +65,45 @@ extension AsyncAPIDecoder {
     var closed = false
     /// Every name under `required`, where it is written.
     var requiredKeys: [Located<String>] = []
+    /// The schemas of `patternProperties`.
+    var patterns: [YAMLNode] = []
+  }
+
+  /// The schema of the keys that no property names: one schema where one covers them all (the
+  /// `additionalProperties` schema, or the patterns' beside `additionalProperties: false` where
+  /// they are written alike), else any value, as decoding does not check which pattern a key
+  /// matches; nil where no other key is allowed.
+  func otherKeys(patterns: [YAMLNode], additional: YAMLNode?, closed: Bool, at location: SourceLocation) -> YAMLNode? {
+    var covering = patterns
+    if let additional {
+      covering.append(additional)
+    } else if !closed {
+      covering.append(anyValue(at: location))
+    }
+    return oneSchema(covering, at: location)
+  }
+
+  /// The schema of `schemas` where they are all written alike (`prefixItems: [{type: number},
+  /// {type: number}]`), else any value; nil for none.
+  func oneSchema(_ schemas: [YAMLNode], at location: SourceLocation) -> YAMLNode? {
+    guard let first = schemas.first else { return nil }
+    let shape = Self.shape(of: first)
+    return schemas.dropFirst().allSatisfy({ Self.shape(of: $0) == shape }) ? first : anyValue(at: location)
+  }
+
+  /// A schema's text without locations or scalar styles, to tell schemas written alike.
+  private static func shape(of node: YAMLNode) -> String {
+    switch node.content {
+    case .scalar(let scalar): return scalar.value.debugDescription
+    case .sequence(let items, _): return "[" + items.map(shape(of:)).joined(separator: ",") + "]"
+    case .mapping(let pairs):
+      return "{" + pairs.map { shape(of: $0.key) + ":" + shape(of: $0.value) }.joined(separator: ",") + "}"
+    }
+  }
+
+  /// The schema `true`: any JSON value.
+  func anyValue(at location: SourceLocation) -> YAMLNode {
+    YAMLNode(.scalar(YAMLScalar("true", style: .plain)), at: location)
   }
 
   private mutating func collectMembers(
@@ -85,7 +117,6 @@ extension AsyncAPIDecoder {
       reader.log.error("expected an object schema for \(what), found \(schema.kindDescription)", at: schema.location)
       return false
     }
-    guard refuseUnsupported(schema) else { return false }
     if let anyOf = field("anyOf", of: schema) {
       reader.log.error(
         "`anyOf` is not supported for \(what): a choice between objects has no event type; give one object schema, or split the message",
@@ -111,6 +142,9 @@ extension AsyncAPIDecoder {
     }
     if let additional = field("additionalProperties", of: schema) {
       if scalarText(additional) != "false" { others.additional = additional } else { others.closed = true }
+    }
+    if let patterns = field("patternProperties", of: schema) {
+      others.patterns += (reader.entries(of: patterns, what: "`patternProperties`") ?? []).map(\.value)
     }
     if field("properties", of: schema) != nil { others.declaresProperties = true }
     var valid = true
@@ -264,16 +298,5 @@ extension AsyncAPIDecoder {
   /// A property's fixed value: its `const`.
   private func constant(of node: YAMLNode) -> Located<Literal>? {
     field("const", of: node).map(reader.literal)
-  }
-
-  /// Reports the first keyword the event model cannot hold; false when there was one.
-  mutating func refuseUnsupported(_ node: YAMLNode) -> Bool {
-    guard case .mapping(let pairs) = node.content else { return true }
-    for pair in pairs {
-      guard case .scalar(let key) = pair.key.content, let reason = Self.refusedKeywords[key.value] else { continue }
-      reader.log.error("`\(key.value)` is not supported: \(reason)", at: pair.key.location)
-      return false
-    }
-    return true
   }
 }

@@ -46,7 +46,6 @@ extension AsyncAPIDecoder {
       }
       return nil
     }
-    guard refuseUnsupported(node) else { return nil }
     let location = node.location
     if let external = field("x-eventgen-external", of: node) {
       guard let name = reader.located(external, what: "`x-eventgen-external`") else { return nil }
@@ -106,9 +105,11 @@ extension AsyncAPIDecoder {
       // No `type`: what the other keywords imply, or nothing, which no field type can hold.
       if field("enum", of: node) != nil || field("x-eventgen-enum", of: node) != nil {
         type = "string"
-      } else if field("properties", of: node) != nil || field("additionalProperties", of: node) != nil {
+      } else if ["properties", "additionalProperties", "patternProperties"].contains(where: {
+        field($0, of: node) != nil
+      }) {
         type = "object"
-      } else if field("items", of: node) != nil {
+      } else if field("items", of: node) != nil || field("prefixItems", of: node) != nil {
         type = "array"
       } else if let constant = field("const", of: node) {
         return .named(Located(value: Self.constantType(constant).swiftName, location: location))
@@ -131,7 +132,7 @@ extension AsyncAPIDecoder {
     case "boolean":
       return .named(Located(value: "Bool", location: location))
     case "array":
-      guard let items = field("items", of: node) else {
+      guard let items = elementSchema(node) else {
         reader.log.error("an array schema needs `items`: the schema of its elements", at: location)
         return nil
       }
@@ -142,24 +143,26 @@ extension AsyncAPIDecoder {
         return declareRecord(
           node, name: Located(value: title(of: node) ?? hint, location: location), identity: "\(location)")
       }
-      // Without `properties` or an `additionalProperties` schema, an object of any members.
-      guard let additional = field("additionalProperties", of: node), case .mapping = additional.content,
-        !isEmptyMapping(additional)
-      else {
-        if let additional = field("additionalProperties", of: node), scalarText(additional) == "false" {
-          reader.log.error(
-            "an object that allows no properties at all has no event field type; list its `properties`",
-            at: additional.location)
-          return nil
-        }
-        return .dictionary(
-          key: .named(Located(value: "String", location: location)),
-          value: .named(Located(value: BuiltinType.json.swiftName, location: location)), location)
+      // Without `properties`: a dictionary of what its keys may hold (any value, unless
+      // `additionalProperties` or `patternProperties` say more).
+      let additional = field("additionalProperties", of: node)
+      let closed = additional.map { scalarText($0) == "false" } ?? false
+      let patterns = field("patternProperties", of: node).flatMap {
+        reader.entries(of: $0, what: "`patternProperties`")
       }
-      guard let (value, nullable) = typeAndNullability(additional, hint: hint + "Value") else { return nil }
+      guard
+        let values = otherKeys(
+          patterns: patterns?.map(\.value) ?? [], additional: closed ? nil : additional, closed: closed, at: location)
+      else {
+        reader.log.error(
+          "an object that allows no properties at all has no event field type; list its `properties`",
+          at: additional?.location ?? location)
+        return nil
+      }
+      guard let (value, nullable) = typeAndNullability(values, hint: hint + "Value") else { return nil }
       return .dictionary(
         key: .named(Located(value: "String", location: location)),
-        value: nullable ? .optional(value, additional.location) : value, location)
+        value: nullable ? .optional(value, values.location) : value, location)
     case "null":
       reader.log.error(
         "`type: null` alone has no event field type; a field that may be null is `[<type>, \"null\"]`", at: location)
@@ -289,9 +292,22 @@ extension AsyncAPIDecoder {
     return ""
   }
 
-  private func isEmptyMapping(_ node: YAMLNode) -> Bool {
-    if case .mapping(let pairs) = node.content { return pairs.isEmpty }
-    return false
+  /// The schema of an array's elements: `items`; or, for a tuple (`prefixItems`, or a list
+  /// under `items` as before draft 2020-12), the schema of every position where they are written
+  /// alike, else any value, as decoding does not check positions. Nil without `items` or a tuple.
+  private mutating func elementSchema(_ node: YAMLNode) -> YAMLNode? {
+    var positions = field("prefixItems", of: node).flatMap { reader.items(of: $0, what: "`prefixItems`") } ?? []
+    var rest = field("items", of: node)
+    if let items = rest, case .sequence = items.content {
+      positions += reader.items(of: items, what: "`items`") ?? []
+      rest = field("additionalItems", of: node)
+      if rest == nil { return positions.isEmpty ? nil : anyValue(at: node.location) }
+    }
+    guard !positions.isEmpty else { return rest }
+    var covering = positions
+    if let rest, scalarText(rest) != "false" { covering.append(rest) }
+    if rest == nil { covering.append(anyValue(at: node.location)) }
+    return oneSchema(covering, at: node.location)
   }
 
   func title(of node: YAMLNode) -> String? {

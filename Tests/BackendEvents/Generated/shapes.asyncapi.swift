@@ -332,6 +332,8 @@ nonisolated public struct UploadFailed: TypedEvents.Event {
   public let score: UploadFailedScore?
   public let labels: UploadFailedLabels?
   public let metadata: [Swift.String: TypedEvents.JSONValue]?
+  public let headers: [Swift.String: Swift.String]?
+  public let position: [Swift.Double]?
 
   /// Creates the event.
   public init(
@@ -340,7 +342,9 @@ nonisolated public struct UploadFailed: TypedEvents.Event {
     hint: UploadFailedHint? = nil,
     score: UploadFailedScore? = nil,
     labels: UploadFailedLabels? = nil,
-    metadata: [Swift.String: TypedEvents.JSONValue]? = nil
+    metadata: [Swift.String: TypedEvents.JSONValue]? = nil,
+    headers: [Swift.String: Swift.String]? = nil,
+    position: [Swift.Double]? = nil
   ) {
     self.error = error
     self.detail = detail
@@ -348,6 +352,8 @@ nonisolated public struct UploadFailed: TypedEvents.Event {
     self.score = score
     self.labels = labels
     self.metadata = metadata
+    self.headers = headers
+    self.position = position
   }
 }
 
@@ -522,7 +528,9 @@ nonisolated public struct Batch: TypedEvents.Event {
       hint: reader.decodeIfPresent(UploadFailedHint.self, forKey: "hint"),
       score: reader.decodeIfPresent(UploadFailedScore.self, forKey: "score"),
       labels: reader.decodeIfPresent(UploadFailedLabels.self, forKey: "labels"),
-      metadata: reader.decodeIfPresent([Swift.String: TypedEvents.JSONValue].self, forKey: "metadata")
+      metadata: reader.decodeIfPresent([Swift.String: TypedEvents.JSONValue].self, forKey: "metadata"),
+      headers: reader.decodeIfPresent([Swift.String: Swift.String].self, forKey: "headers"),
+      position: reader.decodeIfPresent([Swift.Double].self, forKey: "position")
     )
   }
 
@@ -535,6 +543,8 @@ nonisolated public struct Batch: TypedEvents.Event {
     writer.encodeIfPresent(self.score, forKey: "score")
     writer.encodeIfPresent(self.labels, forKey: "labels")
     writer.encodeIfPresent(self.metadata, forKey: "metadata")
+    writer.encodeIfPresent(self.headers, forKey: "headers")
+    writer.encodeIfPresent(self.position, forKey: "position")
   }
 }
 
