@@ -1,3 +1,5 @@
+import EventSchema
+
 /// A JSON value whose objects keep their keys in the order they were set, so that a document
 /// built in a fixed order prints in that order, byte for byte, on every run.
 ///
@@ -78,26 +80,7 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
   }
 
   private static func isJSONNumber(_ bytes: [UInt8]) -> Bool {
-    var index = 0
-    func digits() -> Int {
-      let start = index
-      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-      return index - start
-    }
-    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-    let integerStart = index
-    let integerDigits = digits()
-    guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return false }
-    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-      index += 1
-      guard digits() > 0 else { return false }
-    }
-    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-      index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-      guard digits() > 0 else { return false }
-    }
-    return index == bytes.count
+    bytes.withUnsafeBufferPointer { JSONNumberSyntax.end(in: $0, from: 0) == $0.count }
   }
 }
 

@@ -40,6 +40,17 @@ public struct YAMLComposer {
     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
       return .failure([Diagnostic(.error, at: location(line: 1, column: 1), "the schema file is empty")])
     }
+    let path = path
+    if let root = bytes.withUnsafeBufferPointer({
+      JSONComposer.compose($0, path: path, maximumDepth: Self.maximumDepth)
+    }) {
+      return .document(root)
+    }
+    return composeYAML(bytes)
+  }
+
+  /// Parses `bytes` with libyaml, whatever they hold.
+  func composeYAML(_ bytes: [UInt8]) -> Result {
     var parser = yaml_parser_t()
     guard yaml_parser_initialize(&parser) == 1 else {
       return .failure([Diagnostic(.error, at: location(line: 1, column: 1), "could not start the YAML parser")])
