@@ -6,6 +6,12 @@
 enum SchemaNames {
   /// `userSignedUp` → `UserSignedUp`; `user/signed-up` → `UserSignedUp`.
   static func typeName(_ raw: String) -> String {
+    // Most names are ASCII letters and digits already, starting with a letter: one word.
+    let utf8 = raw.utf8
+    if let first = utf8.first, isASCIILetter(first), utf8.allSatisfy({ isASCIILetter($0) || isASCIIDigit($0) }) {
+      guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return raw }
+      return String(decoding: [first - 0x20] + utf8.dropFirst(), as: UTF8.self)
+    }
     let words = self.words(raw)
     guard !words.isEmpty else { return "Unnamed" }
     let joined = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
@@ -26,6 +32,14 @@ enum SchemaNames {
     if SwiftNames.isIdentifier(raw) { return SwiftNames.lowerCamelCase(raw) }
     let name = memberName(raw)
     return name == "_" ? "empty" : SwiftNames.lowerCamelCase(name)
+  }
+
+  private static func isASCIILetter(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+  }
+
+  private static func isASCIIDigit(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
   }
 
   /// The runs of ASCII letters and digits.
