@@ -1,4 +1,4 @@
-/// JSON Schema payloads → fields: objects, their properties, and what the event model refuses.
+/// JSON Schema payloads → fields: objects, their properties, and the keys no property names.
 extension AsyncAPIDecoder {
   // MARK: Objects
 
@@ -6,14 +6,14 @@ extension AsyncAPIDecoder {
   /// a value type's.
   mutating func objectMembers(_ node: YAMLNode, owner: String, what: String) -> [FieldSyntax]? {
     var properties: [(key: Located<String>, value: YAMLNode)] = []
-    var required: Set<String> = []
     var members = OtherMembers()
-    guard collectMembers(node, into: &properties, required: &required, others: &members, what: what, depth: 0)
-    else { return nil }
+    guard collectMembers(node, into: &properties, others: &members, what: what, depth: 0) else { return nil }
+    let required = Set(members.requiredKeys.map(\.value))
     let constants = members.constants
     // A required key that no `properties` entry describes: JSON Schema lets it hold any value
     // the other keys may hold. Dropping it would lose what the service sends.
-    for key in members.requiredKeys where !properties.contains(where: { $0.key.value == key.value }) {
+    var described = Set(properties.map(\.key.value))
+    for key in members.requiredKeys where described.insert(key.value).inserted {
       let anything = anyValue(at: key.location)
       if members.closed {
         reader.log.warning(
@@ -63,7 +63,7 @@ extension AsyncAPIDecoder {
     var declaresProperties = false
     /// Whether a member says `additionalProperties: false`.
     var closed = false
-    /// Every name under `required`, where it is written.
+    /// Every name under `required`, where it is written (a name may come twice).
     var requiredKeys: [Located<String>] = []
     /// The schemas of `patternProperties`.
     var patterns: [YAMLNode] = []
@@ -107,7 +107,7 @@ extension AsyncAPIDecoder {
   }
 
   private mutating func collectMembers(
-    _ node: YAMLNode, into properties: inout [(key: Located<String>, value: YAMLNode)], required: inout Set<String>,
+    _ node: YAMLNode, into properties: inout [(key: Located<String>, value: YAMLNode)],
     others: inout OtherMembers, what: String, depth: Int
   ) -> Bool {
     guard depth < ReferenceResolver.maximumChain, let (schema, _) = resolver.resolve(node, log: &reader.log) else {
@@ -129,7 +129,7 @@ extension AsyncAPIDecoder {
       for member in members where !isAnnotationOnly(member) {
         valid =
           collectMembers(
-            member, into: &properties, required: &required, others: &others, what: what, depth: depth + 1)
+            member, into: &properties, others: &others, what: what, depth: depth + 1)
           && valid
       }
       return valid
@@ -170,7 +170,7 @@ extension AsyncAPIDecoder {
     }
     if let list = field("required", of: schema) {
       for item in reader.items(of: list, what: "`required` (a list of property names)") ?? [] {
-        if let name = reader.string(item, what: "a required property name"), required.insert(name).inserted {
+        if let name = reader.string(item, what: "a required property name") {
           others.requiredKeys.append(Located(value: name, location: item.location))
         }
       }
