@@ -100,6 +100,17 @@ struct ShapesContractTests {
         as: UploadFailed.self) != nil)
   }
 
+  @Test func integersBeyondInt64AreRefusedInAnIntAndKeptExactlyInAJSONValue() throws {
+    // JSON Schema's integers are unbounded: an `Int` field refuses what it cannot hold...
+    #expect(
+      decodingError(#"{"message_type": "SessionBegins", "data": {"id": 9223372036854775808}}"#, as: SessionBegins.self)
+        != nil)
+    // ...and a free-form value keeps 38 digits, written back as they came.
+    let digits = "12345678901234567890123456789012345678"
+    let ping = try roundTrip(#"{"type": "ping", "payload": \#(digits)}"#, as: Ping.self)
+    #expect(String(decoding: try JSONEncoder().encode(ping), as: UTF8.self).contains(digits))
+  }
+
   @Test func allOfNarrowsTheBaseToAConstantCase() throws {
     let event = try roundTrip(#"{"message_type": "SessionBegins", "data": {"id": 4}}"#, as: SessionBegins.self)
     #expect(event.message_type == .sessionBegins)
