@@ -23,7 +23,9 @@ extension ContractExporter {
   ///   sentence of `doc`) and `description` (all of it), `contentType`, `headers` (the
   ///   CloudEvents 1.0 attributes as they travel: `specversion` `1.0`, `id`, `source`, `type`
   ///   the wire name, `time`, `datacontenttype`, `subject` for events with one, and the
-  ///   `eventversion` extension), `payload` (a `$ref` to `#/components/schemas/<EventName>`),
+  ///   `eventversion` extension; an `allOf` of the attributes all events share, written once as
+  ///   `#/components/schemas/CloudEvents-1.0-attributes`, and this event's `type`, `eventversion`
+  ///   and `subject`), `payload` (a `$ref` to `#/components/schemas/<EventName>`),
   ///   `deprecated` and `x-eventgen-deprecated`, `x-eventgen-version`, and
   ///   `x-eventgen-subject` (the dotted path as written, `listing.id`), and
   ///   `x-eventgen-replay-per-subject` (the number of subjects whose latest event a bus keeps).
@@ -50,6 +52,8 @@ extension ContractExporter {
       for event in channel.file.events { messages[event.name] = message(event) }
     }
     let payloads = PayloadSchemas(schema: schema, definitionsPointer: "#/components/schemas/")
+    var schemas = payloads.definitions
+    schemas[Self.attributesSchemaKey] = Self.sharedAttributes
     return [
       "asyncapi": "3.0.0",
       "info": [
@@ -60,7 +64,7 @@ extension ContractExporter {
       "defaultContentType": "application/json",
       "channels": .object(channelObjects),
       "operations": .object(operations),
-      "components": ["schemas": .object(payloads.definitions), "messages": .object(messages)],
+      "components": ["schemas": .object(schemas), "messages": .object(messages)],
     ]
   }
 
@@ -118,26 +122,47 @@ extension ContractExporter {
     return .object(message)
   }
 
-  /// The CloudEvents 1.0 attributes of the event as they travel (in binary mode, as headers).
-  private func headers(_ event: EventDeclaration) -> JSONValue {
+  /// The key under `components.schemas` of the CloudEvents attributes every message shares.
+  /// Swift type names, the other keys there, cannot hold a `-`, so no declared type takes it.
+  static let attributesSchemaKey = "CloudEvents-1.0-attributes"
+
+  /// The CloudEvents 1.0 attributes that every event carries alike, written once and referred
+  /// to by every message's `headers`, so that a document of 10,000 events is not 10,000 copies.
+  static let sharedAttributes: JSONValue = {
     var properties = JSONObject()
     properties["specversion"] = ["type": "string", "const": "1.0"]
     properties["id"] = ["type": "string", "minLength": 1]
     properties["source"] = ["type": "string", "format": "uri-reference", "minLength": 1]
-    properties["type"] = ["type": "string", "const": .string(event.wireName)]
+    properties["type"] = ["type": "string", "minLength": 1]
     properties["time"] = ["type": "string", "format": "date-time"]
     properties["datacontenttype"] = ["type": "string"]
-    if event.subject != nil {
-      properties["subject"] = ["type": "string", "description": "The identity the event is about, as text."]
-    }
     properties["eventversion"] = [
-      "type": "integer", "const": .number(JSONNumber(event.version)),
+      "type": "integer",
       "description": "The schema version of the event, a CloudEvents extension attribute.",
     ]
     return [
       "type": "object",
+      "description": "The CloudEvents 1.0 attributes as they travel (in binary mode, as headers).",
       "properties": .object(properties),
       "required": ["specversion", "id", "source", "type"],
+    ]
+  }()
+
+  /// The CloudEvents 1.0 attributes of the event as they travel (in binary mode, as headers):
+  /// the shared ones, narrowed to this event's `type` and `eventversion`, and `subject` for an
+  /// event that has one.
+  private func headers(_ event: EventDeclaration) -> JSONValue {
+    var properties = JSONObject()
+    properties["type"] = ["const": .string(event.wireName)]
+    properties["eventversion"] = ["const": .number(JSONNumber(event.version))]
+    if event.subject != nil {
+      properties["subject"] = ["type": "string", "description": "The identity the event is about, as text."]
+    }
+    return [
+      "allOf": [
+        ["$ref": .string("#/components/schemas/" + Self.attributesSchemaKey)],
+        ["properties": .object(properties)],
+      ]
     ]
   }
 

@@ -16,8 +16,10 @@ public struct InputError: Error, CustomStringConvertible, Equatable {
 public enum InputFiles {
   /// What a folder is searched for, as the "no schema files" errors say it.
   public static let searchedFor = SchemaFileNames.inputSuffixes.map { "*" + $0 }.joined(separator: ", ")
-  /// Files larger than this are refused rather than read: no schema is anywhere near it.
-  public static let maximumFileSize = 8 << 20
+  /// Files larger than this are refused rather than read. It is 64 MiB: more than twice the
+  /// AsyncAPI document `eventgen asyncapi` writes for 10,000 events (27 MB), so that eventgen
+  /// reads back what it writes, and far below what a run can hold in memory.
+  public static let maximumFileSize = 64 << 20
 
   /// The schema files named by `paths`: files as given, folders searched recursively for
   /// `*.events.yaml` and AsyncAPI documents (`*.asyncapi.yaml`, `*.asyncapi.yml`,

@@ -60,11 +60,11 @@ struct InputFilesTests {
     let folder = try TemporaryFolder()
     let path = folder.path + "/Huge.events.yaml"
     #expect(FileManager.default.createFile(atPath: path, contents: nil))
-    // Sparse: 50 MB of size without 50 MB of disk.
+    // Sparse: 100 MiB of size without 100 MiB of disk.
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-    try handle.truncate(atOffset: 50 << 20)
+    try handle.truncate(atOffset: 100 << 20)
     try handle.close()
-    let expected = "the file is 52428800 bytes; schema files are limited to 8 MiB (8388608 bytes)"
+    let expected = "the file is 104857600 bytes; schema files are limited to 64 MiB (67108864 bytes)"
     #expect(readError([path]) == "\(path): \(expected)")
     // Through a link, the size is the target's.
     try FileManager.default.createSymbolicLink(atPath: folder.path + "/Link.events.yaml", withDestinationPath: path)
