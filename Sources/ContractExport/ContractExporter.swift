@@ -35,6 +35,7 @@ public enum ContractFormat: String, Sendable, CaseIterable {
 /// | Schema | JSON Schema |
 /// |---|---|
 /// | event, `fields:` type | `type: object`, `title` (Swift name), `description` (`doc`), `properties` by wire key, `required`, `x-eventgen-kind` `event` or `record`; never `additionalProperties: false`, as the decoder ignores unknown keys |
+/// | event whose payload is a choice (read from AsyncAPI) | `title`, `description`, `allOf` of the choice's `$ref` alone, `x-eventgen-kind: event`: the event's JSON is the member's |
 /// | field | its type's schema; `description`; `x-eventgen-field: <Swift name>` when `key:` differs |
 /// | field `T?`, or with a `default` | not required; `anyOf: [T, {type: null}]`, because the decoder reads `null` as a missing key (nil, or the default); `x-eventgen-optional: true` for `T?` |
 /// | `default:` | `default`: the JSON the decoder reads as that value (an enum case's raw value, an identifier's raw value, `null`) |

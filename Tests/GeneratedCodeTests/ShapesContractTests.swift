@@ -73,6 +73,45 @@ struct ShapesContractTests {
     #expect(error.contains("none of `UploadFailedDetail`'s members"))
   }
 
+  @Test func aPayloadThatIsAChoiceIsTheWholeEvent() throws {
+    // Told apart by the tag, with no key around the member; `userInfo` holds the member's keys.
+    let duplicate = try roundTrip(#"{"type": "duplicate", "links": ["a"], "message": "m"}"#, as: RequestFailed.self)
+    #expect(duplicate.payload == .duplicateError(DuplicateError(links: ["a"], message: "m")))
+    #expect(duplicate.userInfo["message"] as? String == "m")
+    #expect(duplicate.userInfo["type"] as? String == "duplicate")
+    #expect(
+      try RequestFailed(userInfo: ["type": "error", "message": "x"]).payload
+        == .genericError(GenericError(message: "x")))
+    // An unknown tag is kept, in JSON and in `userInfo`, where it is a dictionary of its keys.
+    let unknown = try roundTrip(
+      #"{"type": "quota", "limit": 3, "ratio": 0.5, "tags": ["a", true], "owner": {"id": 7}}"#, as: RequestFailed.self)
+    #expect(
+      unknown.payload
+        == .UNRECOGNIZED(["type": "quota", "limit": 3, "ratio": 0.5, "tags": ["a", true], "owner": ["id": 7]]))
+    #expect(unknown.userInfo["limit"] as? Int64 == 3)
+    #expect((unknown.userInfo["owner"] as? [String: Any])?["id"] as? Int64 == 7)
+    // A property list has no null: a null member is left out of `userInfo`, as the doc says.
+    let withNull = try JSONDecoder().decode(RequestFailed.self, from: Data(#"{"type": "quota", "gone": null}"#.utf8))
+    #expect(try RequestFailed(userInfo: withNull.userInfo) == RequestFailed(payload: .UNRECOGNIZED(["type": "quota"])))
+    // A number beyond Int64 and Double is the nearest Double there.
+    let big = try JSONDecoder().decode(
+      RequestFailed.self, from: Data(#"{"type": "quota", "big": 12345678901234567890.5}"#.utf8))
+    #expect(big.userInfo["big"] as? Double == 12345678901234567890.5)
+    // Inline, without a tag: exactly one member must match.
+    #expect(
+      try roundTrip(#"{"percent": 40}"#, as: Progress.self).payload == .object1(ProgressPayloadObject1(percent: 40)))
+    #expect(
+      try roundTrip(#"{"done": true}"#, as: Progress.self).payload == .object2(ProgressPayloadObject2(done: true)))
+    let error = try #require(decodingError(#"{"percent": 1, "done": true}"#, as: Progress.self))
+    #expect(error.contains("more than one of `ProgressPayload`'s members (object1, object2)"))
+    #expect(decodingError(#"{"other": 1}"#, as: Progress.self)?.contains("none of `ProgressPayload`'s members") == true)
+    // The event a backend sends as a CloudEvent decodes through the catalog.
+    let cloudEvent =
+      #"{"specversion": "1.0", "id": "1", "source": "/s", "type": "requestFailed", "data": {"type": "error", "message": "m"}}"#
+    let decoded = try EventEnvelope(cloudEventJSON: Data(cloudEvent.utf8)).decode(using: GeneratedEvents.catalog)
+    #expect(decoded as? RequestFailed == RequestFailed(payload: .genericError(GenericError(message: "m"))))
+  }
+
   @Test func otherKeysAndFreeFormObjectsAreKept() throws {
     let event = try roundTrip(
       #"{"type": "UPLOAD_FAILED", "error": {"type": "error", "message": "m"}, "labels": {"source": "s", "team": "t"}, "metadata": {"a": [1, {"b": null}]}}"#,

@@ -58,9 +58,15 @@ struct PayloadSchemas {
     ["$ref": .string(definitionsPointer + JSONPointer.escaped(name))]
   }
 
-  /// An event's payload: an object of its fields.
+  /// An event's payload: an object of its fields; for an event whose payload is a choice, an
+  /// `allOf` of the choice alone, so that its title and description stand beside the `$ref`.
   func eventSchema(_ event: EventDeclaration) -> JSONValue {
-    .object(
+    if let payload = event.fields.first, payload.isWholePayload {
+      var schema = header(title: event.name, doc: event.doc)
+      schema["allOf"] = [self.schema(for: payload.type)]
+      return .object(trailer(schema, kind: "event", deprecated: event.deprecated))
+    }
+    return .object(
       object(
         title: event.name, doc: event.doc, fields: event.fields, kind: "event", deprecated: event.deprecated))
   }

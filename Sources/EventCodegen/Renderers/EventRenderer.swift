@@ -13,25 +13,28 @@ struct EventRenderer {
       doc.append(message.isEmpty ? "Deprecated: publishing it is deprecated." : "Deprecated: \(message)")
     }
     let coding = FieldCodingRenderer(fields: event.fields, access: access, isMutable: false)
+    let identity: [Declaration] = [
+      .property(
+        PropertyDecl(
+          doc: ["The name on the wire, also the notification name."], modifiers: [.access(access), .static],
+          name: "eventName", type: .swift("String"),
+          getter: [.line(Code(SwiftSpelling.stringLiteral(event.wireName)))])),
+      .property(
+        PropertyDecl(
+          doc: ["The schema version this type was generated from."], modifiers: [.access(access), .static],
+          name: "eventVersion", type: .swift("Int"), getter: [.line("\(event.version)")])),
+    ]
+    let payload = event.fields.first { $0.isWholePayload }
     var declarations: [Declaration] = [
       .type(
         NominalDecl(
           doc: doc, modifiers: [.nonisolated, .access(access)], kind: .struct, name: event.name,
           conformances: [.runtime("Event")],
-          members: [
-            .property(
-              PropertyDecl(
-                doc: ["The name on the wire, also the notification name."], modifiers: [.access(access), .static],
-                name: "eventName", type: .swift("String"),
-                getter: [.line(Code(SwiftSpelling.stringLiteral(event.wireName)))])),
-            .property(
-              PropertyDecl(
-                doc: ["The schema version this type was generated from."], modifiers: [.access(access), .static],
-                name: "eventVersion", type: .swift("Int"), getter: [.line("\(event.version)")])),
-          ] + coding.properties + [
+          members: identity + coding.properties + [
             coding.memberwiseInitializer(doc: "Creates the event.", deprecated: event.deprecated)
           ])),
-      coding.codingExtension(for: event.name, initializerIsDeprecated: event.deprecated != nil),
+      payload.map { wholePayloadCoding(event.name, $0) }
+        ?? coding.codingExtension(for: event.name, initializerIsDeprecated: event.deprecated != nil),
     ]
     if let subject = event.subject {
       declarations.append(
@@ -47,6 +50,49 @@ struct EventRenderer {
             ] + replayMembers(event))))
     }
     return declarations
+  }
+
+  /// The coding of an event whose payload is a choice: its JSON is the member's, with no key
+  /// around it, and its `userInfo` holds the member's own keys. The initializers assign the
+  /// property rather than call the memberwise initializer, which may be deprecated.
+  private func wholePayloadCoding(_ name: String, _ payload: Field) -> Declaration {
+    let choice = SwiftSpelling.type(payload.type)
+    let property = FieldCodingRenderer.storage(payload)
+    return .extension(
+      ExtensionDecl(
+        modifiers: [.nonisolated], type: .local(name),
+        members: [
+          .function(
+            FunctionDecl(
+              doc: ["Decodes the member the JSON is: the whole payload, with no key around it."],
+              modifiers: [.access(access)],
+              signature: "init(from decoder: any \(TypeReference.swift("Decoder"))) throws",
+              body: [.line("self.\(property) = try \(choice)(from: decoder)")])),
+          .function(
+            FunctionDecl(
+              doc: ["Encodes the member it holds, with no key around it."],
+              modifiers: [.access(access)],
+              signature: "func encode(to encoder: any \(TypeReference.swift("Encoder"))) throws",
+              body: [.line("try self.\(property).encode(to: encoder)")])),
+          .function(
+            FunctionDecl(
+              doc: ["Reads the member from `userInfo`, which holds the member's own keys."],
+              modifiers: [.access(access)],
+              signature:
+                "init(reading reader: \(TypeReference.runtime("UserInfoReader"))) throws(\(TypeReference.runtime("UserInfoDecodingError")))",
+              body: [
+                .line(
+                  "self.\(property) = try \(TypeReference.runtime("ChoiceCoding")).wholePayload(\(choice).self, from: reader)"
+                )
+              ])),
+          .function(
+            FunctionDecl(
+              doc: ["Writes the member's own keys into `userInfo`."],
+              modifiers: [.access(access)],
+              signature: "func write(to writer: inout \(TypeReference.runtime("UserInfoWriter")))",
+              body: [.line("\(TypeReference.runtime("ChoiceCoding")).writeWholePayload(self.\(property), to: &writer)")]
+            )),
+        ]))
   }
 
   /// `replay: { per-subject: N }`: every bus keeps the latest event of N subjects.

@@ -19,8 +19,11 @@ extension AsyncAPIDecoder {
     declared[identity] = typeName.value
     var syntaxes: [ChoiceMemberSyntax] = []
     var valid = true
+    // Members named alike (two inline objects are both `object`) are told apart by position.
+    let names = members.enumerated().map { memberCaseName($1, index: $0) }
+    let repeated = Set(names.filter { name in names.count { $0 == name } > 1 })
     for (index, member) in members.enumerated() {
-      let caseName = memberCaseName(member, index: index)
+      let caseName = repeated.contains(names[index]) ? names[index] + "\(index + 1)" : names[index]
       guard let type = typeExpression(member, hint: typeName.value + SchemaNames.typeName(caseName)) else {
         valid = false
         continue

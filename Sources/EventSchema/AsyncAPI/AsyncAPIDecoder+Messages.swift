@@ -39,14 +39,13 @@ extension AsyncAPIDecoder {
           at: type.location)
         return nil
       }
-      if let union = unionMembers(schema), union.members.count > 1 {
-        reader.log.warning(
-          "\(what) is skipped: its payload is a choice (`\(union.keyword)`) of \(union.members.count) schemas, and eventgen makes events of object payloads only; a field may be a choice",
-          at: field(union.keyword, of: schema)?.location ?? schema.location)
-        return nil
+      if let choice = payloadChoice(payload, schema: schema) {
+        guard let whole = choiceField(choice, event: name, what: what) else { return nil }
+        fields = [whole]
+      } else {
+        guard let members = objectMembers(schema, owner: name.value, what: "the payload of \(what)") else { return nil }
+        fields = members
       }
-      guard let members = objectMembers(schema, owner: name.value, what: "the payload of \(what)") else { return nil }
-      fields = members
     }
     var event = EventSyntax(
       name: name, fields: fields,
@@ -67,6 +66,91 @@ extension AsyncAPIDecoder {
       }
     }
     return event
+  }
+
+  /// A payload that is itself a choice: the schema with a `oneOf`/`anyOf` of two or more
+  /// members, and the node that names it (the payload's `$ref`). An `allOf` of one such schema
+  /// alone counts too: the export writes a choice event so, to keep its title beside the `$ref`.
+  private mutating func payloadChoice(
+    _ payload: YAMLNode, schema: YAMLNode
+  ) -> (node: YAMLNode, schema: YAMLNode, keyword: String, members: [YAMLNode])? {
+    var node = payload
+    var schema = schema
+    if field("properties", of: schema) == nil, let allOf = field("allOf", of: schema),
+      case .sequence(let parts, _) = allOf.content
+    {
+      let typed = parts.filter { !isAnnotationOnly($0) }
+      var log = DiagnosticLog()  // the event's own reading reports errors
+      if typed.count == 1, let resolved = resolver.resolve(typed[0], log: &log)?.node {
+        node = typed[0]
+        schema = resolved
+      }
+    }
+    guard field("x-eventgen-type", of: schema) == nil, let union = unionMembers(schema), union.members.count > 1
+    else { return nil }
+    return (node, schema, union.keyword, union.members)
+  }
+
+  /// The one field of an event whose payload is a choice: the whole JSON, of the choice's type.
+  /// The choice is named after its component or `title`, else `<Event>Payload`; never after
+  /// the event itself, which is a type of its own.
+  private mutating func choiceField(
+    _ choice: (node: YAMLNode, schema: YAMLNode, keyword: String, members: [YAMLNode]),
+    event name: Located<String>, what: String
+  ) -> FieldSyntax? {
+    // An event's JSON is an object (envelopes, logs and `userInfo` hold it as one).
+    for member in choice.members where !isObjectSchema(member, depth: 0) {
+      reader.log.warning(
+        "\(what) is skipped: its payload is a choice (`\(choice.keyword)`) with a member that is not an object, and an event's JSON is an object; a field may be such a choice",
+        at: member.location)
+      return nil
+    }
+    var log = DiagnosticLog()  // the choice's own reading reports errors
+    let target =
+      ReferenceResolver.reference(of: choice.node) != nil ? resolver.resolve(choice.node, log: &log)?.target : nil
+    let typeName: String
+    let identity: String
+    if let target, SchemaNames.typeName(target.name) != name.value {
+      (typeName, identity) = (target.name, target.identity)
+    } else if let title = title(of: choice.schema), SchemaNames.typeName(title) != name.value {
+      (typeName, identity) = (title, "\(choice.schema.location)")
+    } else {
+      (typeName, identity) = (name.value + "Payload", "\(choice.schema.location) payload")
+    }
+    guard
+      let type = declareChoice(
+        choice.schema, members: choice.members, keyword: choice.keyword,
+        name: Located(value: typeName, location: choice.schema.location), identity: identity)
+    else { return nil }
+    var whole = FieldSyntax(
+      name: Located(value: "payload", location: choice.node.location), type: type,
+      doc: "The event's JSON: one of the members of the payload's `\(choice.keyword)`.")
+    whole.isWholePayload = true
+    return whole
+  }
+
+  /// Whether every value of a schema is a JSON object: `type: object`, object keywords without
+  /// a `type`, an `allOf` with an object part, or a choice of objects. Bounded in depth, as a
+  /// `$ref` cycle through `allOf` is possible.
+  private mutating func isObjectSchema(_ node: YAMLNode, depth: Int) -> Bool {
+    var log = DiagnosticLog()  // the choice's own reading reports errors
+    guard depth < 32, let schema = resolver.resolve(node, log: &log)?.node else { return depth < 32 }
+    if let type = field("type", of: schema) {
+      if case .scalar(let text) = type.content { return text.value == "object" }
+      return false
+    }
+    if ["properties", "additionalProperties", "patternProperties", "required"].contains(where: {
+      field($0, of: schema) != nil
+    }) {
+      return true
+    }
+    if let allOf = field("allOf", of: schema), case .sequence(let parts, _) = allOf.content {
+      return parts.contains { isObjectSchema($0, depth: depth + 1) }
+    }
+    if let union = unionMembers(schema), !union.members.isEmpty {
+      return union.members.allSatisfy { isObjectSchema($0, depth: depth + 1) }
+    }
+    return false
   }
 
   /// Whether a message's content type is JSON; a warning skips the message otherwise.

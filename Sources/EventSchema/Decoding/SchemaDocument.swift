@@ -43,6 +43,8 @@ struct FieldSyntax: Sendable {
   var defaultIsAnnotation = false
   /// The field that holds the object's other keys (`additionalProperties`).
   var keepsOtherKeys = false
+  /// The field that is the event's whole JSON (a payload that is a choice).
+  var isWholePayload = false
 }
 
 /// A member of a choice as written.

@@ -18,6 +18,10 @@ public struct Field: Hashable, Sendable {
   /// Whether the field holds the keys no other field has (JSON Schema's `additionalProperties`
   /// beside `properties`): its type is `[String: T]`, and it has no wire key of its own.
   public var keepsOtherKeys: Bool
+  /// Whether the field is its event's whole JSON, with no key of its own: an AsyncAPI payload
+  /// that is itself a choice (`oneOf`/`anyOf` of objects). Such a field is its event's only one,
+  /// and its type is a choice.
+  public var isWholePayload: Bool
   /// Where the field is declared.
   public var location: SourceLocation
 
@@ -25,9 +29,10 @@ public struct Field: Hashable, Sendable {
   public init(
     name: String, wireKey: String, type: FieldType, doc: String? = nil,
     defaultValue: DefaultValue? = nil, deprecated: String? = nil, constant: DefaultValue? = nil,
-    keepsOtherKeys: Bool = false, location: SourceLocation
+    keepsOtherKeys: Bool = false, isWholePayload: Bool = false, location: SourceLocation
   ) {
     self.keepsOtherKeys = keepsOtherKeys
+    self.isWholePayload = isWholePayload
     self.name = name
     self.wireKey = wireKey
     self.type = type

@@ -192,7 +192,7 @@ struct SchemaValidator {
         valid = false
         continue
       }
-      if field.keepsOtherKeys {
+      if field.keepsOtherKeys || field.isWholePayload {
         result.append(field)  // no wire key of its own
         continue
       }
@@ -238,7 +238,7 @@ struct SchemaValidator {
     return Field(
       name: syntax.name.value, wireKey: syntax.key?.value ?? syntax.name.value, type: type, doc: syntax.doc,
       defaultValue: defaultValue, deprecated: syntax.deprecated, constant: constant,
-      keepsOtherKeys: syntax.keepsOtherKeys, location: syntax.name.location)
+      keepsOtherKeys: syntax.keepsOtherKeys, isWholePayload: syntax.isWholePayload, location: syntax.name.location)
   }
 
   /// A field's `const`: one value of a string, number, boolean or enum type, checked as a default is.

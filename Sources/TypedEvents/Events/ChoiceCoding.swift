@@ -135,6 +135,29 @@ public enum ChoiceCoding {
         found: NoMemberMatched(choice: choice, matched: [], errors: errors).description))
   }
 
+  /// The choice that is an event's whole payload, read from the event's `userInfo`: the
+  /// member's own keys, as ``writeWholePayload(_:to:)`` writes them.
+  public static func wholePayload<Choice: SchemaChoice>(
+    _ type: Choice.Type, from reader: UserInfoReader
+  ) throws(UserInfoDecodingError) -> Choice {
+    try Choice(propertyListValue: reader.entries)
+  }
+
+  /// Writes the choice that is an event's whole payload into the event's `userInfo`: the keys
+  /// of the member it holds, each as a field of that member is written. A value no member
+  /// matched (kept as JSON) is written as a property-list dictionary of its keys, which a
+  /// choice reads back as that JSON; JSON `null`s are left out of it, as a property list has
+  /// none, and a number that neither an `Int64` nor a `Double` holds exactly is the nearest
+  /// `Double`.
+  public static func writeWholePayload<Choice: SchemaChoice>(_ choice: Choice, to writer: inout UserInfoWriter) {
+    var value = choice.propertyListValue
+    if let text = value as? String, let json = try? JSONValue(jsonText: text), let object = json.propertyListObject {
+      value = object
+    }
+    // Every member of an event's choice is an object (eventgen checks), so this is a dictionary.
+    for (key, item) in UserInfoReader.dictionary(value) ?? [:] { writer.set(item, forKey: key) }
+  }
+
   /// The JSON of a value whose tag no member has: its JSON text, as ``JSONValue`` writes itself
   /// into `userInfo`, or a property-list dictionary from elsewhere.
   public static func unrecognized(propertyList value: Any) throws(UserInfoDecodingError) -> JSONValue {
@@ -144,6 +167,21 @@ public enum ChoiceCoding {
 }
 
 extension JSONValue {
+  /// The value as property-list objects, the inverse of ``init(propertyListObject:)``: nil for
+  /// `null`, which members and elements that are `null` leave out; a decimal as a `Double`.
+  var propertyListObject: Any? {
+    switch self {
+    case .null: return nil
+    case .bool(let value): return value
+    case .integer(let value): return value
+    case .decimal: return doubleValue
+    case .double(let value): return value
+    case .string(let value): return value
+    case .array(let elements): return elements.compactMap(\.propertyListObject)
+    case .object(let members): return members.compactMapValues(\.propertyListObject)
+    }
+  }
+
   /// Reads a property-list value (a string, number, boolean, array or dictionary with string
   /// keys) as JSON; dates and data, which JSON has no form for, are refused.
   init(propertyListObject value: Any) throws(UserInfoDecodingError) {

@@ -154,6 +154,19 @@ public struct UserInfoReader {
     return result
   }
 
+  /// Every entry with a string key, as one dictionary.
+  var entries: [String: Any] {
+    switch storage {
+    case .pairs(let pairs):
+      var result: [String: Any] = [:]
+      result.reserveCapacity(pairs.count)
+      for pair in pairs { result[pair.key] = pair.value }
+      return result
+    case .dictionary(let strings):
+      return strings
+    }
+  }
+
   @inlinable
   func value(forKey key: String) -> Any? {
     switch storage {

@@ -295,6 +295,66 @@ nonisolated public struct SessionBeginsData: Swift.Hashable, Swift.Codable, Type
   }
 }
 
+nonisolated public struct ProgressPayloadObject1: Swift.Hashable, Swift.Codable, TypedEvents.UserInfoCodable {
+  public var percent: Swift.Int
+
+  /// Creates a value.
+  public init(percent: Swift.Int) {
+    self.percent = percent
+  }
+}
+
+nonisolated public struct ProgressPayloadObject2: Swift.Hashable, Swift.Codable, TypedEvents.UserInfoCodable {
+  public var done: Swift.Bool
+
+  /// Creates a value.
+  public init(done: Swift.Bool) {
+    self.done = done
+  }
+}
+
+/// Decoding tries every member: exactly one must match (`oneOf`).
+nonisolated public enum ProgressPayload: TypedEvents.SchemaChoice {
+  case object1(ProgressPayloadObject1)
+  case object2(ProgressPayloadObject2)
+
+  /// Decodes the member the JSON is.
+  public init(from decoder: any Swift.Decoder) throws {
+    self = try TypedEvents.ChoiceCoding.exactlyOne(decoder, choice: "ProgressPayload", [
+      ("object1", { .object1(try TypedEvents.ChoiceCoding.decode(ProgressPayloadObject1.self, from: $0)) }),
+      ("object2", { .object2(try TypedEvents.ChoiceCoding.decode(ProgressPayloadObject2.self, from: $0)) }),
+    ])
+  }
+
+  /// Encodes the member it holds, exactly as that member encodes.
+  public func encode(to encoder: any Swift.Encoder) throws {
+    switch self {
+    case .object1(let value):
+      try TypedEvents.ChoiceCoding.encode(value, to: encoder)
+    case .object2(let value):
+      try TypedEvents.ChoiceCoding.encode(value, to: encoder)
+    }
+  }
+
+  /// The property-list form of the member it holds.
+  public var propertyListValue: Any {
+    switch self {
+    case .object1(let value):
+      return value.propertyListValue
+    case .object2(let value):
+      return value.propertyListValue
+    }
+  }
+
+  /// Reads the member a property-list value is.
+  public init(propertyListValue value: Any) throws(TypedEvents.UserInfoDecodingError) {
+    self = try TypedEvents.ChoiceCoding.exactlyOne(propertyList: value, choice: "ProgressPayload", [
+      ("object1", { value throws(TypedEvents.UserInfoDecodingError) in .object1(try ProgressPayloadObject1(propertyListValue: value)) }),
+      ("object2", { value throws(TypedEvents.UserInfoDecodingError) in .object2(try ProgressPayloadObject2(propertyListValue: value)) }),
+    ])
+  }
+}
+
 /// Wire name `ping`, version 1.
 nonisolated public struct Ping: TypedEvents.Event {
   /// The name on the wire, also the notification name.
@@ -438,6 +498,42 @@ nonisolated public struct Batch: TypedEvents.Event {
   }
 }
 
+/// The payload is a choice told apart by a tag, with no key around it.
+///
+/// Wire name `requestFailed`, version 1.
+nonisolated public struct RequestFailed: TypedEvents.Event {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "requestFailed" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// The event's JSON: one of the members of the payload's `oneOf`.
+  public let payload: StructuredError
+
+  /// Creates the event.
+  public init(payload: StructuredError) {
+    self.payload = payload
+  }
+}
+
+/// Wire name `progress`, version 1.
+nonisolated public struct Progress: TypedEvents.Event {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "progress" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// The event's JSON: one of the members of the payload's `oneOf`.
+  public let payload: ProgressPayload
+
+  /// Creates the event.
+  public init(payload: ProgressPayload) {
+    self.payload = payload
+  }
+}
+
 @_spi(Generated) nonisolated extension DuplicateError: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
@@ -499,6 +595,34 @@ nonisolated public struct Batch: TypedEvents.Event {
   /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
   public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
     writer.encode(self.id, forKey: "id")
+  }
+}
+
+@_spi(Generated) nonisolated extension ProgressPayloadObject1: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    try self.init(
+      percent: reader.decode(Swift.Int.self, forKey: "percent")
+    )
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.percent, forKey: "percent")
+  }
+}
+
+@_spi(Generated) nonisolated extension ProgressPayloadObject2: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    try self.init(
+      done: reader.decode(Swift.Bool.self, forKey: "done")
+    )
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.done, forKey: "done")
   }
 }
 
@@ -610,6 +734,50 @@ nonisolated public struct Batch: TypedEvents.Event {
   }
 }
 
+nonisolated extension RequestFailed {
+  /// Decodes the member the JSON is: the whole payload, with no key around it.
+  public init(from decoder: any Swift.Decoder) throws {
+    self.payload = try StructuredError(from: decoder)
+  }
+
+  /// Encodes the member it holds, with no key around it.
+  public func encode(to encoder: any Swift.Encoder) throws {
+    try self.payload.encode(to: encoder)
+  }
+
+  /// Reads the member from `userInfo`, which holds the member's own keys.
+  public init(reading reader: TypedEvents.UserInfoReader) throws(TypedEvents.UserInfoDecodingError) {
+    self.payload = try TypedEvents.ChoiceCoding.wholePayload(StructuredError.self, from: reader)
+  }
+
+  /// Writes the member's own keys into `userInfo`.
+  public func write(to writer: inout TypedEvents.UserInfoWriter) {
+    TypedEvents.ChoiceCoding.writeWholePayload(self.payload, to: &writer)
+  }
+}
+
+nonisolated extension Progress {
+  /// Decodes the member the JSON is: the whole payload, with no key around it.
+  public init(from decoder: any Swift.Decoder) throws {
+    self.payload = try ProgressPayload(from: decoder)
+  }
+
+  /// Encodes the member it holds, with no key around it.
+  public func encode(to encoder: any Swift.Encoder) throws {
+    try self.payload.encode(to: encoder)
+  }
+
+  /// Reads the member from `userInfo`, which holds the member's own keys.
+  public init(reading reader: TypedEvents.UserInfoReader) throws(TypedEvents.UserInfoDecodingError) {
+    self.payload = try TypedEvents.ChoiceCoding.wholePayload(ProgressPayload.self, from: reader)
+  }
+
+  /// Writes the member's own keys into `userInfo`.
+  public func write(to writer: inout TypedEvents.UserInfoWriter) {
+    TypedEvents.ChoiceCoding.writeWholePayload(self.payload, to: &writer)
+  }
+}
+
 nonisolated extension GeneratedEvents {
   /// The event types of `shapes.asyncapi.yaml`, for ``catalog``.
   static let shapesAsyncapiEvents: [any TypedEvents.Event.Type] = [
@@ -619,5 +787,7 @@ nonisolated extension GeneratedEvents {
     Anything.self,
     PutObject.self,
     Batch.self,
+    RequestFailed.self,
+    Progress.self,
   ]
 }
