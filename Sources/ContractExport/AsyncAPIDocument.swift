@@ -24,8 +24,9 @@ extension ContractExporter {
   ///   CloudEvents 1.0 attributes as they travel: `specversion` `1.0`, `id`, `source`, `type`
   ///   the wire name, `time`, `datacontenttype`, `subject` for events with one, and the
   ///   `eventversion` extension; an `allOf` of the attributes all events share, written once as
-  ///   `#/components/schemas/CloudEvents-1.0-attributes`, and this event's `type`, `eventversion`
-  ///   and `subject`), `payload` (a `$ref` to `#/components/schemas/<EventName>`),
+  ///   `#/components/schemas/CloudEvents-attributes`, and this event's `type` (a `const`;
+  ///   for an event known by several types, their `enum`, or the `pattern` with the wire name
+  ///   as its example), `eventversion` and `subject`), `payload` (a `$ref` to `#/components/schemas/<EventName>`),
   ///   `deprecated` and `x-eventgen-deprecated`, `x-eventgen-version`, and
   ///   `x-eventgen-subject` (the dotted path as written, `listing.id`), and
   ///   `x-eventgen-replay-per-subject` (the number of subjects whose latest event a bus keeps).
@@ -124,7 +125,7 @@ extension ContractExporter {
 
   /// The key under `components.schemas` of the CloudEvents attributes every message shares.
   /// Swift type names, the other keys there, cannot hold a `-`, so no declared type takes it.
-  static let attributesSchemaKey = "CloudEvents-1.0-attributes"
+  static let attributesSchemaKey = "CloudEvents-attributes"
 
   /// The CloudEvents 1.0 attributes that every event carries alike, written once and referred
   /// to by every message's `headers`, so that a document of 10,000 events is not 10,000 copies.
@@ -153,7 +154,12 @@ extension ContractExporter {
   /// event that has one.
   private func headers(_ event: EventDeclaration) -> JSONValue {
     var properties = JSONObject()
-    properties["type"] = ["const": .string(event.wireName)]
+    switch event.acceptedWireNames {
+    case nil: properties["type"] = ["const": .string(event.wireName)]
+    case .names(let names)?: properties["type"] = ["enum": .array(names.map(JSONValue.string))]
+    case .pattern(let pattern)?:
+      properties["type"] = ["pattern": .string(pattern), "examples": [.string(event.wireName)]]
+    }
     properties["eventversion"] = ["const": .number(JSONNumber(event.version))]
     if event.subject != nil {
       properties["subject"] = ["type": "string", "description": "The identity the event is about, as text."]

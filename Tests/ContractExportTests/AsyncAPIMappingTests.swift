@@ -108,8 +108,8 @@ struct AsyncAPIMappingTests {
     let messages = try #require(document["components"]?["messages"])
     let headers = try #require(messages["ListingCreated"]?["headers"])
     // What every event shares is written once and referred to.
-    #expect(headers["allOf"]?["0"] == ["$ref": "#/components/schemas/CloudEvents-1.0-attributes"])
-    let shared = try #require(document["components"]?["schemas"]?["CloudEvents-1.0-attributes"])
+    #expect(headers["allOf"]?["0"] == ["$ref": "#/components/schemas/CloudEvents-attributes"])
+    let shared = try #require(document["components"]?["schemas"]?["CloudEvents-attributes"])
     #expect(
       shared["properties"]?.objectValue?.keys == [
         "specversion", "id", "source", "type", "time", "datacontenttype", "eventversion",
@@ -150,8 +150,8 @@ struct AsyncAPIMappingTests {
     let definitions = try #require(document["$defs"])
     // The AsyncAPI document adds the CloudEvents attributes its message headers share.
     var payloadComponents = try #require(exporter.asyncAPIDocument()["components"]?["schemas"]?.objectValue)
-    #expect(payloadComponents.keys.last == "CloudEvents-1.0-attributes")
-    payloadComponents["CloudEvents-1.0-attributes"] = nil
+    #expect(payloadComponents.keys.last == "CloudEvents-attributes")
+    payloadComponents["CloudEvents-attributes"] = nil
     let components = JSONValue.object(payloadComponents)
     #expect(definitions.objectValue?.keys == components.objectValue?.keys)
     #expect(definitions.objectValue?.keys == ["ListingCreated", "ListingRemoved", "ListingID", "Listing", "GeoPoint"])

@@ -287,7 +287,7 @@ struct AsyncAPIMappingTests {
     #expect(file.events.map { $0.fields.map(\.name) } == [["id"], ["n"]])
   }
 
-  @Test func anEnvelopeTypeOfSeveralValuesKeepsTheNameWithAWarning() {
+  @Test func anEnvelopeTypeOfSeveralValuesOrAPatternAcceptsThemAll() throws {
     let result = loadAsyncAPI(
       """
       asyncapi: 3.0.0
@@ -299,13 +299,60 @@ struct AsyncAPIMappingTests {
               type: object
               properties:
                 specversion: {type: string}
-                type: {type: string, pattern: '^uk\\.gov\\.'}
+                type:
+                  type: string
+                  pattern: '^uk\\.gov\\.fcp\\.sfd\\.notification\\.'
+                  examples: [uk.gov.other, uk.gov.fcp.sfd.notification.received]
                 data: {type: object, properties: {n: {type: integer}}}
+          Listed:
+            payload:
+              type: object
+              properties:
+                specversion: {type: string}
+                type: {enum: [a.created, a.updated]}
+                data: {type: object}
+          Unmatched:
+            payload:
+              type: object
+              properties:
+                specversion: {type: string}
+                type: {pattern: '^b\\.'}
+                data: {type: object}
       """)
-    #expect(result.schema?.allEvents.map(\.wireName) == ["MessageEvent"])
+    let events = try #require(result.schema?.allEvents)
+    // The first example the pattern matches, the first value listed, else the message's key.
+    #expect(events.map(\.wireName) == ["uk.gov.fcp.sfd.notification.received", "a.created", "Unmatched"])
+    #expect(
+      events.map(\.acceptedWireNames) == [
+        .pattern(#"^uk\.gov\.fcp\.sfd\.notification\."#), .names(["a.created", "a.updated"]), .pattern(#"^b\."#),
+      ])
+    // An event published from Swift would carry a type the backend's pattern refuses: said.
     #expect(
       result.diagnostics.map(\.description) == [
-        "a.asyncapi.yaml:10:41: warning: message `MessageEvent` is known on the wire by its name: its envelope's `type` is a `pattern`, and an event type has one wire name"
+        "a.asyncapi.yaml:22:5: warning: message `Unmatched` is known by every CloudEvents `type` its pattern matches, but no `examples` value of that `type` matches it: events published from Swift carry `Unmatched`, which it does not; publish with `EventEnvelope(event, name:)` and a name it matches"
+      ])
+  }
+
+  @Test func anEnvelopeTypePatternThatIsNoRegularExpressionIsSaid() {
+    let result = loadAsyncAPI(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          E:
+            payload:
+              type: object
+              properties:
+                specversion: {type: string}
+                type: {type: string, pattern: '(unclosed'}
+                data: {type: object, properties: {n: {type: integer}}}
+      """)
+    #expect(result.schema?.allEvents.map(\.wireName) == ["E"])
+    #expect(result.schema?.allEvents.first?.acceptedWireNames == nil)
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "a.asyncapi.yaml:10:41: warning: message `E` is known on the wire by its name alone: its envelope's `type` pattern is not a regular expression eventgen reads"
       ])
   }
 

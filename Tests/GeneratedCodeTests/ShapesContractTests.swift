@@ -112,6 +112,27 @@ struct ShapesContractTests {
     #expect(decoded as? RequestFailed == RequestFailed(payload: .genericError(GenericError(message: "m"))))
   }
 
+  @Test func cloudEventsOfEveryTypeThePatternOrListAllowsDecode() throws {
+    func decoded(_ type: String, _ data: String) throws -> (any Event, EventEnvelope) {
+      let json = #"{"specversion": "1.0", "id": "1", "source": "/s", "type": "\#(type)", "data": \#(data)}"#
+      let envelope = try EventEnvelope(cloudEventJSON: Data(json.utf8))
+      return (try envelope.decode(using: GeneratedEvents.catalog), envelope)
+    }
+    for type in ["uk.gov.fcp.sfd.notification.received", "uk.gov.fcp.sfd.notification.failed"] {
+      let (event, envelope) = try decoded(type, #"{"id": "n1"}"#)
+      #expect(event as? SfdNotice == SfdNotice(id: "n1"))
+      #expect(envelope.name == type)
+    }
+    #expect(throws: EventLogError.self) { try decoded("uk.gov.other", #"{"id": "n1"}"#) }
+    for type in ["com.example.item.created", "com.example.item.updated"] {
+      #expect(try decoded(type, #"{"sku": "s"}"#).0 as? ItemChanged == ItemChanged(sku: "s"))
+    }
+    // Published from Swift: the example the pattern matches, the first value listed.
+    #expect(try EventEnvelope(SfdNotice(id: "n")).name == "uk.gov.fcp.sfd.notification.received")
+    #expect(
+      try EventEnvelope(ItemChanged(sku: "s"), name: "com.example.item.updated").name == "com.example.item.updated")
+  }
+
   @Test func otherKeysAndFreeFormObjectsAreKept() throws {
     let event = try roundTrip(
       #"{"type": "UPLOAD_FAILED", "error": {"type": "error", "message": "m"}, "labels": {"source": "s", "team": "t"}, "metadata": {"a": [1, {"b": null}]}}"#,

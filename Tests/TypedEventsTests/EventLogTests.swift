@@ -17,6 +17,32 @@ struct EventLogTests {
     #expect(EventCatalog([Tick.self]).merging(EventCatalog([Tock.self])).count == 2)
   }
 
+  @Test func theCatalogFindsTypesByEveryNameTheyAccept() throws {
+    let catalog = EventCatalog([Change.self, Tick.self, Notice.self])
+    #expect(catalog.count == 3)
+    #expect(catalog.type(named: "item.updated") == Change.self)
+    // A type's own name wins over another type's listed one, whatever the order.
+    #expect(catalog.type(named: "Test.Tick") == Tick.self)
+    #expect(catalog.type(named: "gov.notice.sent") == Notice.self)
+    #expect(catalog.type(named: "xgov.notice.sent") == nil)
+    #expect(catalog.eventNames == ["Test.Tick", "gov.notice.received", "item.created", "item.updated"])
+    // Merging keeps the patterns.
+    #expect(EventCatalog([Tick.self]).merging(EventCatalog([Notice.self])).type(named: "gov.notice.x") == Notice.self)
+
+    // The envelope keeps the type that came; the event decodes through the catalog.
+    let json = #"{"specversion":"1.0","id":"1","source":"/gov","type":"gov.notice.sent","data":{"text":"t"}}"#
+    let envelope = try EventEnvelope(cloudEventJSON: Data(json.utf8))
+    #expect(try envelope.decode(using: catalog) as? Notice == Notice(text: "t"))
+    #expect(envelope.name == "gov.notice.sent")
+
+    // Published from Swift: its own name, or another it accepts when the app names one.
+    #expect(try EventEnvelope(Notice(text: "t")).name == "gov.notice.received")
+    #expect(try EventEnvelope(Notice(text: "t"), name: "gov.notice.sent").name == "gov.notice.sent")
+    #expect(try EventEnvelope(Change(), name: "item.updated").name == "item.updated")
+    #expect(throws: EventLogError.self) { try EventEnvelope(Notice(text: "t"), name: "other.notice") }
+    #expect(throws: EventLogError.self) { try EventEnvelope(Tick(count: 1), name: "Test.Tock") }
+  }
+
   @Test func anEnvelopeRoundTripsThroughTheCatalog() throws {
     let envelope = try EventEnvelope(Tick(count: 4))
     #expect(envelope.name == "Test.Tick")

@@ -135,3 +135,36 @@ struct Unkept: Event, SubjectIdentifiable {
 
   var eventSubject: String { id }
 }
+
+/// An event a backend sends under every type a pattern matches.
+struct Notice: Event {
+  static var eventName: String { "gov.notice.received" }
+  static var eventVersion: Int { 1 }
+  static var acceptedEventNames: EventNames { .matching(#"^gov\.notice\."#) }
+  var text: String
+
+  init(text: String) {
+    self.text = text
+  }
+
+  init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    text = try reader.decode(String.self, forKey: "text")
+  }
+
+  func write(to writer: inout UserInfoWriter) {
+    writer.encode(text, forKey: "text")
+  }
+}
+
+/// An event a backend sends under two listed types; `Test.Tick` among them, which `Tick` owns.
+struct Change: Event {
+  static var eventName: String { "item.created" }
+  static var eventVersion: Int { 1 }
+  static var acceptedEventNames: EventNames { .oneOf(["item.created", "item.updated", "Test.Tick"]) }
+
+  init() {}
+
+  init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {}
+
+  func write(to writer: inout UserInfoWriter) {}
+}

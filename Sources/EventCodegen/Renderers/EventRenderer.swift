@@ -13,17 +13,18 @@ struct EventRenderer {
       doc.append(message.isEmpty ? "Deprecated: publishing it is deprecated." : "Deprecated: \(message)")
     }
     let coding = FieldCodingRenderer(fields: event.fields, access: access, isMutable: false)
-    let identity: [Declaration] = [
-      .property(
-        PropertyDecl(
-          doc: ["The name on the wire, also the notification name."], modifiers: [.access(access), .static],
-          name: "eventName", type: .swift("String"),
-          getter: [.line(Code(SwiftSpelling.stringLiteral(event.wireName)))])),
-      .property(
-        PropertyDecl(
-          doc: ["The schema version this type was generated from."], modifiers: [.access(access), .static],
-          name: "eventVersion", type: .swift("Int"), getter: [.line("\(event.version)")])),
-    ]
+    let identity: [Declaration] =
+      [
+        .property(
+          PropertyDecl(
+            doc: ["The name on the wire, also the notification name."], modifiers: [.access(access), .static],
+            name: "eventName", type: .swift("String"),
+            getter: [.line(Code(SwiftSpelling.stringLiteral(event.wireName)))])),
+        .property(
+          PropertyDecl(
+            doc: ["The schema version this type was generated from."], modifiers: [.access(access), .static],
+            name: "eventVersion", type: .swift("Int"), getter: [.line("\(event.version)")])),
+      ] + acceptedNames(event)
     let payload = event.fields.first { $0.isWholePayload }
     var declarations: [Declaration] = [
       .type(
@@ -93,6 +94,31 @@ struct EventRenderer {
               body: [.line("\(TypeReference.runtime("ChoiceCoding")).writeWholePayload(self.\(property), to: &writer)")]
             )),
         ]))
+  }
+
+  /// The other CloudEvents types the backend sends the event under, for the catalog.
+  private func acceptedNames(_ event: EventDeclaration) -> [Declaration] {
+    let doc: [String]
+    let value: Code
+    switch event.acceptedWireNames {
+    case nil:
+      return []
+    case .names(let names)?:
+      doc = ["Every wire name the event is known by when it comes in: the envelope's `type` allows these."]
+      value = ".oneOf([\(names.map(SwiftSpelling.stringLiteral).joined(separator: ", "))])"
+    case .pattern(let pattern)?:
+      doc = [
+        "Every wire name the event is known by when it comes in: those the envelope's `type` pattern",
+        "matches. Published from Swift, it carries ``eventName`` unless the envelope names another.",
+      ]
+      value = ".matching(\(SwiftSpelling.stringLiteral(pattern)))"
+    }
+    return [
+      .property(
+        PropertyDecl(
+          doc: doc, modifiers: [.access(access), .static], name: "acceptedEventNames",
+          type: .runtime("EventNames"), getter: [.line(value)]))
+    ]
   }
 
   /// `replay: { per-subject: N }`: every bus keeps the latest event of N subjects.

@@ -24,7 +24,7 @@ extension AsyncAPIDecoder {
     }
     let name = Located(value: swiftName, location: key.location)
     var fields: [FieldSyntax] = []
-    var cloudEventType: Located<String>?
+    var cloudEventType: (name: Located<String>?, accepted: AcceptedWireNames?)?
     if let payload = keys["payload"]?.value {
       guard isLocal(payload, what: what),
         let schema = payloadSchema(
@@ -47,6 +47,16 @@ extension AsyncAPIDecoder {
         fields = members
       }
     }
+    // In binary mode the envelope's attributes are the headers: their `type` says the same.
+    if cloudEventType == nil, let headers = keys["headers"]?.value {
+      var log = DiagnosticLog()  // the headers are not read otherwise: no errors of theirs
+      if let schema = resolver.resolve(headers, log: &log)?.node {
+        let attributes = envelopeProperties(schema)
+        if attributes["specversion"] != nil {
+          cloudEventType = cloudEventTypeName(envelopeDefinitions(of: "type", in: schema), what: what)
+        }
+      }
+    }
     var event = EventSyntax(
       name: name, fields: fields,
       subject: keys["x-eventgen-subject"].flatMap { reader.located($0.value, what: "`x-eventgen-subject`") },
@@ -54,7 +64,15 @@ extension AsyncAPIDecoder {
       deprecated: deprecation(keys["deprecated"]?.value, message: keys["x-eventgen-deprecated"]?.value))
     // The type the backend writes into the envelope, where the payload says it; else the name.
     event.wireName =
-      cloudEventType ?? keys["name"].flatMap { reader.located($0.value, what: "the message's `name`") } ?? key
+      cloudEventType?.name ?? keys["name"].flatMap { reader.located($0.value, what: "the message's `name`") } ?? key
+    event.acceptedWireNames = cloudEventType?.accepted
+    if case .pattern(let pattern)? = event.acceptedWireNames, let own = event.wireName,
+      Self.matches(pattern, own.value) == false
+    {
+      reader.log.warning(
+        "\(what) is known by every CloudEvents `type` its pattern matches, but no `examples` value of that `type` matches it: events published from Swift carry `\(own.value)`, which it does not; publish with `EventEnvelope(event, name:)` and a name it matches",
+        at: own.location)
+    }
     if let replay = keys["x-eventgen-replay-per-subject"] {
       event.replayPerSubject = reader.integer(replay.value, what: "`x-eventgen-replay-per-subject`").map {
         Located(value: $0, location: replay.value.location)
@@ -183,7 +201,8 @@ extension AsyncAPIDecoder {
   /// CloudEvents structured envelope (`specversion` and `data` among its properties) is
   /// unwrapped to its `data`.
   private mutating func payloadSchema(
-    _ payload: YAMLNode, schemaFormat: YAMLNode?, what: String, cloudEventType: inout Located<String>?
+    _ payload: YAMLNode, schemaFormat: YAMLNode?, what: String,
+    cloudEventType: inout (name: Located<String>?, accepted: AcceptedWireNames?)?
   ) -> YAMLNode? {
     guard var (schema, _) = resolver.resolve(payload, log: &reader.log) else { return nil }
     var format = schemaFormat
@@ -208,7 +227,7 @@ extension AsyncAPIDecoder {
     }
     let properties = envelopeProperties(schema)
     if properties["specversion"] != nil, let data = properties["data"] {
-      cloudEventType = properties["type"].flatMap { cloudEventTypeName($0, what: what) }
+      cloudEventType = cloudEventTypeName(envelopeDefinitions(of: "type", in: schema), what: what)
       return resolver.resolve(data, log: &reader.log)?.node
     }
     return schema
@@ -237,24 +256,61 @@ extension AsyncAPIDecoder {
     return result
   }
 
-  /// The envelope's `type` as the event's wire name: a `const` or a one-value `enum`. Several
-  /// values or a `pattern` leave the message's name, with a warning that says so.
-  private mutating func cloudEventTypeName(_ node: YAMLNode, what: String) -> Located<String>? {
+  /// Every definition of the property `key` in a schema and its `allOf` members, in order.
+  private mutating func envelopeDefinitions(of key: String, in schema: YAMLNode) -> [YAMLNode] {
+    var log = DiagnosticLog()  // the event's own reading reports errors
+    var parts = [schema]
+    if let allOf = field("allOf", of: schema), case .sequence(let members, _) = allOf.content {
+      parts += members.compactMap { resolver.resolve($0, log: &log)?.node }
+    }
+    return parts.compactMap { part in field("properties", of: part).flatMap { field(key, of: $0) } }
+  }
+
+  /// The envelope's `type` as the event's wire names: a `const` or a one-value `enum` is the
+  /// name; several values are all accepted, the first is the name; a `pattern` accepts every
+  /// name it matches, and the first `examples` value it matches is the name (else the
+  /// message's). Nil when the envelope says nothing of `type`.
+  private mutating func cloudEventTypeName(
+    _ definitions: [YAMLNode], what: String
+  ) -> (name: Located<String>?, accepted: AcceptedWireNames?)? {
     var log = DiagnosticLog()
-    let schema = resolver.resolve(node, log: &log)?.node ?? node
-    if let value = fixedValue(of: schema) {
-      return Located(value: scalarText(value), location: value.location)
+    let schemas = definitions.map { resolver.resolve($0, log: &log)?.node ?? $0 }
+    // The narrowest definition speaks: one value, then a list, then a pattern.
+    if let value = schemas.lazy.compactMap(fixedValue).first {
+      return (Located(value: scalarText(value), location: value.location), nil)
     }
-    if let values = field("enum", of: schema), case .sequence(let items, _) = values.content {
+    for schema in schemas {
+      if let values = field("enum", of: schema), case .sequence(let items, _) = values.content,
+        let first = items.first
+      {
+        let names = items.map(scalarText)
+        return (Located(value: names[0], location: first.location), .names(names))
+      }
+    }
+    guard let schema = schemas.first(where: { field("pattern", of: $0) != nil }),
+      let pattern = field("pattern", of: schema), let text = reader.string(pattern, what: "`pattern`")
+    else {
+      return nil
+    }
+    guard Self.matches(text, "") != nil else {
       reader.log.warning(
-        "\(what) is known on the wire by its name: its envelope's `type` allows \(items.count) values, and an event type has one wire name",
-        at: values.location)
-    } else if let pattern = field("pattern", of: schema) {
-      reader.log.warning(
-        "\(what) is known on the wire by its name: its envelope's `type` is a `pattern`, and an event type has one wire name",
+        "\(what) is known on the wire by its name alone: its envelope's `type` pattern is not a regular expression eventgen reads",
         at: pattern.location)
+      return nil
     }
-    return nil
+    let examples: [YAMLNode] =
+      if let list = field("examples", of: schema), case .sequence(let items, _) = list.content { items } else { [] }
+    let example = examples.first { Self.matches(text, scalarText($0)) == true }
+    return (example.map { Located(value: scalarText($0), location: $0.location) }, .pattern(text))
+  }
+
+  /// Whether `pattern` matches anywhere in `name`, as JSON Schema's `pattern` does; nil when it
+  /// is not a regular expression. Where the standard library has no `Regex` (before macOS 13),
+  /// every name matches: the runtime, which reads the pattern with `NSRegularExpression`, decides.
+  static func matches(_ pattern: String, _ name: String) -> Bool? {
+    guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else { return true }
+    guard let regex = try? Regex(pattern) else { return nil }
+    return name.contains(regex)
   }
 }
 

@@ -83,6 +83,8 @@ struct EventSyntax: Sendable {
   var version: Located<Int>? = nil
   /// `replay: { per-subject: N }`: how many subjects' latest events a bus keeps.
   var replayPerSubject: Located<Int>? = nil
+  /// The other wire names the event is known by (an envelope `type` with several values).
+  var acceptedWireNames: AcceptedWireNames? = nil
 }
 
 /// An entry under `groups:` as written.

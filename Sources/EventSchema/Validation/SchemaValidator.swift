@@ -289,10 +289,12 @@ struct SchemaValidator {
       return nil
     }
     let wireName = syntax.wireName?.value ?? namespace.map { "\($0).\(syntax.name.value)" } ?? syntax.name.value
-    return EventDeclaration(
+    var event = EventDeclaration(
       name: syntax.name.value, wireName: wireName, version: syntax.version?.value ?? version, fields: fields,
       subject: subject, doc: syntax.doc, deprecated: syntax.deprecated,
       replayPerSubject: syntax.replayPerSubject?.value, location: syntax.name.location)
+    event.acceptedWireNames = syntax.acceptedWireNames
+    return event
   }
 
   /// Follows a dotted `subject:` path through the event's fields and the records they hold.

@@ -58,12 +58,20 @@ public struct EventEnvelope: Sendable, Hashable {
   }
 
   /// Wraps `event`, encoding it as JSON; the subject is taken from the event when it has one.
+  ///
+  /// The envelope's name is `name`, or by default ``Event/eventName``: an event known by
+  /// several names may be sent under any of its ``Event/acceptedEventNames``. It throws
+  /// ``EventLogError/malformed(_:)`` for a `name` that is none of them, and the JSON encoder's
+  /// error.
   public init<E: Event>(
     _ event: E, id: String = UUID().uuidString, source: String? = nil, time: Date = Date(),
-    metadata: [String: EventAttributeValue] = [:]
+    name: String? = nil, metadata: [String: EventAttributeValue] = [:]
   ) throws {
+    if let name, name != E.eventName, !E.acceptedEventNames.contains(name) {
+      throw EventLogError.malformed("\(name) is not a wire name of \(E.self), which is known as \(E.eventName)")
+    }
     self.init(
-      id: id, source: source, time: time, name: E.eventName, version: E.eventVersion,
+      id: id, source: source, time: time, name: name ?? E.eventName, version: E.eventVersion,
       subject: Self.subjectText(of: event), metadata: metadata, payload: try EventJSON.encoder.encode(event))
   }
 

@@ -8,6 +8,9 @@ public protocol Event: Sendable, Hashable, Codable, UserInfoCodable {
   static var eventName: String { get }
   /// The schema version the event type was generated from.
   static var eventVersion: Int { get }
+  /// Every wire name the type is known by when it comes in; by default ``eventName`` alone.
+  /// An ``EventCatalog`` decodes each of them as this type.
+  static var acceptedEventNames: EventNames { get }
 }
 
 extension Event {

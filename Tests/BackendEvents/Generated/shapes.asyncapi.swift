@@ -534,6 +534,49 @@ nonisolated public struct Progress: TypedEvents.Event {
   }
 }
 
+/// Wire name `uk.gov.fcp.sfd.notification.received`, version 1.
+nonisolated public struct SfdNotice: TypedEvents.Event {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "uk.gov.fcp.sfd.notification.received" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// Every wire name the event is known by when it comes in: those the envelope's `type` pattern
+  /// matches. Published from Swift, it carries ``eventName`` unless the envelope names another.
+  public static var acceptedEventNames: TypedEvents.EventNames {
+    .matching("^uk\\.gov\\.fcp\\.sfd\\.notification\\.")
+  }
+
+  public let id: Swift.String
+
+  /// Creates the event.
+  public init(id: Swift.String) {
+    self.id = id
+  }
+}
+
+/// Wire name `com.example.item.created`, version 1.
+nonisolated public struct ItemChanged: TypedEvents.Event {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "com.example.item.created" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// Every wire name the event is known by when it comes in: the envelope's `type` allows these.
+  public static var acceptedEventNames: TypedEvents.EventNames {
+    .oneOf(["com.example.item.created", "com.example.item.updated"])
+  }
+
+  public let sku: Swift.String
+
+  /// Creates the event.
+  public init(sku: Swift.String) {
+    self.sku = sku
+  }
+}
+
 @_spi(Generated) nonisolated extension DuplicateError: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
@@ -778,6 +821,34 @@ nonisolated extension Progress {
   }
 }
 
+@_spi(Generated) nonisolated extension SfdNotice: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    try self.init(
+      id: reader.decode(Swift.String.self, forKey: "id")
+    )
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+  }
+}
+
+@_spi(Generated) nonisolated extension ItemChanged: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    try self.init(
+      sku: reader.decode(Swift.String.self, forKey: "sku")
+    )
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.sku, forKey: "sku")
+  }
+}
+
 nonisolated extension GeneratedEvents {
   /// The event types of `shapes.asyncapi.yaml`, for ``catalog``.
   static let shapesAsyncapiEvents: [any TypedEvents.Event.Type] = [
@@ -789,5 +860,7 @@ nonisolated extension GeneratedEvents {
     Batch.self,
     RequestFailed.self,
     Progress.self,
+    SfdNotice.self,
+    ItemChanged.self,
   ]
 }
