@@ -2,30 +2,39 @@
 
 For each message of each document (read unchanged, as real_world_examples.py reads them), draws
 random instances of its payload schema with hypothesis-jsonschema (derandomized: the same
-instances on every run), at least 200 per document. Python's jsonschema (draft-07, the AsyncAPI
+instances on every run), 200 per message (one process per core draws them); a schema that allows
+few values gives fewer distinct ones, and the summary names the message with the fewest. Mutants
+are made of the first 25 of each message. Python's jsonschema (draft-07, the AsyncAPI
 schema format's base) checks each one. Then, through the Swift round-trip program that
 Scripts/asyncapi-real-world builds from the generated code:
 
-- every valid instance must decode (one with an integer beyond Int64 may be refused instead,
-  never changed), and encode back to the same value: the same JSON, except
+- every valid instance must decode (one with an integer beyond Int64, or with a number no Float
+  holds where the schema says `format: float`, may be refused instead, never changed), and
+  encode back to the same value: the same JSON, except
   where JSON Schema itself says the two mean the same (a `default` or `const` written out, a
-  `null` left out, one instant in two spellings, to the precision of `Date`, a UUID's letter
-  case), and except keys that an
+  `null` left out, one instant in two spellings, to the precision of `Date`, a `format: float`
+  number to Float's precision, a UUID's letter case), and except keys that an
   object with `properties` does not declare and whose `additionalProperties` is not given: those
   are not kept (see the DocC mapping table);
 - every mutant that JSON Schema refuses for a reason the generated types check (a required key
   removed, a value of the wrong JSON type, a `const` changed) must be refused too.
 
-A schema hypothesis-jsonschema cannot draw from (a recursive one) is reported, not hidden.
+A recursive schema, which hypothesis-jsonschema does not draw from, is drawn from with its
+recursion written out three levels deep (and reported); a schema no instance can satisfy is
+reported as not drawn, not hidden.
 
 Usage: real_world_instances.py <round-trip executable> <module>=<document> ...
 Needs hypothesis-jsonschema and jsonschema (Scripts/peers/setup). Exits 1 on a disagreement.
 """
 
 import copy
-import datetime
+from fractions import Fraction
 import json
 import math
+import multiprocessing
+import re
+import struct
+import os
 import subprocess
 import sys
 import tempfile
@@ -39,8 +48,10 @@ from hypothesis_jsonschema import from_schema
 
 from real_world_examples import load, messages, resolve
 
-PER_DOCUMENT = 200
-PER_MESSAGE_AT_LEAST = 4
+# Instances drawn of every message's schema (fewer where the schema allows fewer values).
+PER_MESSAGE = 200
+# Mutants are made of this many of each message's instances.
+MUTATED_PER_MESSAGE = 25
 SCALARS = {"string": "a string", "integer": 7, "number": 0.5, "boolean": True, "array": [], "object": {}}
 
 
@@ -74,6 +85,34 @@ def draw(schema, count):
         warnings.simplefilter("ignore", NonInteractiveExampleWarning)
         collect()
     return drawn
+
+
+def unrolled(document, schema, depth=3):
+    """`schema` with its local `$ref`s written out, a recursive one `depth` levels deep and
+    `false` (no value) below that: a schema hypothesis-jsonschema draws from, as it draws from no
+    recursive one. It allows fewer values than `schema`, never others, so what is drawn from it
+    is an instance of `schema`; each instance is still judged against `schema` itself."""
+
+    def walk(node, stack):
+        if isinstance(node, list):
+            return [walk(item, stack) for item in node]
+        if not isinstance(node, dict):
+            return node
+        reference = node.get("$ref")
+        if isinstance(reference, str) and reference.startswith("#/"):
+            if stack.count(reference) >= depth:
+                return False
+            inner = walk(resolve(document, {"$ref": reference}), stack + [reference])
+            siblings = {key: value for key, value in node.items() if key != "$ref"}
+            return {"allOf": [inner, walk(siblings, stack)]} if siblings else inner
+        # Values, not schemas: copied as they are.
+        return {
+            key: value if key in ("const", "enum", "examples", "default") else walk(value, stack)
+            for key, value in node.items()
+            if key != "components"
+        }
+
+    return walk(schema, [])
 
 
 def merged(document, schema):
@@ -110,7 +149,72 @@ def big_integer(value):
     return False
 
 
-REFERENCE = datetime.datetime(2001, 1, 1, tzinfo=datetime.timezone.utc)
+def float32(number):
+    """`number` as the nearest Float, as a Double; None where a Float holds no such value: beyond
+    its range, or so close to zero that it would be zero."""
+    try:
+        value = struct.unpack("f", struct.pack("f", number))[0]
+    except OverflowError:
+        return None
+    if (value == 0 and number != 0) or (math.isinf(value) and not math.isinf(number)):
+        return None
+    return value
+
+
+def beyond_float(document, schema, value):
+    """Whether `value` holds, where `schema` says `format: float`, a number no Float holds,
+    which a `Float` field refuses rather than make infinite or zero."""
+    schema = merged(document, schema)
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return schema.get("format") == "float" and float32(value) is None
+    for keyword in ("oneOf", "anyOf"):
+        if any(beyond_float(document, branch, value) for branch in schema.get(keyword) or []):
+            return True
+    if isinstance(value, dict):
+        properties = schema.get("properties") or {}
+        extra = schema.get("additionalProperties")
+        extra = extra if isinstance(extra, dict) else {}
+        return any(beyond_float(document, properties.get(key, extra), item) for key, item in value.items())
+    if isinstance(value, list):
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        return any(beyond_float(document, items, item) for item in value)
+    return False
+
+
+DATE_TIME = re.compile(
+    r"(-?\d{4,})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(\.\d+)?(?:([Zz])|([+-])(\d\d):(\d\d))$")
+
+
+def days_from_civil(year, month, day):
+    """Days from 1970-01-01 to a proleptic Gregorian date, for any year, 0 and before included
+    (Python's datetime stops at year 1; a time in 0001-01-01 with a positive offset is in year 0)."""
+    year -= month <= 2
+    era = (year if year >= 0 else year - 399) // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468
+
+
+# 2001-01-01, the reference date of Foundation's `Date`, in days from 1970.
+REFERENCE_DAYS = days_from_civil(2001, 1, 1)
+
+
+def instant(text):
+    """An RFC 3339 date-time as seconds since 2001 (exact, a Fraction), or None."""
+    match = DATE_TIME.match(text)
+    if not match:
+        return None
+    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
+    seconds = Fraction((days_from_civil(year, month, day) - REFERENCE_DAYS) * 86400 + hour * 3600 + minute * 60 + second)
+    if match.group(7):
+        seconds += Fraction(match.group(7))
+    if match.group(9):
+        offset = (int(match.group(10)) * 60 + int(match.group(11))) * 60
+        seconds -= offset if match.group(9) == "+" else -offset
+    return seconds
 
 
 def same_instant(a, b):
@@ -118,15 +222,7 @@ def same_instant(a, b):
     spacing is a few microseconds in the years 1000 or 3000."""
     if a is None or b is None:
         return False
-    seconds = abs((a - REFERENCE).total_seconds())
-    return abs((a - b).total_seconds()) <= 4 * math.ulp(seconds) + 1e-6
-
-
-def instant(text):
-    try:
-        return datetime.datetime.fromisoformat(text.replace("z", "Z").replace("t", "T"))
-    except ValueError:
-        return None
+    return abs(a - b) <= 4 * math.ulp(abs(float(a))) + 1e-6
 
 
 def same(document, schema, sent, back):
@@ -168,6 +264,9 @@ def same(document, schema, sent, back):
             return same_instant(instant(sent), instant(back))
         if schema.get("format") == "uuid":
             return sent.lower() == back.lower()
+    if schema.get("format") == "float" and isinstance(sent, (int, float)) and isinstance(back, (int, float)):
+        # A `Float` field keeps a number to Float's precision (the mapping table says so).
+        return float32(sent) is not None and float32(sent) == float32(back)
     if isinstance(sent, float) and isinstance(back, (int, float)) and math.isfinite(sent):
         return sent == back or math.isclose(sent, back, rel_tol=1e-15)
     return sent == back
@@ -204,6 +303,27 @@ def mutants(document, schema, instance):
     return result
 
 
+_documents = {}
+
+
+def drawn_for(task):
+    """(instances, how) for one message: drawn as it is, else with its recursion written out;
+    (None, why) when neither can be drawn from. Run in a worker process."""
+    path, key = task
+    if path not in _documents:
+        _documents[path] = load(path)
+    document = _documents[path]
+    message = dict(messages(document))[key]
+    schema = payload_schema(document, message)
+    try:
+        return draw(schema, PER_MESSAGE), "drawn"
+    except Exception:  # hypothesis-jsonschema refuses some schemas, e.g. recursive ones
+        try:
+            return draw(unrolled(document, schema), PER_MESSAGE), "unrolled"
+        except Exception as error:
+            return None, f"cannot draw instances: {type(error).__name__}: {str(error)[:160]}"
+
+
 def main():
     program, pairs = sys.argv[1], sys.argv[2:]
     # Hypothesis keeps caches in `.hypothesis` under the working directory: not in a checkout.
@@ -211,30 +331,47 @@ def main():
     set_hypothesis_home_dir(home.name)
     requests = []
     skipped = []
+    unrolled_messages = []
+    fewest = {}  # path -> (distinct valid instances, message name), the message with the fewest
+    tasks = []
+    documents = {}
     for pair in pairs:
         module, path = pair.split("=", 1)
-        document = load(path)
-        found = [(key, message) for key, message in messages(document) if payload_schema(document, message)]
-        count = max(PER_MESSAGE_AT_LEAST, -(-PER_DOCUMENT // max(len(found), 1)))
-        for key, message in found:
-            name = message.get("name") or key
-            schema = payload_schema(document, message)
-            validator = jsonschema.Draft7Validator(schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
-            try:
-                instances = draw(schema, count)
-            except Exception as error:  # hypothesis-jsonschema refuses some schemas, e.g. recursive ones
-                skipped.append(f"{path}: {name}: cannot draw instances: {type(error).__name__}: {str(error)[:160]}")
+        documents[path] = (module, load(path))
+        tasks += [(path, key) for key, message in messages(documents[path][1]) if payload_schema(documents[path][1], message)]
+    # Drawing is most of the time: one process per core. A fresh process per message, so that
+    # what is drawn for it does not depend on what its process drew before (hypothesis keeps
+    # state between draws): the same instances on every run, however the messages are spread.
+    with multiprocessing.Pool(
+        os.cpu_count(), initializer=set_hypothesis_home_dir, initargs=(home.name,), maxtasksperchild=1
+    ) as pool:
+        drawn = pool.map(drawn_for, tasks, chunksize=1)
+    for (path, key), (instances, how) in zip(tasks, drawn):
+        module, document = documents[path]
+        message = dict(messages(document))[key]
+        name = message.get("name") or key
+        if instances is None:
+            skipped.append(f"{path}: {name}: {how}")
+            continue
+        if how == "unrolled":
+            unrolled_messages.append(f"{path}: {name}")
+        schema = payload_schema(document, message)
+        validator = jsonschema.Draft7Validator(schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+        distinct = set()
+        for index, instance in enumerate(instances):
+            if not validator.is_valid(instance):
                 continue
-            for instance in instances:
-                if not validator.is_valid(instance):
-                    continue
-                base = {"module": module, "name": name, "path": path, "schema": schema, "document": document}
-                # Beyond Int64: refused where the field is an integer, kept exactly in a JSONValue.
-                expect = "same or refused" if big_integer(instance) else "same"
-                requests.append({**base, "payload": instance, "expect": expect})
-                for change, mutant in mutants(document, schema, instance):
-                    if not validator.is_valid(mutant):
-                        requests.append({**base, "payload": mutant, "expect": "refused", "change": change})
+            distinct.add(json.dumps(instance, sort_keys=True))
+            base = {"module": module, "name": name, "path": path, "schema": schema, "document": document}
+            # Beyond Int64: refused where the field is an integer, kept exactly in a JSONValue;
+            # beyond Float where the field is a `Float`: refused.
+            expect = "same or refused" if big_integer(instance) or beyond_float(document, schema, instance) else "same"
+            requests.append({**base, "payload": instance, "expect": expect})
+            for change, mutant in mutants(document, schema, instance) if index < MUTATED_PER_MESSAGE else []:
+                if not validator.is_valid(mutant):
+                    requests.append({**base, "payload": mutant, "expect": "refused", "change": change})
+        if path not in fewest or len(distinct) < fewest[path][0]:
+            fewest[path] = (len(distinct), name)
     lines = "".join(json.dumps({k: r[k] for k in ("module", "name", "payload")}) + "\n" for r in requests)
     answers = subprocess.run([program], input=lines, capture_output=True, text=True, check=True).stdout.split("\n")[:-1]
     if len(answers) != len(requests):
@@ -248,7 +385,7 @@ def main():
             what = "valid instances agree"
         elif request["expect"] == "same or refused":
             ok = "error" in answer or same(request["document"], request["schema"], request["payload"], answer["json"])
-            what = "valid instances with integers beyond Int64 refused or kept"
+            what = "valid instances with integers beyond Int64 or numbers beyond Float refused or kept"
         else:
             ok = "error" in answer
             what = "mutants refused"
@@ -257,12 +394,19 @@ def main():
         tally[what] = (total + 1, passed + ok)
         if not ok:
             failures += 1
+            if os.environ.get("FAILURES"):
+                with open(os.environ["FAILURES"], "a", encoding="utf-8") as file:
+                    file.write(json.dumps({"name": request["name"], "sent": request["payload"], "answer": answer}) + "\n")
             if failures <= int(__import__("os").environ.get("SHOW", "20")):
                 got = answer.get("error") or json.dumps(answer.get("json"), sort_keys=True)
                 sent = json.dumps(request["payload"], sort_keys=True)
                 print(f"FAIL {request['path']}: {request['name']} {request.get('change', '')}: {sent[:300]} -> {got[:300]}")
     for path, tally in counts.items():
         print(f"{path}: " + ", ".join(f"{passed} of {total} {what}" for what, (total, passed) in tally.items()))
+        count, name = fewest[path]
+        print(f"{path}: the message with the fewest distinct valid instances: {name}, {count}")
+    for line in unrolled_messages:
+        print(f"DRAWN WITH RECURSION 3 DEEP {line}")
     for line in skipped:
         print(f"NOT DRAWN {line}")
     sys.exit(1 if failures else 0)

@@ -1,5 +1,6 @@
 import BackendEvents
 import Foundation
+import SampleEvents
 import Testing
 import TypedEvents
 
@@ -108,7 +109,8 @@ struct ShapesContractTests {
     // The event a backend sends as a CloudEvent decodes through the catalog.
     let cloudEvent =
       #"{"specversion": "1.0", "id": "1", "source": "/s", "type": "requestFailed", "data": {"type": "error", "message": "m"}}"#
-    let decoded = try EventEnvelope(cloudEventJSON: Data(cloudEvent.utf8)).decode(using: GeneratedEvents.catalog)
+    let decoded = try EventEnvelope(cloudEventJSON: Data(cloudEvent.utf8)).decode(
+      using: BackendEvents.GeneratedEvents.catalog)
     #expect(decoded as? RequestFailed == RequestFailed(payload: .genericError(GenericError(message: "m"))))
   }
 
@@ -116,7 +118,7 @@ struct ShapesContractTests {
     func decoded(_ type: String, _ data: String) throws -> (any Event, EventEnvelope) {
       let json = #"{"specversion": "1.0", "id": "1", "source": "/s", "type": "\#(type)", "data": \#(data)}"#
       let envelope = try EventEnvelope(cloudEventJSON: Data(json.utf8))
-      return (try envelope.decode(using: GeneratedEvents.catalog), envelope)
+      return (try envelope.decode(using: BackendEvents.GeneratedEvents.catalog), envelope)
     }
     for type in ["uk.gov.fcp.sfd.notification.received", "uk.gov.fcp.sfd.notification.failed"] {
       let (event, envelope) = try decoded(type, #"{"id": "n1"}"#)
@@ -169,6 +171,20 @@ struct ShapesContractTests {
     let digits = "12345678901234567890123456789012345678"
     let ping = try roundTrip(#"{"type": "ping", "payload": \#(digits)}"#, as: Ping.self)
     #expect(String(decoding: try JSONEncoder().encode(ping), as: UTF8.self).contains(digits))
+  }
+
+  @Test func aFloatKeepsFloatPrecisionAndRefusesWhatNoFloatHolds() throws {
+    func score(_ number: String) throws -> Float? {
+      let json = #"{"conversation": 7, "messages": [], "hasMore": false, "loadedIn": 1, "score": \#(number)}"#
+      return try JSONDecoder().decode(SampleEvents.MessagesLoaded.self, from: Data(json.utf8)).score
+    }
+    #expect(try score("0.1") == 0.1)
+    #expect(try score("16777217") == 16_777_216)  // to Float's precision
+    #expect(try score("1e-45") == .leastNonzeroMagnitude)
+    // Beyond Float's range, or so near zero that it would be 0: refused, never infinite or 0.
+    for number in ["3.5e38", "-1.7976931348623157e308", "1e-46", "-2.2250738585072014e-308"] {
+      #expect(throws: DecodingError.self, "\(number)") { try score(number) }
+    }
   }
 
   @Test func allOfNarrowsTheBaseToAConstantCase() throws {
