@@ -167,11 +167,12 @@ def beyond_float(document, schema, value):
     schema = merged(document, schema)
     if isinstance(value, bool):
         return False
-    if isinstance(value, (int, float)):
-        return schema.get("format") == "float" and float32(value) is None
+    # A member first: `anyOf: [{type: number, format: float}, {type: "null"}]` is a `Float?`.
     for keyword in ("oneOf", "anyOf"):
         if any(beyond_float(document, branch, value) for branch in schema.get(keyword) or []):
             return True
+    if isinstance(value, (int, float)):
+        return schema.get("format") == "float" and float32(value) is None
     if isinstance(value, dict):
         properties = schema.get("properties") or {}
         extra = schema.get("additionalProperties")
@@ -191,7 +192,7 @@ def days_from_civil(year, month, day):
     """Days from 1970-01-01 to a proleptic Gregorian date, for any year, 0 and before included
     (Python's datetime stops at year 1; a time in 0001-01-01 with a positive offset is in year 0)."""
     year -= month <= 2
-    era = (year if year >= 0 else year - 399) // 400
+    era = year // 400  # Python's // floors, as the formula's era needs, negative years too
     year_of_era = year - era * 400
     day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
     day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year

@@ -333,6 +333,106 @@ struct AsyncAPIMappingTests {
       ])
   }
 
+  @Test func aTypeListSeveralMessagesShareNamesEachByItsOwnName() throws {
+    // A common CloudEvents headers schema lists every type: each message keeps its own name.
+    let result = loadAsyncAPI(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          created:
+            name: order.created
+            headers: {$ref: '#/components/schemas/Headers'}
+            payload: {type: object, properties: {id: {type: string}}}
+          cancelled:
+            name: order.cancelled
+            headers: {$ref: '#/components/schemas/Headers'}
+            payload: {type: object, properties: {id: {type: string}}}
+        schemas:
+          Headers:
+            type: object
+            properties:
+              specversion: {const: '1.0'}
+              type: {enum: [order.created, order.cancelled]}
+      """)
+    let events = try #require(result.schema?.allEvents)
+    #expect(events.map(\.wireName) == ["order.created", "order.cancelled"])
+    #expect(
+      events.map(\.acceptedWireNames) == Array(repeating: .names(["order.created", "order.cancelled"]), count: 2))
+    #expect(result.diagnostics.isEmpty)
+  }
+
+  @Test func aChoicePayloadNamedAsAnEventIsDeclaredOnceAsItsPayload() throws {
+    // `shape` and `shapeChanged` both carry the choice `Shape`; `Shape` is also an event's name.
+    let result = loadAsyncAPI(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          shape: {payload: {$ref: '#/components/schemas/Shape'}}
+          shapeChanged: {payload: {$ref: '#/components/schemas/Shape'}}
+        schemas:
+          Shape:
+            oneOf:
+              - {type: object, title: Circle, required: [r], properties: {r: {type: number}}}
+              - {type: object, title: Square, required: [side], properties: {side: {type: number}}}
+      """)
+    let file = try #require(result.schema?.files.first, "\(result.diagnostics)")
+    #expect(file.events.map(\.name) == ["Shape", "ShapeChanged"])
+    #expect(file.events.map { $0.fields.map(\.type) } == Array(repeating: [.named("ShapePayload", .choice)], count: 2))
+    #expect(file.types.filter { $0.name == "ShapePayload" }.count == 1)
+  }
+
+  @Test func aOneOfThatOnlyConstrainsIsValidationOnlyInAPayload() throws {
+    let result = loadAsyncAPI(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          Either:
+            payload:
+              type: object
+              properties: {id: {type: string}, a: {type: integer}, b: {type: integer}}
+              oneOf: [{required: [a]}, {required: [b]}]
+          Bare:
+            payload:
+              oneOf: [{required: [a]}, {required: [b]}]
+      """)
+    let events = try #require(result.schema?.allEvents, "\(result.diagnostics)")
+    #expect(events.map { $0.fields.map(\.name) } == [["id", "a", "b"], ["additionalProperties"]])
+    #expect(events.allSatisfy { !$0.fields.contains(where: \.isWholePayload) })
+  }
+
+  @Test func membersNamedAlikeGetCaseNamesNoOtherMemberHas() throws {
+    let result = loadAsyncAPI(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          E:
+            payload:
+              type: object
+              properties:
+                value:
+                  oneOf:
+                    - {type: object, required: [a], properties: {a: {type: integer}}}
+                    - {type: object, required: [b], properties: {b: {type: integer}}}
+                    - {$ref: '#/components/schemas/object2'}
+        schemas:
+          object2: {type: object, required: [c], properties: {c: {type: integer}}}
+      """)
+    let choice = try #require(result.schema?.files.first?.types.first { $0.name == "EValue" }, "\(result.diagnostics)")
+    guard case .choice(let definition) = choice.kind else {
+      Issue.record("not a choice: \(choice.kind)")
+      return
+    }
+    #expect(definition.members.map(\.name) == ["object1", "object3", "object2"])
+  }
+
   @Test func anEnvelopeTypePatternThatIsNoRegularExpressionIsSaid() {
     let result = loadAsyncAPI(
       """

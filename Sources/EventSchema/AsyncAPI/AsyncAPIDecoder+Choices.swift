@@ -19,11 +19,24 @@ extension AsyncAPIDecoder {
     declared[identity] = typeName.value
     var syntaxes: [ChoiceMemberSyntax] = []
     var valid = true
-    // Members named alike (two inline objects are both `object`) are told apart by position.
+    // Members named alike (two inline objects are both `object`) are told apart by position,
+    // past any name another member already has (`object2` beside two `object`s).
     let names = members.enumerated().map { memberCaseName($1, index: $0) }
     let repeated = Set(names.filter { name in names.count { $0 == name } > 1 })
+    var used = Set(names.filter { !repeated.contains($0) })
+    var caseNames: [String] = []
+    for (index, name) in names.enumerated() {
+      guard repeated.contains(name) else {
+        caseNames.append(name)
+        continue
+      }
+      var suffix = index + 1
+      while used.contains(name + "\(suffix)") { suffix += 1 }
+      used.insert(name + "\(suffix)")
+      caseNames.append(name + "\(suffix)")
+    }
     for (index, member) in members.enumerated() {
-      let caseName = repeated.contains(names[index]) ? names[index] + "\(index + 1)" : names[index]
+      let caseName = caseNames[index]
       guard let type = typeExpression(member, hint: typeName.value + SchemaNames.typeName(caseName)) else {
         valid = false
         continue

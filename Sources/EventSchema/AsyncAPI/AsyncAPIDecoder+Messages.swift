@@ -1,3 +1,5 @@
+import Foundation
+
 /// AsyncAPI messages → events: names, docs, versions, and the JSON Schema of the payload.
 extension AsyncAPIDecoder {
   // MARK: - Messages → events
@@ -63,8 +65,14 @@ extension AsyncAPIDecoder {
       doc: doc(description: keys["description"]?.value, summary: keys["summary"]?.value),
       deprecated: deprecation(keys["deprecated"]?.value, message: keys["x-eventgen-deprecated"]?.value))
     // The type the backend writes into the envelope, where the payload says it; else the name.
-    event.wireName =
-      cloudEventType?.name ?? keys["name"].flatMap { reader.located($0.value, what: "the message's `name`") } ?? key
+    let ownName = keys["name"].flatMap { reader.located($0.value, what: "the message's `name`") } ?? key
+    // A `type` several messages share (a common headers schema) names each by its own name
+    // where it allows that; else by the type's first value or matching example.
+    switch cloudEventType?.accepted {
+    case .names(let names)? where names.contains(ownName.value): event.wireName = ownName
+    case .pattern(let pattern)? where Self.matches(pattern, ownName.value) == true: event.wireName = ownName
+    default: event.wireName = cloudEventType?.name ?? ownName
+    }
     event.acceptedWireNames = cloudEventType?.accepted
     if case .pattern(let pattern)? = event.acceptedWireNames, let own = event.wireName,
       Self.matches(pattern, own.value) == false
@@ -104,14 +112,24 @@ extension AsyncAPIDecoder {
         schema = resolved
       }
     }
-    guard field("x-eventgen-type", of: schema) == nil, let union = unionMembers(schema), union.members.count > 1
+    guard field("x-eventgen-type", of: schema) == nil, field("properties", of: schema) == nil,
+      let union = unionMembers(schema), union.members.count > 1
     else { return nil }
+    // Members that only constrain (`required: [a]`, `not`) describe no shape: the union is
+    // validation only, and the payload is read as an object (its keys kept).
+    var log = DiagnosticLog()  // the event's own reading reports errors
+    let shapes = ["type", "properties", "allOf", "oneOf", "anyOf", "additionalProperties", "patternProperties"]
+    for member in union.members {
+      guard let resolved = resolver.resolve(member, log: &log)?.node,
+        shapes.contains(where: { field($0, of: resolved) != nil })
+      else { return nil }
+    }
     return (node, schema, union.keyword, union.members)
   }
 
   /// The one field of an event whose payload is a choice: the whole JSON, of the choice's type.
   /// The choice is named after its component or `title`, else `<Event>Payload`; never after
-  /// the event itself, which is a type of its own.
+  /// an event, which is a type of its own (a component named as an event is `<Name>Payload`).
   private mutating func choiceField(
     _ choice: (node: YAMLNode, schema: YAMLNode, keyword: String, members: [YAMLNode]),
     event name: Located<String>, what: String
@@ -128,12 +146,14 @@ extension AsyncAPIDecoder {
       ReferenceResolver.reference(of: choice.node) != nil ? resolver.resolve(choice.node, log: &log)?.target : nil
     let typeName: String
     let identity: String
-    if let target, SchemaNames.typeName(target.name) != name.value {
-      (typeName, identity) = (target.name, target.identity)
-    } else if let title = title(of: choice.schema), SchemaNames.typeName(title) != name.value {
+    if let target {
+      // Declared once, however many messages carry it; `Payload` where an event has its name.
+      let named = SchemaNames.typeName(target.name)
+      (typeName, identity) = (eventNames.contains(named) ? named + "Payload" : named, target.identity)
+    } else if let title = title(of: choice.schema), !eventNames.contains(SchemaNames.typeName(title)) {
       (typeName, identity) = (title, "\(choice.schema.location)")
     } else {
-      (typeName, identity) = (name.value + "Payload", "\(choice.schema.location) payload")
+      (typeName, identity) = (name.value + "Payload", "\(choice.schema.location)")
     }
     guard
       let type = declareChoice(
@@ -157,7 +177,7 @@ extension AsyncAPIDecoder {
       if case .scalar(let text) = type.content { return text.value == "object" }
       return false
     }
-    if ["properties", "additionalProperties", "patternProperties", "required"].contains(where: {
+    if ["properties", "additionalProperties", "patternProperties"].contains(where: {
       field($0, of: schema) != nil
     }) {
       return true
@@ -305,12 +325,11 @@ extension AsyncAPIDecoder {
   }
 
   /// Whether `pattern` matches anywhere in `name`, as JSON Schema's `pattern` does; nil when it
-  /// is not a regular expression. Where the standard library has no `Regex` (before macOS 13),
-  /// every name matches: the runtime, which reads the pattern with `NSRegularExpression`, decides.
+  /// is not a regular expression. Read with `NSRegularExpression`, as the runtime's catalog reads
+  /// it, so that the generator accepts exactly the patterns the catalog can match.
   static func matches(_ pattern: String, _ name: String) -> Bool? {
-    guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else { return true }
-    guard let regex = try? Regex(pattern) else { return nil }
-    return name.contains(regex)
+    guard let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
+    return expression.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
   }
 }
 

@@ -27,6 +27,9 @@ struct AsyncAPIDecoder {
   /// How many schemas reached through `$ref` are being declared, each inside the one before:
   /// the depth of the decoder's recursion, which ``maximumNesting`` bounds.
   var nesting = 0
+  /// The Swift names of the document's events, once messages are named: a choice payload never
+  /// takes one of them.
+  var eventNames: Set<String> = []
   /// The deepest nesting of schemas through `$ref` that is read: far above any real
   /// document's, and far below what exhausts ``DeepStack``'s stack in a debug build (the
   /// plugins run one), which takes tens of kilobytes a level.
@@ -152,14 +155,17 @@ struct AsyncAPIDecoder {
         [field("name", of: message), field("title", of: message)].lazy.compactMap { $0 }.map(scalarText)
         .first { !$0.isEmpty && SchemaNames.typeName($0) != base }.map(SchemaNames.typeName) ?? channel ?? base
     }
+    eventNames = Set(messages.map(\.name))
     for message in messages {
       // Only a `$ref` within the document: a file's read errors are reported once, by the event.
       guard let node = resolvedMessage(message.node), let payload = field("payload", of: node),
         let reference = ReferenceResolver.reference(of: payload), scalarText(reference).hasPrefix("#")
       else { continue }
       var log = DiagnosticLog()  // the event's own resolution reports errors
-      guard let target = resolver.resolve(payload, log: &log)?.target,
-        SchemaNames.typeName(target.name) == message.name, declared[target.identity] == nil
+      // A choice is not the event: it is declared as the event's payload type (`choiceField`).
+      guard let resolved = resolver.resolve(payload, log: &log), let target = resolved.target,
+        SchemaNames.typeName(target.name) == message.name, declared[target.identity] == nil,
+        (unionMembers(resolved.node)?.members.count ?? 0) < 2
       else { continue }
       declared[target.identity] = message.name
     }

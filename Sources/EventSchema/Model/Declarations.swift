@@ -169,8 +169,8 @@ public struct EventDeclaration: Hashable, Sendable {
   /// How many subjects' latest events a bus keeps for replay (`replay: { per-subject: N }` on
   /// the event or a group that holds it); nil for none.
   public var replayPerSubject: Int?
-  /// The other wire names the event is known by when it comes in, where a payload that writes
-  /// the CloudEvents envelope out allows several `type`s; nil for ``wireName`` alone.
+  /// Every wire name the event is known by when it comes in, ``wireName`` among them, where the
+  /// CloudEvents envelope's `type` allows several; nil for ``wireName`` alone.
   public var acceptedWireNames: AcceptedWireNames?
   /// Where the event is declared.
   public var location: SourceLocation
@@ -192,9 +192,9 @@ public struct EventDeclaration: Hashable, Sendable {
   }
 }
 
-/// The wire names an event is known by besides its own.
+/// The wire names an event is known by, its own among them.
 public enum AcceptedWireNames: Hashable, Sendable {
-  /// The names listed (an `enum`), the event's own first.
+  /// The names listed (an `enum`).
   case names([String])
   /// Every name the regular expression matches (a `pattern`, unanchored unless it says `^`/`$`).
   case pattern(String)

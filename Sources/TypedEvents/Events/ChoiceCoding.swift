@@ -147,8 +147,8 @@ public enum ChoiceCoding {
   /// of the member it holds, each as a field of that member is written. A value no member
   /// matched (kept as JSON) is written as a property-list dictionary of its keys, which a
   /// choice reads back as that JSON; JSON `null`s are left out of it, as a property list has
-  /// none, and a number that neither an `Int64` nor a `Double` holds exactly is the nearest
-  /// `Double`.
+  /// none (from an array too, so the elements after one move up), and a number that neither an
+  /// `Int64` nor a `Double` holds exactly is the nearest `Double`. Its JSON keeps all of them.
   public static func writeWholePayload<Choice: SchemaChoice>(_ choice: Choice, to writer: inout UserInfoWriter) {
     var value = choice.propertyListValue
     if let text = value as? String, let json = try? JSONValue(jsonText: text), let object = json.propertyListObject {

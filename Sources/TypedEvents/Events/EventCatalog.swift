@@ -11,8 +11,10 @@ public struct EventCatalog: Sendable {
   private let types: [String: any Event.Type]
   private let patterns: [(pattern: EventNamePattern, type: any Event.Type)]
 
-  /// Creates a catalog of `types`. When two types share a wire name, the first one wins: the
-  /// second is left out when it is its ``Event/eventName``, and found by its other names.
+  /// Creates a catalog of `types`. When two types have the same ``Event/eventName``, the first
+  /// one wins and the second is left out. A type's own name always wins over a name another
+  /// type lists; between two types that list one name, or whose patterns match one name, the
+  /// first wins.
   public init(_ types: [any Event.Type]) {
     var ordered: [any Event.Type] = []
     var table: [String: any Event.Type] = [:]
@@ -45,7 +47,8 @@ public struct EventCatalog: Sendable {
   /// How many event types the catalog holds.
   public var count: Int { ordered.count }
 
-  /// A catalog with the types of both; on a shared wire name this catalog's type wins.
+  /// A catalog with the types of both, this catalog's first: on a shared ``Event/eventName`` this
+  /// catalog's type wins, and a type's own name wins over a name another type lists.
   public func merging(_ other: EventCatalog) -> EventCatalog {
     EventCatalog(ordered + other.ordered)
   }

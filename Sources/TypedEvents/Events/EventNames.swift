@@ -9,7 +9,7 @@ import Foundation
 /// came. An event published from Swift carries ``Event/eventName``, unless the app names
 /// another of these with ``EventEnvelope/init(_:id:source:time:name:metadata:)``.
 public struct EventNames: Sendable, Hashable {
-  /// The names listed, besides the type's own.
+  /// The names listed; those `eventgen` generates list the type's own first.
   public let names: [String]
   /// The regular expression whose matches are names of the type, as JSON Schema's `pattern`:
   /// it may match anywhere in the name unless it is anchored with `^` or `$`.
