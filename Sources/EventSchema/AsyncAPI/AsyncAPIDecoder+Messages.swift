@@ -257,13 +257,8 @@ extension AsyncAPIDecoder {
   /// envelope (`allOf: [{$ref: CloudEvent}, {properties: {type: …, data: …}}]` is common); a
   /// property two members define is the narrower definition.
   private mutating func envelopeProperties(_ schema: YAMLNode) -> [String: YAMLNode] {
-    var log = DiagnosticLog()  // the event's own reading reports errors
-    var parts = [schema]
-    if let allOf = field("allOf", of: schema), case .sequence(let members, _) = allOf.content {
-      parts += members.compactMap { resolver.resolve($0, log: &log)?.node }
-    }
     var result: [String: YAMLNode] = [:]
-    for part in parts {
+    for part in envelopeParts(schema) {
       guard let properties = field("properties", of: part), case .mapping(let pairs) = properties.content else {
         continue
       }
@@ -278,12 +273,17 @@ extension AsyncAPIDecoder {
 
   /// Every definition of the property `key` in a schema and its `allOf` members, in order.
   private mutating func envelopeDefinitions(of key: String, in schema: YAMLNode) -> [YAMLNode] {
+    envelopeParts(schema).compactMap { part in field("properties", of: part).flatMap { field(key, of: $0) } }
+  }
+
+  /// A schema and its `allOf` members, resolved: where an envelope's properties are written.
+  private mutating func envelopeParts(_ schema: YAMLNode) -> [YAMLNode] {
     var log = DiagnosticLog()  // the event's own reading reports errors
     var parts = [schema]
     if let allOf = field("allOf", of: schema), case .sequence(let members, _) = allOf.content {
       parts += members.compactMap { resolver.resolve($0, log: &log)?.node }
     }
-    return parts.compactMap { part in field("properties", of: part).flatMap { field(key, of: $0) } }
+    return parts
   }
 
   /// The envelope's `type` as the event's wire names: a `const` or a one-value `enum` is the
