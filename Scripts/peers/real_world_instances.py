@@ -52,6 +52,9 @@ from real_world_examples import load, messages, resolve
 PER_MESSAGE = 200
 # Mutants are made of this many of each message's instances.
 MUTATED_PER_MESSAGE = 25
+# Arrays are drawn with at most this many items beyond their `minItems`: long arrays of objects
+# made half the drawing time and check nothing a few items do not (see `bounded`).
+ITEMS_DRAWN = 3
 SCALARS = {"string": "a string", "integer": 7, "number": 0.5, "boolean": True, "array": [], "object": {}}
 
 
@@ -113,6 +116,49 @@ def unrolled(document, schema, depth=3):
         }
 
     return walk(schema, [])
+
+
+# Keywords whose value is a schema, a list of schemas, or a map of names to schemas (draft-07).
+SCHEMA_KEYWORDS = {"items", "additionalItems", "contains", "additionalProperties", "propertyNames", "not", "if", "then", "else"}
+SCHEMA_LIST_KEYWORDS = {"allOf", "anyOf", "oneOf", "items"}
+SCHEMA_MAP_KEYWORDS = {"properties", "patternProperties", "definitions", "$defs"}
+
+
+def bounded(schema):
+    """`schema` with every array schema allowing at most `ITEMS_DRAWN` items more than its
+    `minItems` (or its own `maxItems`, where lower). A bound only narrows what a schema allows, so
+    what is drawn from it is an instance of `schema`; each instance is still judged against `schema`
+    itself. Walks schema keywords only: a property named `items` is a name, not a keyword."""
+
+    def walk(node):
+        if not isinstance(node, dict):
+            return node
+        result = {}
+        for key, value in node.items():
+            if key in SCHEMA_MAP_KEYWORDS and isinstance(value, dict):
+                result[key] = {name: walk(member) for name, member in value.items()}
+            elif key in SCHEMA_LIST_KEYWORDS and isinstance(value, list):
+                result[key] = [walk(member) for member in value]
+            elif key in SCHEMA_KEYWORDS:
+                result[key] = walk(value)
+            elif key == "components" and isinstance(value, dict):
+                # The document's components, beside the schema so that `$ref`s resolve.
+                result[key] = {
+                    section: {name: walk(member) for name, member in members.items()} if isinstance(members, dict) else members
+                    for section, members in value.items()
+                }
+            else:
+                result[key] = value
+        kind = node.get("type")
+        if "items" in node or kind == "array" or (isinstance(kind, list) and "array" in kind):
+            least = node.get("minItems", 0)
+            most = least + ITEMS_DRAWN
+            if isinstance(node.get("maxItems"), int):
+                most = min(most, node["maxItems"])
+            result["maxItems"] = most
+        return result
+
+    return walk(schema)
 
 
 def merged(document, schema):
@@ -317,10 +363,10 @@ def drawn_for(task):
     message = dict(messages(document))[key]
     schema = payload_schema(document, message)
     try:
-        return draw(schema, PER_MESSAGE), "drawn"
+        return draw(bounded(schema), PER_MESSAGE), "drawn"
     except Exception:  # hypothesis-jsonschema refuses some schemas, e.g. recursive ones
         try:
-            return draw(unrolled(document, schema), PER_MESSAGE), "unrolled"
+            return draw(bounded(unrolled(document, schema)), PER_MESSAGE), "unrolled"
         except Exception as error:
             return None, f"cannot draw instances: {type(error).__name__}: {str(error)[:160]}"
 
