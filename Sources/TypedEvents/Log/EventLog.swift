@@ -80,6 +80,9 @@ public final class EventLog: Sendable {
   /// When an append counts as done.
   public let durability: Durability
   private let descriptor = Locked<Int32>(-1)
+  /// The source and id of every envelope up to a position, for ``appendOnce(_:)``; read from the
+  /// file on the first call.
+  let identities = Locked(IdentityIndex())
 
   /// A log at `url`; the file is created on the first append.
   public init(url: URL, durability: Durability = .fsyncEachAppend) {
@@ -213,6 +216,20 @@ public final class EventLog: Sendable {
     return (entries, problems, next)
   }
 
+  /// ``read(after:limit:)`` as a store's batch: each envelope with the position after its line.
+  func storedBatch(after position: Position?, limit: Int) throws -> StoredBatch<Position> {
+    var envelopes: [StoredEnvelope<Position>] = []
+    var next = position ?? .start
+    guard limit > 0 else { return StoredBatch(envelopes: [], skipped: [], next: next) }
+    let problems = try scanEnvelopes(after: position, includingUnfinishedLine: false) { _, entry, end in
+      entry.map { envelopes.append(StoredEnvelope(position: end, envelope: $0.envelope)) }
+      next = end
+      return envelopes.count < limit
+    }
+    return StoredBatch(
+      envelopes: envelopes, skipped: problems.map { "\($0.position): \($0.reason)" }, next: next)
+  }
+
   /// Whether the file holds bytes after `position` and ends with a newline: a whole line that
   /// a reader at `position` has not read.
   func hasWholeLine(after position: Position) -> Bool {
@@ -260,7 +277,7 @@ public final class EventLog: Sendable {
   /// ``scan(after:includingUnfinishedLine:_:)`` decoding each line: `body` gets the line number,
   /// the entry (nil for a line that is not an envelope, which goes into the returned problems)
   /// and where the next line begins.
-  private func scanEnvelopes(
+  func scanEnvelopes(
     after position: Position?, includingUnfinishedLine: Bool, _ body: (Int, Entry?, Position) throws -> Bool
   ) throws -> [Problem] {
     var problems: [Problem] = []

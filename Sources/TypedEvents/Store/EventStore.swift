@@ -24,7 +24,8 @@ public protocol EventStore: Sendable {
 
 /// An envelope and where it sits in its store.
 public struct StoredEnvelope<Position: Hashable & Sendable>: Sendable, Hashable {
-  /// The envelope's place in the store's order.
+  /// The envelope's place in the store's order: reading after it gives the envelopes that follow
+  /// this one, so a reader that has handled this envelope keeps it to resume from.
   public var position: Position
   /// The envelope.
   public var envelope: EventEnvelope
@@ -72,12 +73,11 @@ extension EventLog: EventStore {
   }
 
   /// Up to `limit` envelopes after `position`; lines that are not envelopes are skipped with
-  /// their line's position and reason.
+  /// their line's position and reason. Each envelope's position is where the line after it
+  /// begins, the position to read after once it is handled (an ``EventLog/Entry`` has where its
+  /// own line begins).
   public func read(after position: Position?, limit: Int) async throws -> StoredBatch<Position> {
-    let read: (entries: [Entry], problems: [Problem], next: Position) = try read(after: position, limit: limit)
-    return StoredBatch(
-      envelopes: read.entries.map { StoredEnvelope(position: $0.position, envelope: $0.envelope) },
-      skipped: read.problems.map { "\($0.position): \($0.reason)" }, next: read.next)
+    try storedBatch(after: position, limit: limit)
   }
 
   /// Returns as soon as the file holds a whole line after `position`, checking every 50 ms, or

@@ -1,0 +1,51 @@
+extension EventLog: IdempotentEventStore {
+  /// Appends the envelopes whose `source` and `id` the log does not hold, with one `write` and,
+  /// by default, one `fsync`, and returns where each is.
+  ///
+  /// The log keeps the identity (`source` and `id`) of every envelope in memory, read from the
+  /// file on the first call and then from what was appended since, by this object or any other
+  /// writer: memory grows with the log. Two calls on one `EventLog` object never append the same pair twice; two
+  /// objects or processes appending the same pair at the same moment can, as nothing locks the
+  /// file between them, so one process writes a log that takes retried events.
+  ///
+  /// - Throws: ``EventLogError/malformed(_:)`` for an envelope that ``EventEnvelope/validate()``
+  ///   refuses (nothing is written), ``EventLogError/io(path:reason:)`` when reading or writing
+  ///   fails.
+  public func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
+    try identities.withLock { index in
+      try catchUp(&index)
+      var fresh: [EventEnvelope] = []
+      var appending = Set<EnvelopeIdentity>()
+      for envelope in envelopes {
+        let identity = EnvelopeIdentity(envelope)
+        if index.positions[identity] == nil, appending.insert(identity).inserted { fresh.append(envelope) }
+      }
+      try append(contentsOf: fresh)
+      try catchUp(&index)
+      return try envelopes.map { envelope in
+        let identity = EnvelopeIdentity(envelope)
+        guard let position = index.positions[identity] else {
+          throw EventLogError.malformed("the envelope \(envelope.id) was written but not read back from \(url.path)")
+        }
+        // The first envelope of a pair appended now counts as new; a repeat of it in the same
+        // call as stored.
+        return AppendedEnvelope(position: position, wasStored: appending.remove(identity) == nil)
+      }
+    }
+  }
+
+  /// Reads the identities of the whole lines after those already indexed.
+  private func catchUp(_ index: inout IdentityIndex) throws {
+    _ = try scanEnvelopes(after: index.end, includingUnfinishedLine: false) { _, entry, end in
+      if let entry { index.positions[EnvelopeIdentity(entry.envelope)] = end }
+      index.end = end
+      return true
+    }
+  }
+}
+
+/// The identities of a log's envelopes up to ``end``, each with the position after its line.
+struct IdentityIndex {
+  var positions: [EnvelopeIdentity: EventLog.Position] = [:]
+  var end = EventLog.Position.start
+}

@@ -1,0 +1,43 @@
+/// A store that knows an envelope it holds by its CloudEvents `source` and `id`, so that a
+/// producer that sends an event again (after a timeout, a dropped connection or its own crash)
+/// never stores it twice.
+///
+/// CloudEvents makes `source` + `id` an event's identity: a producer sends the same pair for the
+/// same occurrence, however often it retries. An HTTP endpoint answers a retried request with the
+/// position the first one stored.
+public protocol IdempotentEventStore: EventStore {
+  /// Appends, in order and as one unit where the store can, those of `envelopes` whose `source`
+  /// and `id` it does not hold yet, and returns for each of `envelopes`, in order, where it is
+  /// stored: where it was appended now, or where the same `source` and `id` already were. A pair
+  /// that comes twice in `envelopes` is appended once.
+  ///
+  /// What is stored under a pair is what came first: an envelope that repeats a stored pair
+  /// with other content is not appended, and its ``AppendedEnvelope/wasStored`` is true.
+  func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>]
+}
+
+/// Where ``IdempotentEventStore/appendOnce(_:)`` stored an envelope.
+public struct AppendedEnvelope<Position: Hashable & Sendable>: Sendable, Hashable {
+  /// The envelope's position, as ``StoredEnvelope/position``: reading after it gives the
+  /// envelopes that follow.
+  public var position: Position
+  /// Whether the store held the envelope's `source` and `id` already, so nothing was appended.
+  public var wasStored: Bool
+
+  /// Creates an answer.
+  public init(position: Position, wasStored: Bool) {
+    self.position = position
+    self.wasStored = wasStored
+  }
+}
+
+/// An envelope's identity: CloudEvents' `source` and `id` (no source reads as the empty one).
+struct EnvelopeIdentity: Hashable {
+  var source: String
+  var id: String
+
+  init(_ envelope: EventEnvelope) {
+    source = envelope.source ?? ""
+    id = envelope.id
+  }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TypedEvents
+
+@Suite("Appending once by CloudEvents source and id")
+struct IdempotentAppendTests {
+  func temporaryLog() -> EventLog {
+    EventLog(url: FileManager.default.temporaryDirectory.appendingPathComponent("once-\(UUID().uuidString).jsonl"))
+  }
+
+  func tick(_ id: String, _ count: Int = 1, source: String = "/a") throws -> EventEnvelope {
+    try EventEnvelope(Tick(count: count), id: id, source: source)
+  }
+
+  @Test("A retried append stores nothing and answers the first positions")
+  func aRetryStoresNothing() async throws {
+    let log = temporaryLog()
+    let first = try await log.appendOnce([try tick("1"), try tick("2")])
+    #expect(first.map(\.wasStored) == [false, false])
+    // The same pairs again, one with other content: what came first stays.
+    let again = try await log.appendOnce([try tick("2", 99), try tick("1"), try tick("3")])
+    #expect(again.map(\.wasStored) == [true, true, false])
+    #expect(again[0].position == first[1].position)
+    #expect(again[1].position == first[0].position)
+    #expect(try log.read().envelopes.map(\.id) == ["1", "2", "3"])
+    #expect(try log.read().envelopes[1].payload == (try tick("2")).payload)
+  }
+
+  @Test("The identity is source and id: the same id from another source is another event")
+  func sourceAndIDTogether() async throws {
+    let log = temporaryLog()
+    let answers = try await log.appendOnce([
+      try tick("1", source: "/a"), try tick("1", source: "/b"), try tick("1", source: "/a"),
+    ])
+    #expect(answers.map(\.wasStored) == [false, false, true])
+    #expect(answers[2].position == answers[0].position)
+    #expect(try log.read().envelopes.map(\.source) == ["/a", "/b"])
+  }
+
+  @Test("Envelopes another writer appended count: the log reads what it has not indexed yet")
+  func otherWritersCount() async throws {
+    let log = temporaryLog()
+    _ = try await log.appendOnce([try tick("1")])
+    try EventLog(url: log.url).append(try tick("2"))
+    let answers = try await log.appendOnce([try tick("2"), try tick("3")])
+    #expect(answers.map(\.wasStored) == [true, false])
+    #expect(try log.read().envelopes.map(\.id) == ["1", "2", "3"])
+  }
+
+  @Test("A stored envelope's position is where reading after it goes on with the next one")
+  func positionsResumeAfterTheEnvelope() async throws {
+    let log = temporaryLog()
+    let answers = try await log.appendOnce((1...4).map { try tick("\($0)") })
+    let batch = try await log.read(after: nil, limit: 10)
+    #expect(batch.envelopes.map(\.position) == answers.map(\.position))
+    for (index, stored) in batch.envelopes.enumerated() {
+      let rest = try await log.read(after: stored.position, limit: 10)
+      #expect(rest.envelopes.map(\.envelope.id) == Array(batch.envelopes.map(\.envelope.id).dropFirst(index + 1)))
+    }
+  }
+}
