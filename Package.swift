@@ -10,6 +10,15 @@ let postgresDependencies: [Target.Dependency] = [
   .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["PostgreSQL"])),
 ]
 
+/// What the HTTP endpoint needs, only when the HTTPServer trait is enabled.
+let httpServerDependencies: [Target.Dependency] = [
+  .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["HTTPServer"])),
+  .product(name: "Logging", package: "swift-log", condition: .when(traits: ["HTTPServer"])),
+  .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["HTTPServer"])),
+  .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPServer"])),
+  .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTPServer"])),
+]
+
 let package = Package(
   name: "TypedEvents",
   // The runtime's floor on Apple platforms: iOS 15 and macOS 12 apps can adopt it.
@@ -21,13 +30,21 @@ let package = Package(
     .plugin(name: "GenerateEventsCommand", targets: ["GenerateEventsCommand"]),
     // Empty unless the PostgreSQL trait is enabled.
     .library(name: "TypedEventsPostgres", targets: ["TypedEventsPostgres"]),
+    // Empty unless the HTTPServer trait is enabled.
+    .library(name: "TypedEventsHTTPServer", targets: ["TypedEventsHTTPServer"]),
   ],
   traits: [
     // Off by default: a package that does not enable it never resolves postgres-nio (SwiftPM
     // leaves dependencies that only disabled traits use out of resolution).
     .trait(
       name: "PostgreSQL",
-      description: "The TypedEventsPostgres product: an event store, outbox and consumer groups on PostgreSQL.")
+      description: "The TypedEventsPostgres product: an event store, outbox and consumer groups on PostgreSQL."),
+    // Off by default as well: only a package that enables it resolves Hummingbird.
+    .trait(
+      name: "HTTPServer",
+      description:
+        "The TypedEventsHTTPServer product: a store's events over HTTP (Server-Sent Events, pages, CloudEvents POST) on Hummingbird."
+    ),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -36,6 +53,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+    // Without its default traits: swift-configuration support is not needed here.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     // The only YAML parser: Debian's libyaml through pkg-config.
@@ -90,6 +111,8 @@ let package = Package(
         // Its error says the pool has shut down: no retry can succeed after that.
         .product(name: "_ConnectionPoolModule", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"]))
       ]),
+    // A store's events over HTTP: Server-Sent Events, pages and CloudEvents POST, on Hummingbird.
+    .target(name: "TypedEventsHTTPServer", dependencies: ["TypedEvents"] + httpServerDependencies),
     // Word-sized atomics for the bus's hot path (Synchronization.Atomic needs macOS 15).
     .target(name: "CTypedEventsRuntime"),
 

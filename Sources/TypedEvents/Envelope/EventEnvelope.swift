@@ -129,7 +129,7 @@ public struct EventEnvelope: Sendable, Hashable {
     try EventJSON.decoder.decode(E.self, from: data)
   }
 
-  private static func subjectText(of event: some Event) -> String? {
+  package static func subjectText(of event: some Event) -> String? {
     guard let identifiable = event as? any SubjectIdentifiable else { return nil }
     return text(of: identifiable)
   }

@@ -1,0 +1,332 @@
+import AsyncHTTPClient
+import BoardEvents
+import Foundation
+import NIOHTTP1
+import Testing
+import TypedEvents
+import TypedEventsHTTPServer
+
+@Suite("The HTTP endpoint: appends, pages, streams and who may see what", .timeLimit(.minutes(2)))
+struct EventsEndpointTests {
+  @Test("An endpoint made without an access policy answers 401 to everything and appends nothing")
+  func closedByDefault() async throws {
+    let log = try temporaryLog()
+    try await withServer(EventsEndpoint(store: log, catalog: GeneratedEvents.catalog)) { url in
+      let note = noteJSON(id: "n1", board: "b1")
+      for token in ["alice", nil] {
+        let stream = try await send(request(url, token: token, headers: [("Accept", "text/event-stream")]))
+        let page = try await send(
+          request(url, token: token, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+        let post = try await send(
+          request(
+            url, method: .POST, token: token, headers: [("Content-Type", "application/cloudevents+json")], body: note))
+        for answer in [stream, page, post] {
+          #expect(answer.status == 401)
+          #expect(answer.headers.first(name: "WWW-Authenticate") == "Bearer")
+          #expect(answer.problem == "unauthenticated")
+          #expect(!answer.body.contains("b1"))
+        }
+      }
+    }
+    #expect(try log.read().envelopes.isEmpty)
+  }
+
+  @Test("POST in the binary, structured and batch modes appends once; a retry answers the same positions")
+  func appendsInEveryModeOnce() async throws {
+    let log = try temporaryLog()
+    let endpoint = EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: boardAccess)
+    try await withServer(endpoint) { url in
+      let structured = request(
+        url, method: .POST, headers: [("Content-Type", "application/cloudevents+json; charset=utf-8")],
+        body: noteJSON(id: "s1", board: "b1"))
+      let binary = request(
+        url, method: .POST,
+        headers: [
+          ("Content-Type", "application/json"), ("ce-specversion", "1.0"), ("ce-id", "bin-1"),
+          ("ce-source", "/tests"), ("ce-type", NoteRemoved.eventName), ("ce-subject", "b2"),
+        ],
+        body: #"{"board": "b2", "index": 3}"#)
+      // Pretty-printed data: its line breaks are whitespace, and the store keeps one line.
+      let batch = request(
+        url, method: .POST, headers: [("Content-Type", EventEnvelope.cloudEventBatchContentType)],
+        body: "[\(noteJSON(id: "batch-1", board: "b1")),\n\(noteJSON(id: "batch-2", board: "b2"))\n]")
+      var first: [[String]] = []
+      for attempt in 0..<3 {
+        var positions: [[String]] = []
+        for request in [structured, binary, batch] {
+          let answer = try await send(request)
+          #expect(answer.status == (attempt == 0 ? 201 : 200), "\(answer.body)")
+          let events = try #require(answer.json["events"] as? [[String: Any]])
+          #expect(events.allSatisfy { ($0["duplicate"] as? Bool) == (attempt > 0) })
+          positions.append(events.compactMap { $0["position"] as? String })
+        }
+        if attempt == 0 { first = positions } else { #expect(positions == first) }
+      }
+      #expect(first.map(\.count) == [1, 1, 2])
+    }
+    let stored = try log.read().envelopes
+    #expect(stored.map(\.id) == ["s1", "bin-1", "batch-1", "batch-2"])
+    #expect(stored.map(\.subject) == ["b1", "b2", "b1", "b2"])
+    let removed = try #require(try stored[1].decode(using: GeneratedEvents.catalog) as? NoteRemoved)
+    #expect(removed == NoteRemoved(board: BoardID("b2"), index: 3))
+  }
+
+  @Test("Every bad request gets its documented problem, nothing is appended, and the server goes on")
+  func badRequests() async throws {
+    let log = try temporaryLog()
+    var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
+    configuration.maximumBodySize = 64 << 10
+    configuration.maximumBatchCount = 5
+    let endpoint = EventsEndpoint(
+      store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+    let structured = [("Content-Type", "application/cloudevents+json")]
+    let batchType = [("Content-Type", EventEnvelope.cloudEventBatchContentType)]
+    let good = noteJSON(id: "good", board: "b1")
+    func without(_ key: String) -> String {
+      var object = (try? JSONSerialization.jsonObject(with: Data(good.utf8))) as? [String: Any] ?? [:]
+      object.removeValue(forKey: key)
+      return String(decoding: (try? JSONSerialization.data(withJSONObject: object)) ?? Data(), as: UTF8.self)
+    }
+    func binary(_ extra: [(String, String)], dropping: String? = nil) -> [(String, String)] {
+      let base = [
+        ("Content-Type", "application/json"), ("ce-specversion", "1.0"), ("ce-id", "b-1"), ("ce-source", "/tests"),
+        ("ce-type", NoteAdded.eventName), ("ce-subject", "b1"),
+      ]
+      return base.filter { $0.0 != dropping } + extra
+    }
+    let note = #"{"board": "b1", "text": "t", "author": "a"}"#
+    let unknown = good.replacingOccurrences(of: NoteAdded.eventName, with: "x").replacingOccurrences(
+      of: "good", with: "g2")
+    let many = "[" + (1...6).map { noteJSON(id: "many-\($0)", board: "b1") }.joined(separator: ",") + "]"
+    let big = noteJSON(id: "big", board: "b1", text: String(repeating: "x", count: 70_000))
+    // (what, method, token, headers, body, status, problem)
+    typealias Case = (String, HTTPMethod, String?, [(String, String)], String?, Int, String)
+    let cases: [Case] = [
+      ("malformed JSON", .POST, "alice", structured, "{", 400, "malformed-cloudevent"),
+      ("an array, structured", .POST, "alice", structured, "[\(good)]", 400, "malformed-cloudevent"),
+      ("no specversion", .POST, "alice", structured, without("specversion"), 400, "malformed-cloudevent"),
+      ("no id", .POST, "alice", structured, without("id"), 400, "malformed-cloudevent"),
+      ("no source", .POST, "alice", structured, without("source"), 400, "malformed-cloudevent"),
+      ("no type", .POST, "alice", structured, without("type"), 400, "malformed-cloudevent"),
+      (
+        "specversion 0.3", .POST, "alice", structured, good.replacingOccurrences(of: "\"1.0\"", with: "\"0.3\""), 400,
+        "malformed-cloudevent"
+      ),
+      (
+        "an unknown type", .POST, "alice", structured,
+        good.replacingOccurrences(of: NoteAdded.eventName, with: "board.NoteMoved"), 422, "unknown-type"
+      ),
+      (
+        "data without a required field", .POST, "alice", structured,
+        good.replacingOccurrences(of: "\"author\":\"tester\",", with: ""), 422, "undecodable-data"
+      ),
+      (
+        "data of the wrong type", .POST, "alice", structured,
+        good.replacingOccurrences(of: "\"text\":\"hello\"", with: "\"text\":5"), 422, "undecodable-data"
+      ),
+      (
+        "a subject that is not the data's", .POST, "alice", structured, noteJSON(id: "x", board: "b1", subject: "b2"),
+        422, "subject-mismatch"
+      ),
+      ("no subject", .POST, "alice", structured, without("subject"), 422, "subject-mismatch"),
+      ("text/plain", .POST, "alice", [("Content-Type", "text/plain")], good, 415, "unsupported-media-type"),
+      ("no content type", .POST, "alice", [], good, 415, "unsupported-media-type"),
+      (
+        "JSON without ce- headers", .POST, "alice", [("Content-Type", "application/json")], note, 415,
+        "unsupported-media-type"
+      ),
+      ("binary without ce-id", .POST, "alice", binary([], dropping: "ce-id"), note, 400, "malformed-cloudevent"),
+      (
+        "binary of an unknown type", .POST, "alice", binary([("ce-type", "board.NoteMoved")], dropping: "ce-type"),
+        note,
+        422, "unknown-type"
+      ),
+      ("binary data that is no JSON", .POST, "alice", binary([]), "board b1", 422, "undecodable-data"),
+      (
+        "binary with bad percent-encoding", .POST, "alice", binary([("ce-source", "/te%zzsts")], dropping: "ce-source"),
+        note, 400, "malformed-cloudevent"
+      ),
+      ("a batch that is no array", .POST, "alice", batchType, good, 400, "malformed-cloudevent"),
+      ("an empty batch", .POST, "alice", batchType, "[]", 400, "empty-batch"),
+      (
+        "a batch with one unknown type", .POST, "alice", batchType,
+        "[\(good), \(unknown)]", 422, "unknown-type"
+      ),
+      (
+        "a batch with one malformed element", .POST, "alice", batchType, "[\(good), {\"id\": 1}]", 400,
+        "malformed-cloudevent"
+      ),
+      (
+        "a batch of more than 5", .POST, "alice", batchType,
+        many, 413, "too-large"
+      ),
+      (
+        "a body over 64 KiB", .POST, "alice", structured,
+        big, 413, "too-large"
+      ),
+      ("no Authorization", .POST, nil, structured, good, 401, "unauthenticated"),
+      ("an unknown token", .POST, "mallory", structured, good, 401, "unauthenticated"),
+      ("an authenticator that throws", .GET, "broken", [], nil, 401, "unauthenticated"),
+      ("a reader that may not append", .POST, "bob", structured, good, 403, "forbidden"),
+      ("appending to another's board", .POST, "carol", structured, good, 403, "forbidden"),
+      ("a bad Last-Event-ID", .GET, "alice", [("Last-Event-ID", "not-a-position")], nil, 400, "bad-position"),
+      ("a bad after", .GET, "alice", [("Accept", EventEnvelope.cloudEventBatchContentType)], nil, 400, "bad-position"),
+      ("limit 0", .GET, "alice", [("Accept", EventEnvelope.cloudEventBatchContentType)], nil, 400, "bad-limit"),
+      ("Accept: application/xml", .GET, "alice", [("Accept", "application/xml")], nil, 406, "not-acceptable"),
+      ("a subject the reader may not read", .GET, "bob", [], nil, 403, "forbidden"),
+    ]
+    let queries = [
+      "a bad after": "?after=%7B%7D", "limit 0": "?limit=0",
+      "a subject the reader may not read": "?type=\(NoteAdded.eventName)&subject=b2",
+    ]
+    #expect(cases.count >= 25)
+    try await withServer(endpoint) { url in
+      for (what, method, token, headers, body, status, problem) in cases {
+        let answer = try await send(
+          request(url + (queries[what] ?? ""), method: method, token: token, headers: headers, body: body))
+        #expect(answer.status == status, "\(what): \(answer.body)")
+        #expect(answer.problem == problem, "\(what): \(answer.body)")
+        #expect(
+          answer.headers.first(name: "Content-Type") == "application/problem+json", "\(what)")
+        #expect((answer.json["detail"] as? String).map { !$0.isEmpty } == true, "\(what)")
+        #expect(!answer.body.contains("secret-detail"), "\(what)")
+      }
+      #expect(try log.read().envelopes.isEmpty, "a refused request appended")
+      // The batch's bad event is named by its index.
+      let named = try await send(
+        request(
+          url, method: .POST, headers: batchType, body: "[\(good), \(noteJSON(id: "y", board: "b1", subject: "b9"))]"))
+      #expect(named.json["event"] as? Int == 1)
+      // And the server goes on.
+      let answer = try await send(request(url, method: .POST, headers: structured, body: good))
+      #expect(answer.status == 201)
+    }
+    #expect(try log.read().envelopes.map(\.id) == ["good"])
+  }
+
+  @Test("A page is a CloudEvents batch, with the position of the next page in Last-Event-ID")
+  func pages() async throws {
+    let log = try temporaryLog()
+    var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
+    configuration.maximumPageSize = 3
+    let endpoint = EventsEndpoint(
+      store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+    try await withServer(endpoint) { url in
+      try await postNotes(url, ids: 1...5, board: "b1")
+      var after: String?
+      var pages: [[String]] = []
+      for _ in 0..<4 {
+        let query = "?limit=2" + (after.map { "&after=\($0)" } ?? "")
+        let answer = try await send(
+          request(url + query, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+        #expect(answer.status == 200)
+        #expect(answer.headers.first(name: "Content-Type") == EventEnvelope.cloudEventBatchContentType)
+        let envelopes = try EventEnvelope.envelopes(cloudEventBatchJSON: Data(answer.body.utf8))
+        pages.append(envelopes.map(\.id))
+        after = answer.headers.first(name: "Last-Event-ID")
+      }
+      #expect(pages == [["note-1", "note-2"], ["note-3", "note-4"], ["note-5"], []])
+      // A limit above the maximum page size is held to it.
+      let capped = try await send(
+        request(url + "?limit=5000", headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(
+        try EventEnvelope.envelopes(cloudEventBatchJSON: Data(capped.body.utf8)).map(\.id) == [
+          "note-1", "note-2", "note-3",
+        ])
+    }
+  }
+
+  @Test("Streams answer 503 while the endpoint's service is not running; pages and appends work")
+  func streamsNeedTheService() async throws {
+    let log = try temporaryLog()
+    let endpoint = EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: boardAccess)
+    try await withServer(endpoint, runningEndpoint: false) { url in
+      let stream = try await send(request(url, headers: [("Accept", "text/event-stream")]))
+      #expect(stream.status == 503)
+      #expect(stream.problem == "feed-not-running")
+      try await postNotes(url, ids: 1...2, board: "b1")
+      let page = try await send(request(url, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(try EventEnvelope.envelopes(cloudEventBatchJSON: Data(page.body.utf8)).count == 2)
+    }
+  }
+
+  @Test("A stream delivers every event as it is appended, and resumes exactly after its Last-Event-ID")
+  func streamsAndResumes() async throws {
+    let log = try temporaryLog()
+    var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
+    // A feed smaller than what a resumed stream missed: it reads the store, then joins the feed.
+    configuration.feedCapacity = 8
+    configuration.pollInterval = .milliseconds(100)
+    let endpoint = EventsEndpoint(
+      store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+    try await withServer(endpoint) { url in
+      try await postNotes(url, ids: 1...10, board: "b1")
+      var (_, reader) = try await openStream(url)
+      let early = try await reader.events(10)
+      try await postNotes(url, ids: 11...40, board: "b2")
+      let late = try await reader.events(30)
+      let frames = early + late
+      #expect(
+        frames.compactMap(\.note).map(\.board.rawValue) == Array(repeating: "b1", count: 10)
+          + Array(repeating: "b2", count: 30))
+      #expect(frames.allSatisfy { $0.event == NoteAdded.eventName })
+      #expect(Set(frames.compactMap(\.id)).count == 40)
+      let ids = frames.compactMap { $0.data.flatMap { try? EventEnvelope(cloudEventJSON: Data($0.utf8)) }?.id }
+      #expect(ids == (1...40).map { "note-\($0)" })
+      // Resumed after the 12th: the 13th to the 40th, read from the store, then new ones from the feed.
+      var (_, resumed) = try await openStream(url, lastEventID: frames[11].id)
+      let rest = try await resumed.events(28)
+      try await postNotes(url, ids: 41...45, board: "b1")
+      let newer = try await resumed.events(5)
+      let resumedIDs = (rest + newer).compactMap {
+        $0.data.flatMap { try? EventEnvelope(cloudEventJSON: Data($0.utf8)) }?.id
+      }
+      #expect(resumedIDs == (13...45).map { "note-\($0)" })
+      // `?after=` does the same as the header; filters select a type and a subject.
+      var (_, filtered) = try await openStream(
+        url, query: "?after=\(frames[0].id ?? "")&type=\(NoteAdded.eventName)&subject=b1")
+      let b1 = try await filtered.events(14)
+      #expect(b1.compactMap(\.note).map(\.text).count == 14)
+      #expect(b1.compactMap(\.note).allSatisfy { $0.board.rawValue == "b1" })
+    }
+  }
+
+  @Test("A reader allowed one subject never receives another's event, in a stream or a page")
+  func readersSeeTheirSubjectsOnly() async throws {
+    let log = try temporaryLog()
+    let endpoint = EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: boardAccess)
+    try await withServer(endpoint) { url in
+      try await postNotes(url, ids: 1...6, board: "b2")
+      try await postNotes(url, ids: 7...9, board: "b1")
+      var (_, reader) = try await openStream(url, token: "bob")
+      try await postNotes(url, ids: 10...20, board: "b2")
+      try await postNotes(url, ids: 21...22, board: "b1")
+      let frames = try await reader.events(5)
+      #expect(frames.compactMap(\.note).map(\.board.rawValue) == Array(repeating: "b1", count: 5))
+      let page = try await send(
+        request(url + "?limit=100", token: "bob", headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      let envelopes = try EventEnvelope.envelopes(cloudEventBatchJSON: Data(page.body.utf8))
+      #expect(envelopes.count == 5)
+      #expect(
+        envelopes.allSatisfy { $0.subject == "b1" && !String(decoding: $0.payload, as: UTF8.self).contains("b2") })
+    }
+  }
+
+  @Test("A quiet stream sends a heartbeat comment")
+  func heartbeats() async throws {
+    let log = try temporaryLog()
+    var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
+    configuration.heartbeatInterval = .milliseconds(200)
+    configuration.pollInterval = .milliseconds(100)
+    let endpoint = EventsEndpoint(
+      store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+    try await withServer(endpoint) { url in
+      var (_, reader) = try await openStream(url)
+      var comments: [String] = []
+      while comments.count < 2, let frame = try await reader.next() {
+        if let comment = frame.comment { comments.append(comment) }
+      }
+      #expect(comments == ["heartbeat", "heartbeat"])
+    }
+  }
+}

@@ -1,0 +1,63 @@
+#if HTTPServer
+  import Hummingbird
+
+  /// Who may read and append which events through an ``EventsEndpoint``: a function that says
+  /// who sent a request, and one that says what that principal may do.
+  ///
+  /// Closed by default: ``closed`` authenticates no one, so an endpoint made without an access
+  /// policy answers every request with 401 and serves no event.
+  @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+  public struct EventAccess<Principal: Sendable>: Sendable {
+    /// Says who sent `request` (from its `Authorization` header, a cookie or a client
+    /// certificate), or nil for no one: the request gets 401 and nothing else. A thrown error is
+    /// also a 401; its text is not sent.
+    public var authenticate: @Sendable (Request) async throws -> Principal?
+    /// Whether `principal` may do what the ``EventPermission`` says. Called for every event a
+    /// stream or a page would send, and for every event a POST carries, so it should be quick.
+    public var authorize: @Sendable (Principal, EventPermission) -> Bool
+
+    /// An access policy from its two functions.
+    public init(
+      authenticate: @escaping @Sendable (Request) async throws -> Principal?,
+      authorize: @escaping @Sendable (Principal, EventPermission) -> Bool
+    ) {
+      self.authenticate = authenticate
+      self.authorize = authorize
+    }
+
+    /// Authenticates no one: every request gets 401.
+    public static var closed: Self {
+      Self(authenticate: { _ in nil }, authorize: { _, _ in false })
+    }
+  }
+
+  /// What a principal asks to do with one event: read it or append it, by its wire type name and
+  /// subject.
+  public struct EventPermission: Sendable, Hashable {
+    /// Reading or appending.
+    public enum Action: Sendable, Hashable {
+      /// Receiving the event in a stream or a page.
+      case read
+      /// Appending the event with a POST.
+      case append
+    }
+
+    /// What is asked.
+    public var action: Action
+    /// The event's wire type name (CloudEvents `type`).
+    public var type: String
+    /// The event's subject (CloudEvents `subject`), nil for an event without one.
+    public var subject: String?
+
+    /// A permission from its parts.
+    public init(action: Action, type: String, subject: String?) {
+      self.action = action
+      self.type = type
+      self.subject = subject
+    }
+  }
+
+  /// The principal of an endpoint made without an access policy: there is none, as no request is
+  /// authenticated.
+  public enum NoPrincipal: Sendable {}
+#endif

@@ -1,0 +1,190 @@
+#if HTTPServer
+  import Foundation
+  import HTTPTypes
+  import Hummingbird
+  import NIOCore
+  import TypedEvents
+
+  @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+  extension EventsEndpoint {
+    /// Appends the CloudEvents of a POST, in the HTTP binding's binary, structured or batch mode,
+    /// once each by `source` and `id`; every event is checked before any is appended.
+    func post(_ request: Request) async -> Response {
+      guard let principal = await principal(of: request) else { return EventProblem.unauthenticated.response }
+      do {
+        let envelopes = try await incoming(request)
+        for (index, envelope) in envelopes.enumerated() {
+          let permission = EventPermission(action: .append, type: envelope.name, subject: envelope.subject)
+          guard access.authorize(principal, permission) else {
+            throw EventProblem.forbidden(
+              "the principal may not append \(envelope.name)" + (envelope.subject.map { " about \($0)" } ?? ""),
+              event: index)
+          }
+        }
+        for (index, envelope) in envelopes.enumerated() { try check(envelope, index: index) }
+        let appended: [AppendedEnvelope<Store.Position>]
+        do {
+          appended = try await store.appendOnce(envelopes)
+        } catch {
+          return unavailable(error)
+        }
+        return try answer(envelopes, appended)
+      } catch let problem as EventProblem {
+        return problem.response
+      } catch {
+        return EventProblem.badRequest("bad-request", "\(error)").response
+      }
+    }
+
+    /// The envelopes of a request, by its content type.
+    private func incoming(_ request: Request) async throws -> [EventEnvelope] {
+      let limit = configuration.maximumBodySize
+      if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+        throw Self.tooLarge("the body has \(length) bytes; at most \(limit) are taken")
+      }
+      let body: ByteBuffer
+      do {
+        body = try await request.body.collect(upTo: limit)
+      } catch is NIOTooManyBytesError {
+        throw Self.tooLarge("the body has more than \(limit) bytes")
+      }
+      let data = Data(body.readableBytesView)
+      let contentType = request.headers[.contentType] ?? ""
+      let mediaType = contentType.split(separator: ";").first.map {
+        $0.trimmingCharacters(in: .whitespaces).lowercased()
+      }
+      do {
+        switch mediaType {
+        case "application/cloudevents+json":
+          return [try EventEnvelope(cloudEventJSON: data).oneLine()]
+        case EventEnvelope.cloudEventBatchContentType:
+          let envelopes = try EventEnvelope.envelopes(cloudEventBatchJSON: data).map { try $0.oneLine() }
+          guard !envelopes.isEmpty else { throw EventProblem.badRequest("empty-batch", "the batch holds no event") }
+          guard envelopes.count <= configuration.maximumBatchCount else {
+            throw Self.tooLarge("the batch holds \(envelopes.count) events; at most \(configuration.maximumBatchCount)")
+          }
+          return envelopes
+        default:
+          guard request.headers[HTTPField.Name("ce-specversion")!] != nil else {
+            throw EventProblem(
+              status: 415, kind: "unsupported-media-type", title: "Unsupported media type",
+              detail:
+                "a POST is a CloudEvent: application/cloudevents+json, \(EventEnvelope.cloudEventBatchContentType), "
+                + "or the binary mode with ce-specversion and the other ce- headers; this one is "
+                + (contentType.isEmpty ? "without Content-Type" : contentType))
+          }
+          var headers: [String: String] = [:]
+          for field in request.headers {
+            let name = field.name.canonicalName
+            headers[name] = headers[name].map { $0 + "," + field.value } ?? field.value
+          }
+          return [
+            try EventEnvelope(cloudEventMessage: CloudEventMessage(binding: .http, headers: headers, body: data))
+              .oneLine()
+          ]
+        }
+      } catch EventLogError.malformed(let reason) {
+        throw EventProblem.badRequest("malformed-cloudevent", reason)
+      }
+    }
+
+    /// Refuses an event the catalog does not know, or whose data does not decode as its type,
+    /// or whose subject is not its data's.
+    private func check(_ envelope: EventEnvelope, index: Int) throws {
+      guard catalog.type(named: envelope.name) != nil else {
+        throw EventProblem.unprocessable(
+          "unknown-type",
+          "no event type is named \(envelope.name) (the types: \(catalog.eventNames.joined(separator: ", ")))",
+          event: index)
+      }
+      let event: any Event
+      do {
+        try envelope.validate()
+        event = try envelope.decode(using: catalog)
+      } catch let error as DecodingError {
+        throw EventProblem.unprocessable(
+          "undecodable-data", "the data of \(envelope.name) does not decode: \(DecodingProblem(error))", event: index)
+      } catch {
+        throw EventProblem.unprocessable(
+          "undecodable-data", "the data of \(envelope.name) does not decode: \(error)", event: index)
+      }
+      let subject = EventEnvelope.subjectText(of: event)
+      if let subject, envelope.subject != subject {
+        throw EventProblem.unprocessable(
+          "subject-mismatch",
+          "the subject attribute is \(envelope.subject.map { "\"\($0)\"" } ?? "missing"); the data's subject is \"\(subject)\"",
+          event: index)
+      }
+    }
+
+    /// 201 when anything was appended, 200 when every event was stored before; the body lists,
+    /// in order, each event's `source`, `id`, position token and whether it was stored before.
+    private func answer(_ envelopes: [EventEnvelope], _ appended: [AppendedEnvelope<Store.Position>]) throws -> Response
+    {
+      var events: [[String: Any]] = []
+      for (envelope, result) in zip(envelopes, appended) {
+        events.append([
+          "id": envelope.id, "source": envelope.source ?? "", "position": try PositionToken.text(result.position),
+          "duplicate": result.wasStored,
+        ])
+      }
+      let body = try JSONSerialization.data(withJSONObject: ["events": events], options: [.sortedKeys])
+      let status: HTTPResponse.Status = appended.allSatisfy(\.wasStored) ? .ok : .created
+      return Response(
+        status: status, headers: [.contentType: "application/json"],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    private static func tooLarge(_ detail: String) -> EventProblem {
+      EventProblem(status: 413, kind: "too-large", title: "Content too large", detail: detail)
+    }
+  }
+
+  extension EventEnvelope {
+    /// The envelope with its JSON data on one line, as a store keeps it: a line break in JSON is
+    /// whitespace between tokens (in a string it is escaped), so a space keeps the same JSON.
+    func oneLine() throws -> EventEnvelope {
+      guard hasJSONPayload, payload.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return self }
+      var copy = self
+      for index in copy.payload.indices where copy.payload[index] == 0x0A || copy.payload[index] == 0x0D {
+        copy.payload[index] = 0x20
+      }
+      return copy
+    }
+  }
+
+  /// A decoding error as a sentence naming where: `at items[2].price: expected a number`.
+  struct DecodingProblem: CustomStringConvertible {
+    let error: DecodingError
+
+    init(_ error: DecodingError) { self.error = error }
+
+    var description: String {
+      switch error {
+      case .keyNotFound(let key, let context):
+        return "at \(path(context.codingPath + [key])): the key is missing"
+      case .typeMismatch(let type, let context):
+        return "at \(path(context.codingPath)): expected \(type): \(context.debugDescription)"
+      case .valueNotFound(let type, let context):
+        return "at \(path(context.codingPath)): expected \(type), found null"
+      case .dataCorrupted(let context):
+        return "at \(path(context.codingPath)): \(context.debugDescription)"
+      @unknown default:
+        return "\(error)"
+      }
+    }
+
+    private func path(_ keys: [any CodingKey]) -> String {
+      guard !keys.isEmpty else { return "the top level" }
+      var text = ""
+      for key in keys {
+        if let index = key.intValue {
+          text += "[\(index)]"
+        } else {
+          text += (text.isEmpty ? "" : ".") + key.stringValue
+        }
+      }
+      return text
+    }
+  }
+#endif

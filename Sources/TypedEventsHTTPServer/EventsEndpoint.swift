@@ -1,0 +1,211 @@
+#if HTTPServer
+  import Foundation
+  import HTTPTypes
+  import Hummingbird
+  import Logging
+  import ServiceLifecycle
+  import TypedEvents
+
+  /// A store's events over HTTP, mounted on a Hummingbird 2 router: `GET` streams them as
+  /// Server-Sent Events or answers a page of them, `POST` appends CloudEvents.
+  ///
+  /// ```swift
+  /// let endpoint = EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: access)
+  /// let router = Router()
+  /// endpoint.addRoutes(to: router, at: "events")
+  /// let app = Application(router: router, services: [endpoint])
+  /// try await app.runService()
+  /// ```
+  ///
+  /// The endpoint is a `Service`: its ``run()`` reads the store for every stream at once, and
+  /// streams answer 503 while it is not running.
+  ///
+  /// Authorization is closed by default: an endpoint made without an ``EventAccess`` answers
+  /// every request with 401.
+  @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+  public struct EventsEndpoint<Store: IdempotentEventStore, Principal: Sendable>: Service {
+    /// Limits and intervals of an endpoint.
+    public struct Configuration: Sendable {
+      /// The largest request body a POST may have, in bytes; a larger one gets 413. 1 MiB.
+      public var maximumBodySize = 1 << 20
+      /// The most events a batch POST may hold; more get 413. 1,000.
+      public var maximumBatchCount = 1_000
+      /// The events of a page when the request names no `limit`. 100.
+      public var defaultPageSize = 100
+      /// The most events a page holds, whatever `limit` asks. 1,000.
+      public var maximumPageSize = 1_000
+      /// How often a stream that sends nothing else sends a comment, so that proxies and clients
+      /// see the connection alive. 15 seconds.
+      public var heartbeatInterval: Duration = .seconds(15)
+      /// How long a stream waits for its client to take what it wrote (the socket's and the
+      /// server's buffers full) before it closes the connection. The client resumes from its
+      /// last id. 10 seconds.
+      public var writeTimeout: Duration = .seconds(10)
+      /// The events kept in memory for all streams together (see ``EventsEndpoint``). 4,096.
+      public var feedCapacity = 4_096
+      /// How many events a stream or the feed reads from the store at once. 256.
+      public var readBatchSize = 256
+      /// The longest the feed waits for the store's wake-up before reading again. 1 second.
+      public var pollInterval: Duration = .seconds(1)
+
+      /// The defaults.
+      public init() {}
+    }
+
+    /// The store served.
+    public let store: Store
+    /// The types a POST may append: an event of another type, or whose data does not decode as
+    /// its type, is refused.
+    public let catalog: EventCatalog
+    /// Who may read and append what.
+    public let access: EventAccess<Principal>
+    /// Limits and intervals.
+    public let configuration: Configuration
+    let logger: Logger
+    let feed: EventFeed<Store>
+    let status = Locked(FeedStatus.notStarted)
+
+    /// An endpoint serving `store` to the principals `access` authenticates.
+    public init(
+      store: Store, catalog: EventCatalog, access: EventAccess<Principal>, configuration: Configuration = .init(),
+      logger: Logger = Logger(label: "TypedEventsHTTPServer")
+    ) {
+      self.store = store
+      self.catalog = catalog
+      self.access = access
+      self.configuration = configuration
+      self.logger = logger
+      self.feed = EventFeed(capacity: configuration.feedCapacity)
+    }
+
+    /// Adds `GET` and `POST` on `path` (such as `"events"`) to `router` or a group of it.
+    public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>, at path: RouterPath) {
+      router.get(path) { request, _ in await self.get(request) }
+      router.post(path) { request, _ in await self.post(request) }
+    }
+
+    /// Reads the store for every stream until the service group shuts down or the task is
+    /// cancelled; then the streams end, each after the event it is writing.
+    public func run() async throws {
+      status.withLock { $0 = .running }
+      defer { status.withLock { $0 = .stopped } }
+      await cancelWhenGracefulShutdown {
+        await feed.run(
+          store: store, batchSize: configuration.readBatchSize, pollInterval: configuration.pollInterval,
+          logger: logger)
+      }
+    }
+
+    // MARK: GET
+
+    func get(_ request: Request) async -> Response {
+      guard let principal = await principal(of: request) else { return EventProblem.unauthenticated.response }
+      let selection: Selection
+      do {
+        selection = try Selection(request, principal: principal, access: access)
+      } catch let problem as EventProblem {
+        return problem.response
+      } catch {
+        return EventProblem.badRequest("bad-request", "\(error)").response
+      }
+      let accept = request.headers[.accept]?.lowercased() ?? "*/*"
+      if accept.contains(EventEnvelope.cloudEventBatchContentType) {
+        return await page(request, selection)
+      }
+      guard accept.contains("text/event-stream") || accept.contains("*/*") || accept.contains("text/*") else {
+        return EventProblem(
+          status: 406, kind: "not-acceptable", title: "Not acceptable",
+          detail: "GET answers text/event-stream or \(EventEnvelope.cloudEventBatchContentType), not \(accept)"
+        ).response
+      }
+      return stream(request, selection)
+    }
+
+    /// The principal a request authenticates as; nil for none or an error.
+    func principal(of request: Request) async -> Principal? {
+      do {
+        return try await access.authenticate(request)
+      } catch {
+        logger.debug("authentication failed", metadata: ["error": "\(error)"])
+        return nil
+      }
+    }
+
+    /// A page: the events after the request's position, as a CloudEvents batch; the
+    /// `Last-Event-ID` header gives the position to ask for the next page.
+    func page(_ request: Request, _ selection: Selection) async -> Response {
+      var limit = configuration.defaultPageSize
+      if let text = request.uri.queryParameters["limit"] {
+        guard let asked = Int(String(text)), asked > 0 else {
+          return EventProblem.badRequest("bad-limit", "limit must be a positive integer, not \(text)").response
+        }
+        limit = min(asked, configuration.maximumPageSize)
+      }
+      do {
+        let batch = try await store.read(after: selection.after, limit: limit)
+        let envelopes = batch.envelopes.filter { selection.admits($0.envelope) }.map(\.envelope)
+        let body = try EventEnvelope.cloudEventBatchJSON(envelopes)
+        var headers: HTTPFields = [.contentType: EventEnvelope.cloudEventBatchContentType, .cacheControl: "no-store"]
+        if let next = batch.next {
+          headers[.lastEventID] = try PositionToken.text(next)
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+      } catch {
+        return unavailable(error)
+      }
+    }
+
+    func unavailable(_ error: any Error) -> Response {
+      logger.warning("reading the event store failed", metadata: ["error": "\(error)"])
+      return EventProblem(
+        status: 503, kind: "store-unavailable", title: "Store unavailable",
+        detail: "the event store could not be read; try again"
+      ).response
+    }
+
+    // MARK: Streams
+
+    func stream(_ request: Request, _ selection: Selection) -> Response {
+      guard status.withLock({ $0 }) == .running else {
+        return EventProblem(
+          status: 503, kind: "feed-not-running", title: "Not running",
+          detail: "the endpoint's service is not running (add it to the application's services)"
+        ).response
+      }
+      let headers: HTTPFields = [
+        .contentType: "text/event-stream", .cacheControl: "no-store",
+        // Asks proxies such as nginx not to hold the stream back.
+        HTTPField.Name("X-Accel-Buffering")!: "no",
+      ]
+      let body = ResponseBody { writer in
+        try await request.body.consumeWithCancellationOnInboundClose { _ in
+          try await StreamWriter(endpoint: self, selection: selection).run(&writer)
+        }
+        try await writer.finish(nil)
+      }
+      return Response(status: .ok, headers: headers, body: body)
+    }
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+  extension EventsEndpoint where Principal == NoPrincipal {
+    /// An endpoint without an access policy: it authenticates no one, so it answers every
+    /// request with 401 and serves no event (``EventAccess/closed``).
+    public init(
+      store: Store, catalog: EventCatalog, configuration: Configuration = .init(),
+      logger: Logger = Logger(label: "TypedEventsHTTPServer")
+    ) {
+      self.init(store: store, catalog: catalog, access: .closed, configuration: configuration, logger: logger)
+    }
+  }
+
+  /// Whether the endpoint's service runs.
+  enum FeedStatus: Sendable, Equatable {
+    case notStarted, running, stopped
+  }
+
+  extension HTTPField.Name {
+    /// `Last-Event-ID`: the position a Server-Sent Events client resumes after.
+    static let lastEventID = Self("Last-Event-ID")!
+  }
+#endif

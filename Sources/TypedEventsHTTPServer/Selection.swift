@@ -1,0 +1,52 @@
+#if HTTPServer
+  import Hummingbird
+  import TypedEvents
+
+  @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+  extension EventsEndpoint {
+    /// What a GET asks for: the position to go on after, the types and subject it filters on,
+    /// and who asks.
+    struct Selection: Sendable {
+      var after: Store.Position?
+      var types: Set<String>?
+      var subject: String?
+      var principal: Principal
+      var authorize: @Sendable (Principal, EventPermission) -> Bool
+
+      /// Reads `Last-Event-ID` (sent by a reconnecting `EventSource`) or else `?after=`, the
+      /// `type` parameters and `subject`.
+      ///
+      /// - Throws: ``EventProblem``: 400 for a position this endpoint did not give out, 403 when
+      ///   the request names types and a subject and the principal may read none of them.
+      init(_ request: Request, principal: Principal, access: EventAccess<Principal>) throws {
+        self.principal = principal
+        self.authorize = access.authorize
+        let token = request.headers[.lastEventID] ?? request.uri.queryParameters["after"].map(String.init)
+        if let token, !token.isEmpty {
+          guard let position = PositionToken.position(token, as: Store.Position.self) else {
+            throw EventProblem.badRequest(
+              "bad-position", "\(token.prefix(80)) is no position of this endpoint (from Last-Event-ID or after)")
+          }
+          after = position
+        }
+        let types = request.uri.queryParameters.getAll("type")
+        self.types = types.isEmpty ? nil : Set(types)
+        subject = request.uri.queryParameters["subject"].map(String.init)
+        if let subject, !types.isEmpty,
+          !types.contains(where: {
+            access.authorize(principal, EventPermission(action: .read, type: $0, subject: subject))
+          })
+        {
+          throw EventProblem.forbidden("the principal may read none of the types \(types.sorted()) about \(subject)")
+        }
+      }
+
+      /// Whether the request selects `envelope` and its principal may read it.
+      func admits(_ envelope: EventEnvelope) -> Bool {
+        if let types, !types.contains(envelope.name) { return false }
+        if let subject, envelope.subject != subject { return false }
+        return authorize(principal, EventPermission(action: .read, type: envelope.name, subject: envelope.subject))
+      }
+    }
+  }
+#endif

@@ -1,0 +1,46 @@
+#if HTTPServer
+  import Foundation
+  import NIOCore
+  import TypedEvents
+
+  /// The Server-Sent Events text of stored events (WHATWG HTML, "Server-sent events"): one frame
+  /// an event, `id` its position token, `event` its wire type name, `data` the structured
+  /// CloudEvent on one line.
+  enum ServerSentEvents {
+    /// The frame of one stored event; nil when the envelope is no CloudEvent (the stream says so
+    /// in a comment instead, so a client sees the gap).
+    static func frame<Position: Encodable>(_ stored: StoredEnvelope<Position>) -> [UInt8] {
+      let id: String
+      do {
+        id = try PositionToken.text(stored.position)
+      } catch {
+        return comment("a position could not be written: \(error)")
+      }
+      do {
+        var data = try stored.envelope.cloudEventJSON()
+        // A JSON text holds a line break only as whitespace between tokens (in a string it is
+        // escaped): a space keeps the JSON and keeps `data` one line.
+        for index in data.indices where data[index] == 0x0A || data[index] == 0x0D { data[index] = 0x20 }
+        var frame: [UInt8] = []
+        frame.reserveCapacity(data.count + id.utf8.count + stored.envelope.name.utf8.count + 24)
+        frame += Array("id: \(id)\nevent: \(oneLine(stored.envelope.name))\ndata: ".utf8)
+        frame += data
+        frame += Array("\n\n".utf8)
+        return frame
+      } catch {
+        // The comment keeps the stream's position moving: an `id`-only frame sets it.
+        return Array("id: \(id)\n".utf8) + comment("event \(oneLine(stored.envelope.id)) is no CloudEvent: \(error)")
+      }
+    }
+
+    /// A comment line, which clients ignore; also the heartbeat.
+    static func comment(_ text: String) -> [UInt8] {
+      Array(": \(oneLine(text))\n\n".utf8)
+    }
+
+    /// `text` with line breaks as spaces: a field's value ends at a line break.
+    static func oneLine(_ text: String) -> String {
+      String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+    }
+  }
+#endif
