@@ -112,13 +112,18 @@
           }
         }
       }
+      await wakeReaders()
+    }
+
+    /// Sends readers a wake-up once the append that calls it has committed.
+    func wakeReaders() async {
       await notifier.notify { await self.sendWakeUp() }
     }
 
     /// Runs `write` with `envelopes` carrying the trace context of a producer span around it,
     /// and counts them as sent.
     @discardableResult
-    private func sending(
+    func sending(
       _ envelopes: [EventEnvelope], _ write: ([EventEnvelope]) async throws -> Void
     ) async throws -> [EventEnvelope] {
       let (observability, channel) = (observability, channel)
@@ -215,7 +220,7 @@
     }
 
     /// One multi-row INSERT per 1,000 envelopes (11 binds a row, PostgreSQL allows 65,535).
-    private func insertStatements(_ envelopes: [EventEnvelope]) throws -> [PostgresQuery] {
+    func insertStatements(_ envelopes: [EventEnvelope]) throws -> [PostgresQuery] {
       for envelope in envelopes { try envelope.validate() }
       let metadataEncoder = JSONEncoder()
       metadataEncoder.outputFormatting = .sortedKeys

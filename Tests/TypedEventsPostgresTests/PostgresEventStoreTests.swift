@@ -139,6 +139,33 @@
       }
     }
 
+    @Test func appendOnceAnswersWhereEachEnvelopeIsAndAppendsARetryNever() async throws {
+      try await withStore { store in
+        let first = try EventEnvelope(Self.box("first"), source: "/a")
+        let second = try EventEnvelope(Self.box("second"), source: "/a")
+        let appended = try await store.appendOnce([first, second, first])
+        #expect(appended.map(\.wasStored) == [false, false, true])
+        #expect(appended[2].position == appended[0].position)
+        let third = try EventEnvelope(Self.box("third"), source: "/a")
+        let retried = try await store.appendOnce([second, third])
+        #expect(retried.map(\.wasStored) == [true, false])
+        #expect(retried[0].position == appended[1].position)
+        let batch = try await store.read(after: nil, limit: 10)
+        #expect(Self.titles(batch) == ["first", "second", "third"])
+        #expect(batch.envelopes.map(\.position) == [appended[0].position, appended[1].position, retried[1].position])
+        // Reading after an answered position goes on with the next envelope.
+        #expect(Self.titles(try await store.read(after: appended[0].position, limit: 10)) == ["second", "third"])
+        // The same id from another source: refused, as the store keeps ids unique; nothing is appended.
+        var elsewhere = try EventEnvelope(Self.box("fourth"), source: "/a")
+        let other = EventEnvelope(
+          id: first.id, source: "/b", time: first.time, name: first.name, version: first.version,
+          subject: first.subject, payload: first.payload)
+        elsewhere.id = UUID().uuidString
+        await #expect(throws: EventLogError.self) { try await store.appendOnce([elsewhere, other]) }
+        #expect(Self.titles(try await store.read(after: nil, limit: 10)) == ["first", "second", "third"])
+      }
+    }
+
     @Test func readsPageThroughTheStoreInOrder() async throws {
       try await withStore { store in
         try await store.append((0..<2_500).map { try EventEnvelope(Self.box("\($0)")) })
