@@ -121,8 +121,10 @@ struct Report {
     var lines = ["# TypedEvents benchmarks", ""]
     lines.append("Measured \(ISO8601DateFormatter().string(from: Date())) on \(machine()), \(toolchain()).")
     lines.append("")
+    // run.sh builds in release unless BENCHMARK_CONFIGURATION says otherwise (CI's smoke run).
+    let configuration = ProcessInfo.processInfo.environment["BENCHMARK_CONFIGURATION"] ?? "release"
     lines.append(
-      "- In-process rows: release build; each body timed \(repetitions) times after a warm-up; **min / median / max** ns per operation; ratios are of medians in the same run."
+      "- In-process rows: \(configuration) build; each body timed \(repetitions) times after a warm-up; **min / median / max** ns per operation; ratios are of medians in the same run."
     )
     lines.append(
       "- Allocations per operation: counted in a separate process with the malloc interposer preloaded; timed runs do not load it."
