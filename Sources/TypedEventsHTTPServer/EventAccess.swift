@@ -31,8 +31,8 @@
     }
   }
 
-  /// What a principal asks to do with one event: read it or append it, by its wire type name and
-  /// subject.
+  /// What a principal asks to do with one event: read it or append it, by its wire type name,
+  /// subject and source.
   public struct EventPermission: Sendable, Hashable {
     /// Reading or appending.
     public enum Action: Sendable, Hashable {
@@ -48,12 +48,18 @@
     public var type: String
     /// The event's subject (CloudEvents `subject`), nil for an event without one.
     public var subject: String?
+    /// The event's source (CloudEvents `source`). Appends are idempotent by `source` and `id`, so
+    /// a principal that may append under another producer's source could take that producer's
+    /// ids first: an access policy that has several producers append ties each source to its
+    /// principal. Nil when a GET's filter is checked, before any event is read.
+    public var source: String?
 
     /// A permission from its parts.
-    public init(action: Action, type: String, subject: String?) {
+    public init(action: Action, type: String, subject: String?, source: String? = nil) {
       self.action = action
       self.type = type
       self.subject = subject
+      self.source = source
     }
   }
 

@@ -5,10 +5,12 @@
   /// The newest events of a store, read once for every stream of an ``EventsEndpoint``, each with
   /// its Server-Sent Events frame written once.
   ///
-  /// Memory is bounded: the feed keeps at most `capacity` events. A stream takes events from it
-  /// by sequence number; one that falls further behind than that (a slow client, or one that
-  /// resumed from long ago) reads the store itself until it catches up, and then joins the feed
-  /// again. So a stream never holds more than one batch, and a slow client costs no memory.
+  /// The feed starts at the store's end when the endpoint's service starts, and keeps at most
+  /// `capacity` events. A stream takes events from it by sequence number. One that is further
+  /// behind (it resumed from long ago, or its client is slow) reads the store itself, a batch at
+  /// a time, until a read finds nothing more, and then joins the feed at the position it reached.
+  /// A position the feed never passed (one no read gave) never joins: that stream reads the
+  /// store itself.
   final class EventFeed<Store: EventStore>: Sendable {
     /// An event of the feed.
     struct Item: Sendable {
@@ -19,7 +21,7 @@
     /// What ``take(from:limit:)`` found.
     enum Taken {
       /// Events, and the sequence number to take from next.
-      case items(ArraySlice<Item>, next: Int)
+      case items([Item], next: Int)
       /// Nothing yet after this sequence number.
       case upToDate
       /// The events from this sequence number on are gone: read the store.
@@ -29,7 +31,6 @@
     }
 
     private struct State {
-      var started = false
       /// Where the feed reads the store next.
       var after: Store.Position?
       /// The events kept, from `items[head]` on; `items[head]` has sequence number `first`.
@@ -43,8 +44,7 @@
       var keysHead = 0
       var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
       var nextWaiter = 0
-      var startWaiter: CheckedContinuation<Void, Never>?
-      var stopped = false
+      var stopped = true
 
       var end: Int { first + items.count - head }
     }
@@ -60,25 +60,13 @@
     // MARK: Streams
 
     /// The sequence number of the event after `position`, when the feed has passed `position`
-    /// and still holds what follows; nil otherwise. The first stream to call starts the feed at
-    /// its position.
+    /// and still holds what follows; nil otherwise.
     func join(after position: Store.Position?) -> Int? {
-      let (sequence, starting) = state.withLock { state -> (Int?, CheckedContinuation<Void, Never>?) in
-        guard state.started else {
-          state.started = true
-          state.after = position
-          state.sequences[position] = 0
-          state.keys.append((0, position))
-          defer { state.startWaiter = nil }
-          return (0, state.startWaiter)
-        }
-        return (state.sequences[position], nil)
-      }
-      starting?.resume()
-      return sequence
+      state.withLock { $0.stopped ? nil : $0.sequences[position] }
     }
 
-    /// Up to `limit` events from sequence number `sequence` on.
+    /// Up to `limit` events from sequence number `sequence` on, copied: a slice would keep the
+    /// feed's storage shared, and make its next append copy all of it.
     func take(from sequence: Int, limit: Int) -> Taken {
       state.withLock { state in
         if state.stopped { return .stopped }
@@ -86,13 +74,13 @@
         guard sequence < state.end else { return .upToDate }
         let start = state.head + (sequence - state.first)
         let stop = min(state.items.count, start + max(1, limit))
-        return .items(state.items[start..<stop], next: sequence + (stop - start))
+        return .items(Array(state.items[start..<stop]), next: sequence + (stop - start))
       }
     }
 
-    /// Returns once the feed holds events from `sequence` on, at the feed's next read of an
-    /// empty store (at least every poll interval, so that a stream can send its heartbeat), or
-    /// when the task is cancelled.
+    /// Returns once the feed holds events from `sequence` on, when the feed finds the store
+    /// empty again (about every poll interval while nothing is appended, so that a stream can
+    /// send its heartbeat), when the feed stops, or when the task is cancelled.
     func waitForEvents(from sequence: Int) async {
       let id = state.withLock { state in
         defer { state.nextWaiter += 1 }
@@ -114,23 +102,26 @@
 
     // MARK: Reading the store
 
-    /// Reads the store from where the first stream joined, until cancelled: new events go into
-    /// the feed and wake the streams waiting for them. Read errors are logged and retried after
-    /// `pollInterval`.
+    /// Reads the store from its end, until cancelled: new events go into the feed and wake the
+    /// streams waiting for them. Read errors are logged and retried after `pollInterval`.
     func run(store: Store, batchSize: Int, pollInterval: Duration, logger: Logger) async {
-      await withTaskCancellationHandler {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-          let now = state.withLock { state -> Bool in
-            if state.started || Task.isCancelled { return true }
-            state.startWaiter = continuation
-            return false
-          }
-          if now { continuation.resume() }
+      var end: Store.Position?
+      while !Task.isCancelled {
+        do {
+          end = try await store.endPosition()
+          break
+        } catch {
+          logger.warning("finding the event store's end failed; retrying", metadata: ["error": "\(error)"])
+          try? await Task.sleep(for: pollInterval)
         }
-      } onCancel: {
-        state.withLock { state in
-          defer { state.startWaiter = nil }; return state.startWaiter
-        }?.resume()
+      }
+      let start = end
+      state.withLock { state in
+        state = State()
+        state.after = start
+        state.sequences[start] = 0
+        state.keys.append((0, start))
+        state.stopped = false
       }
       while !Task.isCancelled {
         let after = state.withLock { $0.after }

@@ -14,7 +14,8 @@
       do {
         let envelopes = try await incoming(request)
         for (index, envelope) in envelopes.enumerated() {
-          let permission = EventPermission(action: .append, type: envelope.name, subject: envelope.subject)
+          let permission = EventPermission(
+            action: .append, type: envelope.name, subject: envelope.subject, source: envelope.source)
           guard access.authorize(principal, permission) else {
             throw EventProblem.forbidden(
               "the principal may not append \(envelope.name)" + (envelope.subject.map { " about \($0)" } ?? ""),
@@ -25,6 +26,10 @@
         let appended: [AppendedEnvelope<Store.Position>]
         do {
           appended = try await store.appendOnce(envelopes)
+        } catch EventLogError.malformed(let reason) {
+          // The store refuses the events themselves (the PostgreSQL store: an id it holds under
+          // another source): a retry cannot succeed.
+          throw EventProblem(status: 409, kind: "conflict", title: "Conflict", detail: reason)
         } catch {
           return unavailable(error)
         }
@@ -32,7 +37,10 @@
       } catch let problem as EventProblem {
         return problem.response
       } catch {
-        return EventProblem.badRequest("bad-request", "\(error)").response
+        logger.error("answering an append failed", metadata: ["error": "\(error)"])
+        return EventProblem(
+          status: 500, kind: "internal", title: "Internal error", detail: "the server could not answer; see its log"
+        ).response
       }
     }
 
@@ -93,9 +101,7 @@
     private func check(_ envelope: EventEnvelope, index: Int) throws {
       guard catalog.type(named: envelope.name) != nil else {
         throw EventProblem.unprocessable(
-          "unknown-type",
-          "no event type is named \(envelope.name) (the types: \(catalog.eventNames.joined(separator: ", ")))",
-          event: index)
+          "unknown-type", "no event type of this endpoint is named \(envelope.name)", event: index)
       }
       let event: any Event
       do {

@@ -35,11 +35,13 @@
       /// The most events a page holds, whatever `limit` asks. 1,000.
       public var maximumPageSize = 1_000
       /// How often a stream that sends nothing else sends a comment, so that proxies and clients
-      /// see the connection alive. 15 seconds.
+      /// see the connection alive. When the stream has passed events it does not send (filters,
+      /// authorization), the heartbeat carries the `id` of where it is, so that a client that
+      /// reconnects does not read them again. 15 seconds.
       public var heartbeatInterval: Duration = .seconds(15)
-      /// How long a stream waits for its client to take what it wrote (the socket's and the
-      /// server's buffers full) before it closes the connection. The client resumes from its
-      /// last id. 10 seconds.
+      /// How long a stream waits for its client to take a write of at most 64 KiB (the socket's
+      /// and the server's buffers full) before it closes the connection. The client resumes from
+      /// its last id. 10 seconds.
       public var writeTimeout: Duration = .seconds(10)
       /// The events kept in memory for all streams together (see ``EventsEndpoint``). 4,096.
       public var feedCapacity = 4_096

@@ -16,8 +16,8 @@
       /// Reads `Last-Event-ID` (sent by a reconnecting `EventSource`) or else `?after=`, the
       /// `type` parameters and `subject`.
       ///
-      /// - Throws: ``EventProblem``: 400 for a position this endpoint did not give out, 403 when
-      ///   the request names types and a subject and the principal may read none of them.
+      /// - Throws: ``EventProblem``: 400 for text that is no position of the store, 403 when the
+      ///   request names types and a subject and the principal may read none of them.
       init(_ request: Request, principal: Principal, access: EventAccess<Principal>) throws {
         self.principal = principal
         self.authorize = access.authorize
@@ -45,7 +45,9 @@
       func admits(_ envelope: EventEnvelope) -> Bool {
         if let types, !types.contains(envelope.name) { return false }
         if let subject, envelope.subject != subject { return false }
-        return authorize(principal, EventPermission(action: .read, type: envelope.name, subject: envelope.subject))
+        return authorize(
+          principal,
+          EventPermission(action: .read, type: envelope.name, subject: envelope.subject, source: envelope.source))
       }
     }
   }

@@ -7,8 +7,8 @@
   /// an event, `id` its position token, `event` its wire type name, `data` the structured
   /// CloudEvent on one line.
   enum ServerSentEvents {
-    /// The frame of one stored event; nil when the envelope is no CloudEvent (the stream says so
-    /// in a comment instead, so a client sees the gap).
+    /// The frame of one stored event. For an envelope that is no CloudEvent, its `id` and a
+    /// comment that says why: the client's position moves past it, and its log shows the gap.
     static func frame<Position: Encodable>(_ stored: StoredEnvelope<Position>) -> [UInt8] {
       let id: String
       do {

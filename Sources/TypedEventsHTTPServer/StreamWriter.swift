@@ -28,25 +28,25 @@
       // The browser's EventSource reconnects after a second, not its default of about three.
       try await write(Array("retry: 1000\n\n".utf8), to: &writer)
       var lastWrite = clock.now
+      // Where the stream has read to, and the id its client has last seen: they differ after
+      // events this stream does not send (filtered out, or not the principal's).
       var position = selection.after
+      var clientPosition = position
       var sequence: Int?
       while !Task.isCancelled {
+        var frames: [UInt8] = []
         if let current = sequence {
           switch endpoint.feed.take(from: current, limit: configuration.readBatchSize) {
           case .items(let items, let next):
-            var frames: [UInt8] = []
-            for item in items where selection.admits(item.stored.envelope) { frames += item.frame }
-            if !frames.isEmpty {
-              try await write(frames, to: &writer)
-              lastWrite = clock.now
+            for item in items where selection.admits(item.stored.envelope) {
+              frames += item.frame
+              clientPosition = item.stored.position
             }
             position = items.last?.stored.position ?? position
             sequence = next
-            continue
           case .behind:
             // Further behind than the feed keeps: on from the store.
             sequence = nil
-            continue
           case .stopped:
             return
           case .upToDate:
@@ -55,34 +55,51 @@
         } else {
           guard endpoint.status.withLock({ $0 }) == .running else { return }
           let batch = try await endpoint.store.read(after: position, limit: configuration.readBatchSize)
-          var frames: [UInt8] = []
           for stored in batch.envelopes where selection.admits(stored.envelope) {
             frames += ServerSentEvents.frame(stored)
+            clientPosition = stored.position
           }
-          if !frames.isEmpty {
-            try await write(frames, to: &writer)
-            lastWrite = clock.now
-          }
-          let read = position
+          let from = position
           position = batch.next ?? position
-          if !batch.envelopes.isEmpty || batch.next != read { continue }
-          if let joined = endpoint.feed.join(after: position) {
-            sequence = joined
-            continue
+          if batch.envelopes.isEmpty && position == from {
+            // Caught up with the store: on with the feed, if it has passed this position.
+            if let joined = endpoint.feed.join(after: position) {
+              sequence = joined
+            } else {
+              try await endpoint.store.waitForEnvelopes(after: position, timeout: configuration.pollInterval)
+            }
           }
-          try await endpoint.store.waitForEnvelopes(after: position, timeout: configuration.pollInterval)
+        }
+        if !frames.isEmpty {
+          try await write(frames, to: &writer)
+          lastWrite = clock.now
         }
         if clock.now - lastWrite >= configuration.heartbeatInterval {
-          try await write(ServerSentEvents.comment("heartbeat"), to: &writer)
+          // A stream whose events are all filtered out still moves its client's Last-Event-ID:
+          // an `id` line alone sets it and dispatches nothing.
+          var heartbeat: [UInt8] = []
+          if position != clientPosition, let position, let token = try? PositionToken.text(position) {
+            heartbeat += Array("id: \(token)\n".utf8)
+          }
+          heartbeat += ServerSentEvents.comment("heartbeat")
+          try await write(heartbeat, to: &writer)
+          clientPosition = position
           lastWrite = clock.now
         }
       }
     }
 
+    /// Writes `bytes` in pieces of at most 64 KiB, so that the watchdog times how long the
+    /// client takes a piece, not a whole batch on a slow link.
     private func write(_ bytes: [UInt8], to writer: inout any ResponseBodyWriter) async throws {
-      writing.withLock { $0 = .now }
-      defer { writing.withLock { $0 = nil } }
-      try await writer.write(ByteBuffer(bytes: bytes))
+      var start = 0
+      while start < bytes.count {
+        let stop = min(bytes.count, start + 64 * 1024)
+        writing.withLock { $0 = .now }
+        defer { writing.withLock { $0 = nil } }
+        try await writer.write(ByteBuffer(bytes: bytes[start..<stop]))
+        start = stop
+      }
     }
 
     /// Runs `body` in a child task beside a watchdog that ends both, throwing

@@ -90,6 +90,24 @@
     }
 
     /// Returns at the next wake-up (a `NOTIFY` received by ``run()``), or after `timeout`.
+    /// The position of the newest event a reader can read now (one whose transaction is older
+    /// than every transaction still running), found with the store's order index; nil when
+    /// there is none.
+    public func endPosition() async throws -> Position? {
+      let query: PostgresQuery = """
+        SELECT tx::text AS tx_text, position FROM \(unescaped: schema).events
+        WHERE tx < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY tx DESC, position DESC LIMIT 1
+        """
+      let logger = logger
+      return try await withLiveConnection { connection in
+        for try await (tx, sequence) in try await connection.query(query, logger: logger).decode((String, Int64).self) {
+          return Position(transaction: UInt64(tx) ?? 0, sequence: sequence)
+        }
+        return nil
+      }
+    }
+
     public func waitForEnvelopes(after position: Position?, timeout: Duration) async throws {
       await wakeUps.wait(timeout: timeout)
     }

@@ -166,6 +166,17 @@
       }
     }
 
+    @Test func theEndPositionIsAfterTheNewestVisibleEventAndAheadOfNothing() async throws {
+      try await withStore { store in
+        #expect(try await store.endPosition() == nil)
+        try await store.append((0..<5).map { try EventEnvelope(Self.box("\($0)")) })
+        let end = try await store.endPosition()
+        #expect(end == (try await store.read(after: nil, limit: 10)).envelopes.last?.position)
+        try await store.append([try EventEnvelope(Self.box("later"))])
+        #expect(Self.titles(try await store.read(after: end, limit: 10)) == ["later"])
+      }
+    }
+
     @Test func readsPageThroughTheStoreInOrder() async throws {
       try await withStore { store in
         try await store.append((0..<2_500).map { try EventEnvelope(Self.box("\($0)")) })

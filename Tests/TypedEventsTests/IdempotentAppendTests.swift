@@ -47,6 +47,17 @@ struct IdempotentAppendTests {
     #expect(try log.read().envelopes.map(\.id) == ["1", "2", "3"])
   }
 
+  @Test("The end position: reading after it gives only what is appended later")
+  func endPosition() async throws {
+    let log = temporaryLog()
+    #expect(try await log.endPosition() == .start)
+    _ = try await log.appendOnce((1...3).map { try tick("\($0)") })
+    let end = try await log.endPosition()
+    #expect(end == (try log.read(after: nil).next))
+    _ = try await log.appendOnce([try tick("4")])
+    #expect(try await log.read(after: end, limit: 10).envelopes.map(\.envelope.id) == ["4"])
+  }
+
   @Test("A stored envelope's position is where reading after it goes on with the next one")
   func positionsResumeAfterTheEnvelope() async throws {
     let log = temporaryLog()

@@ -37,7 +37,10 @@ extension EventLog: IdempotentEventStore {
   /// Reads the identities of the whole lines after those already indexed.
   private func catchUp(_ index: inout IdentityIndex) throws {
     _ = try scanEnvelopes(after: index.end, includingUnfinishedLine: false) { _, entry, end in
-      if let entry { index.positions[EnvelopeIdentity(entry.envelope)] = end }
+      // The first copy of a pair is the stored one, if two writers wrote it twice.
+      if let entry, index.positions[EnvelopeIdentity(entry.envelope)] == nil {
+        index.positions[EnvelopeIdentity(entry.envelope)] = end
+      }
       index.end = end
       return true
     }

@@ -20,6 +20,24 @@ public protocol EventStore: Sendable {
   /// wake-up, not a promise: readers read again either way, so a missed wake-up costs latency,
   /// never an envelope.
   func waitForEnvelopes(after position: Position?, timeout: Duration) async throws
+
+  /// The position after the last envelope a reader can read now: reading after it gives only
+  /// envelopes appended later (nil for an empty store). A reader that wants only new envelopes
+  /// starts there.
+  func endPosition() async throws -> Position?
+}
+
+extension EventStore {
+  /// Reads the whole store, 1,000 envelopes at a time, to its end; a store with an index
+  /// answers in one query instead.
+  public func endPosition() async throws -> Position? {
+    var position: Position?
+    while true {
+      let batch = try await read(after: position, limit: 1_000)
+      if batch.envelopes.isEmpty && batch.next == position { return position }
+      position = batch.next
+    }
+  }
 }
 
 /// An envelope and where it sits in its store.

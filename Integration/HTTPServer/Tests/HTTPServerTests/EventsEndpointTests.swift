@@ -312,6 +312,36 @@ struct EventsEndpointTests {
     }
   }
 
+  @Test("A stream whose events are all filtered out moves its client's Last-Event-ID with its heartbeat")
+  func heartbeatsCarryThePositionPastFilteredEvents() async throws {
+    let log = try temporaryLog()
+    var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
+    configuration.heartbeatInterval = .milliseconds(300)
+    configuration.pollInterval = .milliseconds(100)
+    let endpoint = EventsEndpoint(
+      store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+    try await withServer(endpoint) { url in
+      var (_, reader) = try await openStream(url, token: "bob")
+      try await postNotes(url, ids: 1...5, board: "b2")
+      var id: String?
+      while id == nil, let frame = try await reader.next() {
+        #expect(frame.data == nil, "bob received an event of b2")
+        if frame.comment == "heartbeat" { id = frame.id }
+      }
+      // Resumed from it: the b2 events are behind; the next b1 event is the first.
+      let passed = try #require(id)
+      var (_, resumed) = try await openStream(url, token: "bob", lastEventID: passed)
+      try await postNotes(url, ids: 6...6, board: "b1")
+      let next = try await resumed.events(1)
+      #expect(next.compactMap(\.note).map(\.board.rawValue) == ["b1"])
+      let page = try await send(
+        request(
+          url, token: "alice",
+          headers: [("Accept", EventEnvelope.cloudEventBatchContentType), ("Last-Event-ID", passed)]))
+      #expect(try EventEnvelope.envelopes(cloudEventBatchJSON: Data(page.body.utf8)).map(\.id) == ["note-6"])
+    }
+  }
+
   @Test("A quiet stream sends a heartbeat comment")
   func heartbeats() async throws {
     let log = try temporaryLog()
