@@ -4,7 +4,9 @@ extension EventLog: IdempotentEventStore {
   ///
   /// The log keeps the identity (`source` and `id`) of every envelope in memory, read from the
   /// file on the first call and then from what was appended since, by this object or any other
-  /// writer: memory grows with the log. Two calls on one `EventLog` object never append the same pair twice; two
+  /// writer: memory grows with the log. Like ``append(contentsOf:)`` it does its file I/O on the
+  /// calling thread, under a lock that other `appendOnce` calls on the object wait for (the
+  /// first call reads the whole file). Two calls on one `EventLog` object never append the same pair twice; two
   /// objects or processes appending the same pair at the same moment can, as nothing locks the
   /// file between them, so one process writes a log that takes retried events.
   ///
