@@ -9,7 +9,7 @@
     ///
     /// The store keeps ids unique across sources (its `id` column is unique), which is stricter
     /// than CloudEvents' `source` + `id`: an envelope whose `id` is stored with another `source`
-    /// is refused with ``EventLogError/malformed(_:)``, and nothing of the call is appended.
+    /// is refused with `EventLogError.malformed`, and nothing of the call is appended.
     public func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
       guard !envelopes.isEmpty else { return [] }
       let logger = logger
