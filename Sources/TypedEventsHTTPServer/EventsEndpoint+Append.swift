@@ -66,7 +66,7 @@
         case "application/cloudevents+json":
           return [try EventEnvelope(cloudEventJSON: data).oneLine()]
         case EventEnvelope.cloudEventBatchContentType:
-          let envelopes = try EventEnvelope.envelopes(cloudEventBatchJSON: data).map { try $0.oneLine() }
+          let envelopes = try EventEnvelope.envelopes(cloudEventBatchJSON: data).map { $0.oneLine() }
           guard !envelopes.isEmpty else { throw EventProblem.badRequest("empty-batch", "the batch holds no event") }
           guard envelopes.count <= configuration.maximumBatchCount else {
             throw Self.tooLarge("the batch holds \(envelopes.count) events; at most \(configuration.maximumBatchCount)")
@@ -147,14 +147,11 @@
   }
 
   extension EventEnvelope {
-    /// The envelope with its JSON data on one line, as a store keeps it: a line break in JSON is
-    /// whitespace between tokens (in a string it is escaped), so a space keeps the same JSON.
-    func oneLine() throws -> EventEnvelope {
-      guard hasJSONPayload, payload.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return self }
+    /// The envelope with its JSON data on one line, as a store keeps it.
+    func oneLine() -> EventEnvelope {
+      guard hasJSONPayload else { return self }
       var copy = self
-      for index in copy.payload.indices where copy.payload[index] == 0x0A || copy.payload[index] == 0x0D {
-        copy.payload[index] = 0x20
-      }
+      copy.payload = payload.jsonOnOneLine()
       return copy
     }
   }

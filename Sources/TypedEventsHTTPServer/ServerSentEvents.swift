@@ -3,6 +3,16 @@
   import NIOCore
   import TypedEvents
 
+  extension Data {
+    /// This JSON text with its line breaks as spaces. A JSON text holds a line break only as
+    /// whitespace between tokens (in a string it is escaped), so a space keeps the same JSON on
+    /// one line: an SSE `data` field, or a store's line.
+    func jsonOnOneLine() -> Data {
+      guard contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return self }
+      return Data(map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
+    }
+  }
+
   /// The Server-Sent Events text of stored events (WHATWG HTML, "Server-sent events"): one frame
   /// an event, `id` its position token, `event` its wire type name, `data` the structured
   /// CloudEvent on one line.
@@ -17,10 +27,7 @@
         return comment("a position could not be written: \(error)")
       }
       do {
-        var data = try stored.envelope.cloudEventJSON()
-        // A JSON text holds a line break only as whitespace between tokens (in a string it is
-        // escaped): a space keeps the JSON and keeps `data` one line.
-        for index in data.indices where data[index] == 0x0A || data[index] == 0x0D { data[index] = 0x20 }
+        let data = try stored.envelope.cloudEventJSON().jsonOnOneLine()
         var frame: [UInt8] = []
         frame.reserveCapacity(data.count + id.utf8.count + stored.envelope.name.utf8.count + 24)
         frame += Array("id: \(id)\nevent: \(oneLine(stored.envelope.name))\ndata: ".utf8)

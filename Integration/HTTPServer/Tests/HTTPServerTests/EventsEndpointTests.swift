@@ -34,7 +34,7 @@ struct EventsEndpointTests {
   @Test("POST in the binary, structured and batch modes appends once; a retry answers the same positions")
   func appendsInEveryModeOnce() async throws {
     let log = try temporaryLog()
-    let endpoint = EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: boardAccess)
+    let endpoint = boardEndpoint(log)
     try await withServer(endpoint) { url in
       let structured = request(
         url, method: .POST, headers: [("Content-Type", "application/cloudevents+json; charset=utf-8")],
@@ -74,11 +74,10 @@ struct EventsEndpointTests {
   @Test("Every bad request gets its documented problem, nothing is appended, and the server goes on")
   func badRequests() async throws {
     let log = try temporaryLog()
-    var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
-    configuration.maximumBodySize = 64 << 10
-    configuration.maximumBatchCount = 5
-    let endpoint = EventsEndpoint(
-      store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+    let endpoint = boardEndpoint(log) { configuration in
+      configuration.maximumBodySize = 64 << 10
+      configuration.maximumBatchCount = 5
+    }
     let structured = [("Content-Type", "application/cloudevents+json")]
     let batchType = [("Content-Type", EventEnvelope.cloudEventBatchContentType)]
     let good = noteJSON(id: "good", board: "b1")
@@ -207,10 +206,9 @@ struct EventsEndpointTests {
   @Test("A page is a CloudEvents batch, with the position of the next page in Last-Event-ID")
   func pages() async throws {
     let log = try temporaryLog()
-    var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
-    configuration.maximumPageSize = 3
-    let endpoint = EventsEndpoint(
-      store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+    let endpoint = boardEndpoint(log) { configuration in
+      configuration.maximumPageSize = 3
+    }
     try await withServer(endpoint) { url in
       try await postNotes(url, ids: 1...5, board: "b1")
       var after: String?
@@ -239,7 +237,7 @@ struct EventsEndpointTests {
   @Test("Streams answer 503 while the endpoint's service is not running; pages and appends work")
   func streamsNeedTheService() async throws {
     let log = try temporaryLog()
-    let endpoint = EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: boardAccess)
+    let endpoint = boardEndpoint(log)
     try await withServer(endpoint, runningEndpoint: false) { url in
       let stream = try await send(request(url, headers: [("Accept", "text/event-stream")]))
       #expect(stream.status == 503)
@@ -253,12 +251,11 @@ struct EventsEndpointTests {
   @Test("A stream delivers every event as it is appended, and resumes exactly after its Last-Event-ID")
   func streamsAndResumes() async throws {
     let log = try temporaryLog()
-    var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
-    // A feed smaller than what a resumed stream missed: it reads the store, then joins the feed.
-    configuration.feedCapacity = 8
-    configuration.pollInterval = .milliseconds(100)
-    let endpoint = EventsEndpoint(
-      store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+    let endpoint = boardEndpoint(log) { configuration in
+      // A feed smaller than what a resumed stream missed: it reads the store, then joins the feed.
+      configuration.feedCapacity = 8
+      configuration.pollInterval = .milliseconds(100)
+    }
     try await withServer(endpoint) { url in
       try await postNotes(url, ids: 1...10, board: "b1")
       var (_, reader) = try await openStream(url)
@@ -294,7 +291,7 @@ struct EventsEndpointTests {
   @Test("A reader allowed one subject never receives another's event, in a stream or a page")
   func readersSeeTheirSubjectsOnly() async throws {
     let log = try temporaryLog()
-    let endpoint = EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: boardAccess)
+    let endpoint = boardEndpoint(log)
     try await withServer(endpoint) { url in
       try await postNotes(url, ids: 1...6, board: "b2")
       try await postNotes(url, ids: 7...9, board: "b1")
@@ -315,11 +312,10 @@ struct EventsEndpointTests {
   @Test("A stream whose events are all filtered out moves its client's Last-Event-ID with its heartbeat")
   func heartbeatsCarryThePositionPastFilteredEvents() async throws {
     let log = try temporaryLog()
-    var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
-    configuration.heartbeatInterval = .milliseconds(300)
-    configuration.pollInterval = .milliseconds(100)
-    let endpoint = EventsEndpoint(
-      store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+    let endpoint = boardEndpoint(log) { configuration in
+      configuration.heartbeatInterval = .milliseconds(300)
+      configuration.pollInterval = .milliseconds(100)
+    }
     try await withServer(endpoint) { url in
       var (_, reader) = try await openStream(url, token: "bob")
       try await postNotes(url, ids: 1...5, board: "b2")
@@ -345,11 +341,10 @@ struct EventsEndpointTests {
   @Test("A quiet stream sends a heartbeat comment")
   func heartbeats() async throws {
     let log = try temporaryLog()
-    var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
-    configuration.heartbeatInterval = .milliseconds(200)
-    configuration.pollInterval = .milliseconds(100)
-    let endpoint = EventsEndpoint(
-      store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+    let endpoint = boardEndpoint(log) { configuration in
+      configuration.heartbeatInterval = .milliseconds(200)
+      configuration.pollInterval = .milliseconds(100)
+    }
     try await withServer(endpoint) { url in
       var (_, reader) = try await openStream(url)
       var comments: [String] = []

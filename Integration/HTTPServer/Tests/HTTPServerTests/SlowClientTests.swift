@@ -10,12 +10,11 @@ struct SlowClientTests {
   @Test("is cut off once the buffers between it and the server are full, and resumes without loss")
   func aStalledClientIsCutOffAndResumes() async throws {
     let log = try temporaryLog()
-    var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
-    configuration.writeTimeout = .seconds(1)
-    configuration.feedCapacity = 64
-    configuration.pollInterval = .milliseconds(100)
-    let endpoint = EventsEndpoint(
-      store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+    let endpoint = boardEndpoint(log) { configuration in
+      configuration.writeTimeout = .seconds(1)
+      configuration.feedCapacity = 64
+      configuration.pollInterval = .milliseconds(100)
+    }
     // 6,000 events of about 4 KB: 24 MB, more than loopback's socket buffers and the HTTP
     // client's hold together.
     let count = 6_000

@@ -42,6 +42,15 @@ let boardAccess = EventAccess<Reader>(
     return permission.subject.map(boards.contains) ?? false
   })
 
+/// An endpoint serving `log` with the board events and `boardAccess`, configured by `configure`.
+func boardEndpoint(
+  _ log: EventLog, _ configure: (inout EventsEndpoint<EventLog, Reader>.Configuration) -> Void = { _ in }
+) -> EventsEndpoint<EventLog, Reader> {
+  var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
+  configure(&configuration)
+  return EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+}
+
 /// A fresh log in a temporary folder.
 func temporaryLog() throws -> EventLog {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString)")
