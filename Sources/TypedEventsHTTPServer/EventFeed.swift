@@ -104,7 +104,7 @@
 
     /// Reads the store from its end, until cancelled: new events go into the feed and wake the
     /// streams waiting for them. Read errors are logged and retried after `pollInterval`.
-    func run(store: Store, batchSize: Int, pollInterval: Duration, logger: Logger) async {
+    func run(store: Store, batchSize: Int, pollInterval: Duration, defaultSource: String, logger: Logger) async {
       var end: Store.Position?
       while !Task.isCancelled {
         do {
@@ -128,7 +128,9 @@
         do {
           let batch = try await store.read(after: after, limit: batchSize)
           if !batch.envelopes.isEmpty || batch.next != after {
-            let items = batch.envelopes.map { Item(stored: $0, frame: ServerSentEvents.frame($0)) }
+            let items = batch.envelopes.map {
+              Item(stored: $0, frame: ServerSentEvents.frame($0, defaultSource: defaultSource))
+            }
             publish(items, next: batch.next)
             continue
           }

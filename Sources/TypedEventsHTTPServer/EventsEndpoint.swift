@@ -49,6 +49,9 @@
       public var readBatchSize = 256
       /// The longest the feed waits for the store's wake-up before reading again. 1 second.
       public var pollInterval: Duration = .seconds(1)
+      /// The CloudEvents `source` written for stored events that have none, such as those
+      /// appended from Swift without one: CloudEvents requires a source. `/`.
+      public var defaultSource = "/"
 
       /// The defaults.
       public init() {}
@@ -94,7 +97,7 @@
       await cancelWhenGracefulShutdown {
         await feed.run(
           store: store, batchSize: configuration.readBatchSize, pollInterval: configuration.pollInterval,
-          logger: logger)
+          defaultSource: configuration.defaultSource, logger: logger)
       }
     }
 
@@ -145,8 +148,22 @@
       }
       do {
         let batch = try await store.read(after: selection.after, limit: limit)
-        let envelopes = batch.envelopes.filter { selection.admits($0.envelope) }.map(\.envelope)
-        let body = try EventEnvelope.cloudEventBatchJSON(envelopes)
+        // An event that is no CloudEvent (a metadata key CloudEvents does not allow) is left
+        // out, and logged: the page still moves past it, as a stream does.
+        var body = Data("[".utf8)
+        for stored in batch.envelopes where selection.admits(stored.envelope) {
+          let envelope = stored.envelope
+          do {
+            let json = try envelope.cloudEventJSON(source: envelope.source == nil ? configuration.defaultSource : nil)
+            if body.count > 1 { body.append(UInt8(ascii: ",")) }
+            body.append(json)
+          } catch {
+            logger.warning(
+              "an event is no CloudEvent: left out of the page",
+              metadata: ["id": "\(envelope.id)", "error": "\(error)"])
+          }
+        }
+        body.append(UInt8(ascii: "]"))
         var headers: HTTPFields = [.contentType: EventEnvelope.cloudEventBatchContentType, .cacheControl: "no-store"]
         if let next = batch.next {
           headers[.lastEventID] = try PositionToken.text(next)

@@ -17,9 +17,10 @@
   /// an event, `id` its position token, `event` its wire type name, `data` the structured
   /// CloudEvent on one line.
   enum ServerSentEvents {
-    /// The frame of one stored event. For an envelope that is no CloudEvent, its `id` and a
-    /// comment that says why: the client's position moves past it, and its log shows the gap.
-    static func frame<Position: Encodable>(_ stored: StoredEnvelope<Position>) -> [UInt8] {
+    /// The frame of one stored event, with `defaultSource` as its source when it has none. For
+    /// an envelope that is no CloudEvent, its `id` and a comment that says why: the client's
+    /// position moves past it, and its log shows the gap.
+    static func frame<Position: Encodable>(_ stored: StoredEnvelope<Position>, defaultSource: String) -> [UInt8] {
       let id: String
       do {
         id = try PositionToken.text(stored.position)
@@ -27,7 +28,8 @@
         return comment("a position could not be written: \(error)")
       }
       do {
-        let data = try stored.envelope.cloudEventJSON().jsonOnOneLine()
+        let source = stored.envelope.source == nil ? defaultSource : nil
+        let data = try stored.envelope.cloudEventJSON(source: source).jsonOnOneLine()
         var frame: [UInt8] = []
         frame.reserveCapacity(data.count + id.utf8.count + stored.envelope.name.utf8.count + 24)
         frame += Array("id: \(id)\nevent: \(oneLine(stored.envelope.name))\ndata: ".utf8)

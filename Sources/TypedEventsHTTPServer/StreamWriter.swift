@@ -56,7 +56,7 @@
           guard endpoint.status.withLock({ $0 }) == .running else { return }
           let batch = try await endpoint.store.read(after: position, limit: configuration.readBatchSize)
           for stored in batch.envelopes where selection.admits(stored.envelope) {
-            frames += ServerSentEvents.frame(stored)
+            frames += ServerSentEvents.frame(stored, defaultSource: configuration.defaultSource)
             clientPosition = stored.position
           }
           let from = position
