@@ -234,6 +234,33 @@ struct EventsEndpointTests {
     }
   }
 
+  @Test("An event without a source gets the default one; one that is no CloudEvent is left out of pages and streams")
+  func eventsThatAreNoCloudEvents() async throws {
+    let log = try temporaryLog()
+    let endpoint = boardEndpoint(log) { configuration in
+      configuration.defaultSource = "/board-service"
+    }
+    let note = NoteAdded(board: BoardID("b1"), text: "hello", author: "a")
+    try log.append(try EventEnvelope(note, id: "unsourced"))
+    // CloudEvents allows lowercase letters and digits in an attribute's name, nothing else.
+    try log.append(try EventEnvelope(note, id: "not-cloudevent", source: "/s", metadata: ["Bad-Key": "x"]))
+    try log.append(try EventEnvelope(note, id: "last", source: "/s"))
+    try await withServer(endpoint) { url in
+      let page = try await send(request(url, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(page.status == 200)
+      let envelopes = try EventEnvelope.envelopes(cloudEventBatchJSON: Data(page.body.utf8))
+      #expect(envelopes.map(\.id) == ["unsourced", "last"])
+      #expect(envelopes.map(\.source) == ["/board-service", "/s"])
+
+      let (_, stream) = try await openStream(url)
+      var reader = stream
+      let frames = try await reader.events(2)
+      #expect(frames.compactMap(\.note).count == 2)
+      let ids = try frames.map { try EventEnvelope(cloudEventJSON: Data(try #require($0.data).utf8)).id }
+      #expect(ids == ["unsourced", "last"])
+    }
+  }
+
   @Test("Streams answer 503 while the endpoint's service is not running; pages and appends work")
   func streamsNeedTheService() async throws {
     let log = try temporaryLog()
