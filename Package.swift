@@ -176,21 +176,6 @@ let package = Package(
       path: "Tests/MainActorClient",
       swiftSettings: [.defaultIsolation(MainActor.self), .treatAllWarnings(as: .error)]
     ),
-    // A member of a partitioned consumer group that logs what it handles: the fault test runs
-    // several as child processes and kills them.
-    .executableTarget(
-      name: "postgres-group-member",
-      dependencies: ["TypedEventsPostgres", "SampleEvents", "TypedEvents"] + postgresDependencies,
-      path: "Tests/PostgresGroupMember"),
-    // Against a real server named by TYPEDEVENTS_POSTGRES_URL (DocC article "Across processes:
-    // PostgreSQL"); skipped with a reason without one, or without the trait.
-    .testTarget(
-      name: "TypedEventsPostgresTests",
-      dependencies: ["TypedEventsPostgres", "TypedEvents", "SampleEvents", "TestSupport"] + postgresDependencies + [
-        .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["PostgreSQL"])),
-        .product(
-          name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["PostgreSQL"])),
-      ]),
     // What more than one test target needs: a seeded random generator.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     // Counts a thread's heap allocations (malloc defined in the test executable; off under sanitizers).

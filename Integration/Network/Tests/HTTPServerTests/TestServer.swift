@@ -58,19 +58,20 @@ func temporaryLog() throws -> EventLog {
   return EventLog(url: folder.appendingPathComponent("events.log"), durability: .operatingSystem)
 }
 
-/// Runs `body` with the URL of `endpoint`'s `events` resource, served on a free port of
-/// 127.0.0.1 by a Hummingbird application that runs the endpoint as a service (unless
-/// `runningEndpoint` is false); stops it after.
+/// Runs `body` with the URL of `endpoint`'s `events` resource, served on `port` of 127.0.0.1
+/// (by default a free one) by a Hummingbird application that runs the endpoint as a service
+/// (unless `runningEndpoint` is false); stops it after.
 func withServer<Store: IdempotentEventStore, Principal: Sendable>(
-  _ endpoint: EventsEndpoint<Store, Principal>, runningEndpoint: Bool = true, _ body: (String) async throws -> Void
+  _ endpoint: EventsEndpoint<Store, Principal>, port: Int = 0, runningEndpoint: Bool = true,
+  _ body: (String) async throws -> Void
 ) async throws {
   let router = Router()
   endpoint.addRoutes(to: router, at: "events")
-  let (ports, port) = AsyncStream<Int>.makeStream()
+  let (ports, boundPort) = AsyncStream<Int>.makeStream()
   let app = Application(
-    router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+    router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
     services: runningEndpoint ? [endpoint] : [],
-    onServerRunning: { channel in port.yield(channel.localAddress?.port ?? 0) })
+    onServerRunning: { channel in boundPort.yield(channel.localAddress?.port ?? 0) })
   // Stopped as a deployment stops it: a graceful shutdown, which ends open streams too.
   let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
   try await withThrowingTaskGroup(of: Void.self) { group in

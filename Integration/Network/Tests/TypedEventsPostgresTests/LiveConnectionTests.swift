@@ -1,6 +1,6 @@
 #if PostgreSQL
   import Testing
-  import TypedEvents
+  @testable import TypedEvents
   @testable import TypedEventsPostgres
 
   /// `abandonedWhenClosed`, which keeps a query lost on a closing connection from stopping its
