@@ -19,6 +19,14 @@ let httpServerDependencies: [Target.Dependency] = [
   .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTPServer"])),
 ]
 
+/// What the app-side HTTP client needs, only when the HTTPClient trait is enabled.
+let httpClientDependencies: [Target.Dependency] = [
+  .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["HTTPClient"])),
+  .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTPClient"])),
+  .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["HTTPClient"])),
+  .product(name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: ["HTTPClient"])),
+]
+
 let package = Package(
   name: "TypedEvents",
   // The runtime's floor on Apple platforms: iOS 15 and macOS 12 apps can adopt it.
@@ -32,6 +40,8 @@ let package = Package(
     .library(name: "TypedEventsPostgres", targets: ["TypedEventsPostgres"]),
     // Empty unless the HTTPServer trait is enabled.
     .library(name: "TypedEventsHTTPServer", targets: ["TypedEventsHTTPServer"]),
+    // Empty unless the HTTPClient trait is enabled.
+    .library(name: "TypedEventsHTTPClient", targets: ["TypedEventsHTTPClient"]),
   ],
   traits: [
     // Off by default: a package that does not enable it never resolves postgres-nio (SwiftPM
@@ -45,6 +55,12 @@ let package = Package(
       description:
         "The TypedEventsHTTPServer product: a store's events over HTTP (Server-Sent Events, pages, CloudEvents POST) on Hummingbird."
     ),
+    // Off by default as well: only a package that enables it resolves AsyncHTTPClient.
+    .trait(
+      name: "HTTPClient",
+      description:
+        "The TypedEventsHTTPClient product: an app's side of the HTTP endpoint (typed event streams that resume, an offline outbox) on AsyncHTTPClient."
+    ),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -57,6 +73,7 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
   ],
   targets: [
     // The only YAML parser: Debian's libyaml through pkg-config.
@@ -113,6 +130,8 @@ let package = Package(
       ]),
     // A store's events over HTTP: Server-Sent Events, pages and CloudEvents POST, on Hummingbird.
     .target(name: "TypedEventsHTTPServer", dependencies: ["TypedEvents"] + httpServerDependencies),
+    // An app's side of that endpoint: typed event streams that resume, and an offline outbox.
+    .target(name: "TypedEventsHTTPClient", dependencies: ["TypedEvents"] + httpClientDependencies),
     // Word-sized atomics for the bus's hot path (Synchronization.Atomic needs macOS 15).
     .target(name: "CTypedEventsRuntime"),
 

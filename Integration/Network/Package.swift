@@ -1,8 +1,9 @@
 // swift-tools-version: 6.2
 // The tests that need a server: the PostgreSQL store against a real PostgreSQL, and the HTTP
-// endpoint over loopback. A package of its own, the only one that enables the traits PostgreSQL
-// and HTTPServer: only it builds postgres-nio, Hummingbird and AsyncHTTPClient, and it builds
-// SwiftNIO once for all of them. The main package's tests build none of it.
+// endpoint and its client over loopback. A package of its own, the only one that enables the
+// traits PostgreSQL, HTTPServer and HTTPClient: only it builds postgres-nio, Hummingbird and
+// AsyncHTTPClient, and it builds SwiftNIO once for all of them. The main package's tests build
+// none of it.
 //
 // SampleEvents, TestSupport and the PostgreSQL example are the main package's own folders, linked
 // here (Sources/SampleEvents, Tests/TestSupport, Sources/PostgresExample): one copy of each.
@@ -25,7 +26,7 @@ let package = Package(
   name: "TypedEventsIntegration",
   platforms: [.macOS(.v14)],
   dependencies: [
-    .package(name: "TypedEvents", path: "../..", traits: ["PostgreSQL", "HTTPServer"]),
+    .package(name: "TypedEvents", path: "../..", traits: ["PostgreSQL", "HTTPServer", "HTTPClient"]),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -79,13 +80,14 @@ let package = Package(
       swiftSettings: [.treatAllWarnings(as: .error)],
       plugins: [.plugin(name: "EventGenPlugin", package: "TypedEvents")]
     ),
-    // The HTTP endpoint over loopback, against a real Hummingbird server.
+    // The HTTP endpoint and its client over loopback, against a real Hummingbird server.
     .testTarget(
       name: "HTTPServerTests",
       dependencies: [
         "BoardEvents",
         .product(name: "TypedEvents", package: "TypedEvents"),
         .product(name: "TypedEventsHTTPServer", package: "TypedEvents"),
+        .product(name: "TypedEventsHTTPClient", package: "TypedEvents"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,0 +1,106 @@
+import BoardEvents
+import Foundation
+import Testing
+import TypedEvents
+import TypedEventsHTTPClient
+import TypedEventsHTTPServer
+
+/// A fresh outbox folder.
+func temporaryFolder() -> URL {
+  FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString)")
+}
+
+/// The ids of the events in `log`, in order.
+func storedIDs(_ log: EventLog) throws -> [String] {
+  try log.read().envelopes.map(\.id)
+}
+
+/// What an outbox reported as refused.
+final class Refusals: @unchecked Sendable {
+  // Guards `refusals`.
+  private let lock = NSLock()
+  private var refusals: [EventOutbox.Refusal] = []
+
+  func append(_ refusal: EventOutbox.Refusal) { lock.withLock { refusals.append(refusal) } }
+  var all: [EventOutbox.Refusal] { lock.withLock { refusals } }
+}
+
+@Suite("HTTP client: the offline outbox", .timeLimit(.minutes(1)))
+struct EventOutboxTests {
+  @Test func whatIsPublishedOfflineIsSentOnceOnlineAndAResendAppendsNothing() async throws {
+    let log = try temporaryLog()
+    // A port that nothing listens on once its first server has stopped.
+    var port = 0
+    try await withServer(boardEndpoint(log)) { url in port = try #require(URLComponents(string: url)?.port) }
+    let folder = temporaryFolder()
+    let outbox = try EventOutbox(
+      folder: folder, source: "app/test", client: try boardClient("http://127.0.0.1:\(port)/events"))
+    let published = try (0..<10).map {
+      try outbox.publish(NoteAdded(board: BoardID("b1"), text: "\($0)", author: "me"))
+    }
+
+    // Offline: the events stay in the outbox.
+    await #expect(throws: (any Error).self) { try await outbox.sendPending() }
+    #expect(try await outbox.pendingCount() == 10)
+    #expect(try storedIDs(log).isEmpty)
+
+    try await withServer(boardEndpoint(log), port: port) { _ in
+      #expect(try await outbox.sendPending() == 10)
+      #expect(try await outbox.pendingCount() == 0)
+      #expect(try storedIDs(log) == published.map(\.id))
+      #expect(try log.read().envelopes.allSatisfy { $0.source == "app/test" })
+
+      // As after a crash between the answer and noting it: the outbox forgets what was sent,
+      // sends it all again, and the endpoint appends none of it a second time.
+      try FileManager.default.removeItem(at: folder.appendingPathComponent("outbox.sent"))
+      let again = try EventOutbox(folder: folder, source: "app/test", client: outbox.client)
+      #expect(try await again.pendingCount() == 10)
+      #expect(try await again.sendPending() == 10)
+      #expect(try storedIDs(log) == published.map(\.id))
+      #expect(try await again.sendPending() == 0)
+    }
+  }
+
+  @Test func anEventRefusedForGoodIsSetAsideAndTheOthersGoOn() async throws {
+    let log = try temporaryLog()
+    try await withServer(boardEndpoint(log)) { url in
+      // Carol may append to board b2 only.
+      let refusals = Refusals()
+      let folder = temporaryFolder()
+      let outbox = try EventOutbox(
+        folder: folder, source: "app/carol", client: try boardClient(url, token: "carol"), onRefused: refusals.append)
+      let first = try outbox.publish(NoteAdded(board: BoardID("b2"), text: "mine", author: "carol"))
+      let refused = try outbox.publish(NoteAdded(board: BoardID("b1"), text: "not mine", author: "carol"))
+      let last = try outbox.publish(NoteAdded(board: BoardID("b2"), text: "mine too", author: "carol"))
+
+      // An event that can be no CloudEvent is refused at once, and never written.
+      #expect(throws: EventLogError.self) {
+        try outbox.publish(NoteAdded(board: BoardID("b2"), text: "x", author: "carol"), metadata: ["Bad-Key": "x"])
+      }
+      #expect(try await outbox.pendingCount() == 3)
+
+      #expect(try await outbox.sendPending() == 3)
+      #expect(try storedIDs(log) == [first.id, last.id])
+      #expect(refusals.all.map(\.envelope.id) == [refused.id])
+      #expect(refusals.all.first?.reason.contains("403") == true)
+      let setAside = EventLog(url: folder.appendingPathComponent("refused.log"))
+      #expect(try setAside.read().envelopes.map(\.id) == [refused.id])
+      #expect(try await outbox.pendingCount() == 0)
+    }
+  }
+
+  @Test func runSendsEachEventAsItIsPublished() async throws {
+    let log = try temporaryLog()
+    try await withServer(boardEndpoint(log)) { url in
+      let outbox = try EventOutbox(folder: temporaryFolder(), source: "app/run", client: try boardClient(url))
+      let run = Task { try await outbox.run() }
+      var ids: [String] = []
+      for index in 0..<5 {
+        ids.append(try outbox.publish(NoteAdded(board: BoardID("b1"), text: "\(index)", author: "me")).id)
+        try await eventually("event \(index) is stored") { try storedIDs(log) == ids }
+      }
+      run.cancel()
+      try await run.value
+    }
+  }
+}

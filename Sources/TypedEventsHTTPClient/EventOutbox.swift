@@ -1,0 +1,170 @@
+#if HTTPClient
+  import Foundation
+  import TypedEvents
+
+  /// Events an app publishes while it may be offline: each is written to a local `EventLog`
+  /// first, then sent to the endpoint in order, until the endpoint has it.
+  ///
+  /// ### What it guarantees
+  ///
+  /// - **Nothing lost**: ``publish(_:metadata:)`` returns once the event is in the outbox's log
+  ///   (synced to disk, with the log's default durability). An app killed after that sends it on
+  ///   its next ``run()`` or ``sendPending()``.
+  /// - **Nothing twice**: an event keeps its CloudEvents `source` and `id` through every retry,
+  ///   and the endpoint appends an event at most once by those two. An app killed while a
+  ///   request is in flight, before it could note that the request succeeded, sends the same
+  ///   events again and the endpoint appends none of them a second time.
+  /// - **In order**: events are sent in the order they were published, in batches of at most
+  ///   ``batchSize``; a batch is sent only once the one before it is stored.
+  /// - **Refusals are kept**: an event the endpoint refuses for good (a type it does not know, a
+  ///   payload it cannot decode, one the app may not send) cannot be sent by retrying. It is
+  ///   moved to the `refused.log` beside the outbox, reported to `onRefused`, and the events
+  ///   after it go on.
+  ///
+  /// The outbox's folder holds `outbox.log` (what was published), `outbox.sent` (how far the
+  /// endpoint has it) and `refused.log`. One process, and in it one ``run()`` or
+  /// ``sendPending()`` at a time, sends from a folder.
+  public final class EventOutbox: Sendable {
+    /// An event the endpoint refused for good, and its answer.
+    public struct Refusal: Sendable {
+      /// The refused event, now in `refused.log`.
+      public var envelope: EventEnvelope
+      /// Why: the endpoint's answer.
+      public var reason: String
+    }
+
+    /// The client that sends.
+    public let client: EventsClient
+    /// The CloudEvents `source` of every event published here, such as `app/<installation>`:
+    /// with each event's `id`, what makes a retry recognizable.
+    public let source: String
+    /// How many events one request carries at most.
+    public let batchSize: Int
+    /// The outbox's log of published events.
+    public let log: EventLog
+    private let sent: FileCheckpoint<EventLog.Position>
+    private let refused: EventLog
+    private let onRefused: @Sendable (Refusal) -> Void
+    private let wakeUps: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    /// An outbox in `folder`, created when missing, that sends with `client`.
+    ///
+    /// - Parameters:
+    ///   - folder: where the outbox keeps its files; the same folder after a restart.
+    ///   - source: the CloudEvents `source` of the events published here; stable per
+    ///     installation, such as `app/` and an identifier kept with the app's data.
+    ///   - client: the endpoint's client.
+    ///   - batchSize: the most events one request carries (at least 1).
+    ///   - onRefused: called with each event the endpoint refuses for good; by default a line on
+    ///     standard error.
+    public init(
+      folder: URL, source: String, client: EventsClient, batchSize: Int = 100,
+      onRefused: @escaping @Sendable (Refusal) -> Void = {
+        FileHandle.standardError.write(Data("refused \($0.envelope.name) \($0.envelope.id): \($0.reason)\n".utf8))
+      }
+    ) throws {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      self.client = client
+      self.source = source
+      self.batchSize = max(1, batchSize)
+      self.onRefused = onRefused
+      log = EventLog(url: folder.appendingPathComponent("outbox.log"))
+      sent = FileCheckpoint(url: folder.appendingPathComponent("outbox.sent"))
+      refused = EventLog(url: folder.appendingPathComponent("refused.log"))
+      (wakeUps, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Writes `event` to the outbox, with a new `id` and the outbox's ``source``, and returns its
+    /// envelope. Once it returns, the event is on disk and will be sent.
+    ///
+    /// It throws, and writes nothing, when the event cannot be a CloudEvent (a `metadata` key
+    /// CloudEvents does not allow), and when the log cannot be written.
+    @discardableResult
+    public func publish<E: Event>(_ event: E, metadata: [String: EventAttributeValue] = [:]) throws -> EventEnvelope {
+      let envelope = try EventEnvelope(event, source: source, metadata: metadata)
+      // Checked now: once in the log, an event that cannot be sent would hold up every later one.
+      _ = try envelope.cloudEventJSON()
+      try log.append(envelope)
+      wake.yield()
+      return envelope
+    }
+
+    /// How many published events the endpoint has not confirmed yet.
+    public func pendingCount() async throws -> Int {
+      var count = 0
+      _ = try log.forEach(after: try await sent.load()) { _ in count += 1 }
+      return count
+    }
+
+    /// Sends every event published before the call that the endpoint has not confirmed, and
+    /// returns how many it sent.
+    ///
+    /// It throws the first failure that a later attempt may get past (no connection, a 5xx
+    /// answer); what was confirmed before it stays confirmed.
+    @discardableResult
+    public func sendPending() async throws -> Int {
+      var position = try await sent.load()
+      var count = 0
+      while true {
+        let batch: StoredBatch<EventLog.Position> = try await log.read(after: position, limit: batchSize)
+        for reason in batch.skipped {
+          FileHandle.standardError.write(Data("outbox \(log.url.path): \(reason)\n".utf8))
+        }
+        guard let next = batch.next ?? batch.envelopes.last?.position, next != position else { return count }
+        do {
+          _ = try await client.send(batch.envelopes.map(\.envelope))
+        } catch let error as EventsClientError where !error.isTransient && batch.envelopes.count > 1 {
+          // Refused for good: one at a time, so that only the refused events are set aside. Each
+          // is noted as it goes, so a failure on the way does not refuse one twice.
+          for stored in batch.envelopes {
+            try await sendAlone(stored.envelope)
+            try await sent.save(stored.position)
+          }
+        } catch let error as EventsClientError where !error.isTransient {
+          try setAside(batch.envelopes.map(\.envelope), "\(error)")
+        }
+        count += batch.envelopes.count
+        try await sent.save(next)
+        position = next
+      }
+    }
+
+    private func sendAlone(_ envelope: EventEnvelope) async throws {
+      do {
+        _ = try await client.send([envelope])
+      } catch let error as EventsClientError where !error.isTransient {
+        try setAside([envelope], "\(error)")
+      }
+    }
+
+    /// Moves refused events to `refused.log` and reports them.
+    private func setAside(_ envelopes: [EventEnvelope], _ reason: String) throws {
+      try refused.append(contentsOf: envelopes)
+      for envelope in envelopes { onRefused(Refusal(envelope: envelope, reason: reason)) }
+    }
+
+    /// Sends what is published, as it is published, until the task is cancelled: after a
+    /// failure it waits (longer with each failure in a row, up to the client's
+    /// ``EventsClient/Configuration/maximumRetryDelay``) and tries again.
+    ///
+    /// It throws only what retrying cannot help: the outbox's files cannot be read or written.
+    public func run() async throws {
+      var backoff = Backoff(
+        initial: client.configuration.initialRetryDelay, maximum: client.configuration.maximumRetryDelay)
+      var wakeUps = self.wakeUps.makeAsyncIterator()
+      while !Task.isCancelled {
+        do {
+          try await sendPending()
+          backoff.succeeded()
+          // Woken by a publish; the pending events were all sent.
+          guard await wakeUps.next() != nil else { return }
+        } catch let error as EventLogError {
+          throw error
+        } catch {
+          do { try await Task.sleep(for: backoff.failed()) } catch { return }
+        }
+      }
+    }
+  }
+#endif

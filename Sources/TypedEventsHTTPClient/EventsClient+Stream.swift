@@ -1,0 +1,212 @@
+#if HTTPClient
+  import AsyncHTTPClient
+  import Foundation
+  import NIOCore
+  import TypedEvents
+
+  extension EventsClient {
+    /// Every event after `checkpoint`, then new events as the endpoint's store gets them, as an
+    /// asynchronous sequence that ends when the task is cancelled.
+    ///
+    /// ### What it guarantees
+    ///
+    /// - **Order**: the store's order, one event at a time.
+    /// - **Resume**: a dropped connection is opened again after a delay that grows with each
+    ///   failure in a row (see ``Configuration``), with `Last-Event-ID` set to the last position
+    ///   received, so no event is lost and none comes twice while the sequence runs.
+    /// - **Across restarts**: the position is saved to `checkpoint` when the loop asks for an
+    ///   event and none has arrived yet, so the body has finished with every event before it. A
+    ///   process that stops between two saves gets the events after the saved position again.
+    ///   Positions the endpoint sends without an event (past events it filtered out) are saved
+    ///   the same way.
+    /// - **Skip and report**: an event that does not decode goes to `onSkipped`, and the
+    ///   sequence goes on.
+    ///
+    /// It throws ``EventsClientError/refused(_:)`` when the endpoint refuses the stream for good
+    /// (401, 403, a position it does not know, …) and the checkpoint's errors. Any other failure,
+    /// a connection that drops or a 5xx answer, is retried.
+    ///
+    /// - Parameters:
+    ///   - checkpoint: where the last run stopped; nil-valued to start at the store's beginning.
+    ///   - types: the wire names to receive; all when empty.
+    ///   - subject: the one subject to receive events about; all when nil.
+    public func events<Checkpoint: EventCheckpoint>(
+      from checkpoint: Checkpoint, types: [String] = [], subject: String? = nil
+    ) -> Events<Checkpoint> where Checkpoint.Position == String {
+      var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+      var query = components?.queryItems ?? []
+      query += types.map { URLQueryItem(name: "type", value: $0) }
+      if let subject { query.append(URLQueryItem(name: "subject", value: subject)) }
+      components?.queryItems = query.isEmpty ? nil : query
+      return Events(client: self, checkpoint: checkpoint, streamURL: components?.url ?? url)
+    }
+
+    /// Publishes every event after `checkpoint` into `bus`, then new events as they come, as if
+    /// they were published in this process, until the task is cancelled; see
+    /// ``events(from:types:subject:)`` for what is guaranteed.
+    ///
+    /// An event counts as handled when `publish` returns: that covers immediate subscribers only.
+    public func run<Checkpoint: EventCheckpoint>(
+      from checkpoint: Checkpoint, types: [String] = [], subject: String? = nil, into bus: some EventPublishing
+    ) async throws where Checkpoint.Position == String {
+      for try await (event, _) in events(from: checkpoint, types: types, subject: subject) {
+        bus.publish(event)
+      }
+    }
+
+    /// The events of an endpoint after a checkpoint; see ``EventsClient/events(from:types:subject:)``.
+    public struct Events<Checkpoint: EventCheckpoint>: AsyncSequence, Sendable where Checkpoint.Position == String {
+      public typealias Element = (event: any Event, envelope: EventEnvelope)
+
+      let client: EventsClient
+      let checkpoint: Checkpoint
+      let streamURL: URL
+
+      public func makeAsyncIterator() -> Iterator {
+        Iterator(events: self)
+      }
+
+      /// Reads one connection at a time, and opens the next after a failure.
+      public struct Iterator: AsyncIteratorProtocol {
+        let events: Events
+        var loaded = false
+        /// The position of the last event handed out, or that the endpoint moved to.
+        var position: String?
+        var saved: String?
+        var connection: Connection?
+        var backoff: Backoff
+
+        init(events: Events) {
+          self.events = events
+          backoff = Backoff(
+            initial: events.client.configuration.initialRetryDelay,
+            maximum: events.client.configuration.maximumRetryDelay)
+        }
+
+        public mutating func next() async throws -> Element? {
+          let client = events.client
+          if !loaded {
+            position = try await events.checkpoint.load()
+            saved = position
+            loaded = true
+          }
+          while !Task.isCancelled {
+            if connection?.hasParsedFrames != true, let position, position != saved {
+              try await events.checkpoint.save(position)
+              saved = position
+            }
+            guard var open = connection else {
+              do {
+                connection = try await Connection(client: client, url: events.streamURL, after: position)
+              } catch let error as EventsClientError where !error.isTransient {
+                throw error
+              } catch {
+                if !(await wait(serverRetry: nil)) { return nil }
+              }
+              continue
+            }
+            let frame: Connection.Frame?
+            do {
+              frame = try await open.next()
+            } catch {
+              frame = nil
+            }
+            connection = open
+            switch frame {
+            case nil:
+              // The connection ended or failed: open another after a pause.
+              connection = nil
+              if !(await wait(serverRetry: open.parser.retryMilliseconds)) { return nil }
+            case .moved(let id):
+              if !id.isEmpty { position = id }
+            case .event(let event):
+              backoff.succeeded()
+              if !event.id.isEmpty { position = event.id }
+              let envelope: EventEnvelope
+              do {
+                envelope = try EventEnvelope(cloudEventJSON: Data(event.data.utf8))
+              } catch {
+                client.onSkipped(Skipped(envelope: nil, reason: "a \(event.type) frame is no CloudEvent: \(error)"))
+                continue
+              }
+              do {
+                return (try envelope.decode(using: client.catalog), envelope)
+              } catch {
+                client.onSkipped(Skipped(envelope: envelope, reason: "\(error)"))
+              }
+            }
+          }
+          return nil
+        }
+
+        /// Waits before the next attempt; false when the task was cancelled meanwhile.
+        private mutating func wait(serverRetry milliseconds: Int?) async -> Bool {
+          var delay = backoff.failed()
+          if let milliseconds, backoff.failures == 1 { delay = Swift.max(delay, .milliseconds(milliseconds)) }
+          do {
+            try await Task.sleep(for: delay)
+            return true
+          } catch {
+            return false
+          }
+        }
+      }
+    }
+
+    /// One open `text/event-stream` response, and what has been parsed of it.
+    struct Connection {
+      enum Frame {
+        case event(ServerSentEvent)
+        /// The endpoint moved the position without an event (a heartbeat that carries an `id`).
+        case moved(String)
+      }
+
+      private var body: HTTPClientResponse.Body.AsyncIterator
+      private(set) var parser = ServerSentEventParser()
+      private var frames: [Frame] = []
+      private var nextFrame = 0
+      private var lastID: String
+
+      /// Opens the stream after `position`; throws ``EventsClientError/refused(_:)`` when the
+      /// endpoint does not answer with a stream.
+      init(client: EventsClient, url: URL, after position: String?) async throws {
+        var request = try await client.request(url)
+        request.headers.replaceOrAdd(name: "Accept", value: "text/event-stream")
+        if let position { request.headers.replaceOrAdd(name: "Last-Event-ID", value: position) }
+        // AsyncHTTPClient's timeout bounds the wait for the answer's head; the body then streams
+        // without a deadline.
+        let response = try await client.httpClient.execute(request, timeout: .init(client.configuration.requestTimeout))
+        let contentType = response.headers.first(name: "Content-Type") ?? ""
+        guard response.status == .ok, contentType.lowercased().hasPrefix("text/event-stream") else {
+          let body = try await response.body.collect(upTo: client.configuration.maximumAnswerSize)
+          let status = response.status == .ok ? 502 : Int(response.status.code)
+          throw EventsClientError.refused(EventsProblem(status: status, body: Data(buffer: body)))
+        }
+        body = response.body.makeAsyncIterator()
+        lastID = position ?? ""
+      }
+
+      /// Whether frames already read wait to be handed out.
+      var hasParsedFrames: Bool { nextFrame < frames.count }
+
+      /// The next frame; nil when the connection has ended.
+      mutating func next() async throws -> Frame? {
+        while nextFrame == frames.count {
+          frames.removeAll(keepingCapacity: true)
+          nextFrame = 0
+          guard let buffer = try await body.next() else { return nil }
+          for event in parser.parse(buffer.readableBytesView) {
+            frames.append(.event(event))
+            lastID = event.id
+          }
+          if parser.lastEventID != lastID {
+            lastID = parser.lastEventID
+            frames.append(.moved(lastID))
+          }
+        }
+        defer { nextFrame += 1 }
+        return frames[nextFrame]
+      }
+    }
+  }
+#endif
