@@ -4,7 +4,7 @@ import Testing
 import TypedEvents
 
 /// Many threads publishing, subscribing, cancelling and replaying at once. Run it under Thread
-/// Sanitizer too: `swift test --sanitize=thread --scratch-path .build-tsan --filter Stress`.
+/// Sanitizer too: `cd Integration/Sanitizers && swift test --sanitize=thread --filter Stress`.
 ///
 /// Serialized: each test starts seven threads that spin until its publishers finish, so two at
 /// once on two cores starve each other's publishers (under Thread Sanitizer, the suite's 3 s

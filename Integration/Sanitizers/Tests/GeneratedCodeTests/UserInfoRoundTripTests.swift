@@ -1,0 +1,1 @@
+../../../../Tests/GeneratedCodeTests/UserInfoRoundTripTests.swift
