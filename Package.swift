@@ -158,6 +158,18 @@ let package = Package(
       dependencies: ["TypedEventsPostgres", "SampleEvents", "TypedEvents"] + postgresDependencies,
       path: "Sources/PostgresExample"),
 
+    // Events to every client (README): a server, a reader and a publisher with an offline
+    // outbox; prints how to enable the traits when built without them.
+    .executableTarget(
+      name: "events-http-example",
+      dependencies: [
+        "TypedEventsHTTPServer", "TypedEventsHTTPClient", "TypedEventsPostgres", "SampleEvents", "TypedEvents",
+      ]
+        + httpServerDependencies + [
+          .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"]))
+        ],
+      path: "Sources/HTTPExample"),
+
     // FuzzRegressions/ holds inputs that Scripts/fuzz found; the tests read them from disk.
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"], exclude: ["FuzzRegressions"]),
     .testTarget(name: "SchemaEvolutionTests", dependencies: ["EventSchema", "SchemaEvolution"]),

@@ -54,6 +54,19 @@ let package = Package(
       dependencies: ["SampleEvents", .product(name: "TypedEvents", package: "TypedEvents")] + postgres,
       path: "Sources/PostgresExample",
       swiftSettings: postgreSQL),
+    // The HTTP example (the main package's Sources/HTTPExample): the process tests run it as
+    // server, reader and publisher.
+    .executableTarget(
+      name: "events-http-example",
+      dependencies: [
+        "SampleEvents",
+        .product(name: "TypedEvents", package: "TypedEvents"),
+        .product(name: "TypedEventsHTTPServer", package: "TypedEvents"),
+        .product(name: "TypedEventsHTTPClient", package: "TypedEvents"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+      ] + postgres,
+      path: "Sources/HTTPExample",
+      swiftSettings: postgreSQL + [.define("HTTPServer"), .define("HTTPClient")]),
     // A member of a partitioned consumer group that logs what it handles: the fault test runs
     // several as child processes and kills them.
     .executableTarget(

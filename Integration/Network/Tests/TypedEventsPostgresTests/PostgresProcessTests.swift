@@ -74,7 +74,7 @@
 
     init(
       _ arguments: [String], schema: String, handlerDelayMilliseconds: Int = 0,
-      executable name: String = "events-postgres-example"
+      executable name: String = "events-postgres-example", environment extra: [String: String] = [:]
     ) throws {
       var directory = Bundle.main.bundleURL
       if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
@@ -83,6 +83,7 @@
       var environment = ProcessInfo.processInfo.environment
       environment["TYPEDEVENTS_SCHEMA"] = schema
       environment["EXAMPLE_HANDLER_DELAY_MS"] = "\(handlerDelayMilliseconds)"
+      environment.merge(extra) { $1 }
       var actions = posix_spawn_file_actions_t()
       posix_spawn_file_actions_init(&actions)
       defer { posix_spawn_file_actions_destroy(&actions) }

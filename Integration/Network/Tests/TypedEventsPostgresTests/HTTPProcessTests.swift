@@ -1,0 +1,118 @@
+#if PostgreSQL
+  import Foundation
+  import SampleEvents
+  import Testing
+  import TypedEvents
+  import TypedEventsPostgres
+
+  #if canImport(Glibc)
+    import Glibc
+  #endif
+
+  /// `events-http-example` as child processes against the PostgreSQL store: a server serving it
+  /// over HTTP, readers that receive into their buses, and a publisher with an offline outbox,
+  /// each killed with SIGKILL where a crash is the point.
+  extension PostgresEventStoreTests {
+    /// A folder for the processes' files.
+    static func processFolder() throws -> URL {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("http-processes-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      return folder
+    }
+
+    /// Starts the example's server on `port` (0 for a free one) for `store`; returns it and its
+    /// events URL once it serves.
+    static func httpServer(_ store: PostgresEventStore, port: Int = 0) async throws -> (ExampleProcess, String) {
+      let server = try ExampleProcess(["server", "\(port)"], schema: store.schema, executable: "events-http-example")
+      var url: String?
+      let deadline = ContinuousClock.now + .seconds(30)
+      while url == nil && ContinuousClock.now < deadline {
+        url = server.output.split(separator: "\n").first { $0.hasPrefix("serving ") }.map {
+          String($0.dropFirst("serving ".count))
+        }
+        if url == nil { try await Task.sleep(for: .milliseconds(20)) }
+      }
+      return (server, try #require(url, "the server did not start: \(server.output)"))
+    }
+
+    /// Appends boxes titled `box <index>` for `indices`, in that order, ten to a transaction.
+    static func appendBoxes(_ store: PostgresEventStore, _ indices: Range<Int>) async throws {
+      for start in stride(from: indices.lowerBound, to: indices.upperBound, by: 10) {
+        try await store.append(
+          (start..<min(start + 10, indices.upperBound)).map {
+            try EventEnvelope(BoxProvisioned(boxId: BoxID(UUID()), title: "box \($0)"), source: "/tests")
+          })
+      }
+    }
+
+    /// Every envelope of `store`, in its order.
+    static func everything(_ store: PostgresEventStore) async throws -> [EventEnvelope] {
+      try await store.read(after: nil, limit: 100_000).envelopes.map(\.envelope)
+    }
+
+    @Test func aServerKilledMidStreamAndRestartedLeavesEveryReaderWithEveryEventOnceInOrder() async throws {
+      try await withStore { store in
+        let folder = try Self.processFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let started = try await Self.httpServer(store)
+        var server = started.0
+        let url = started.1
+        let port = try #require(URLComponents(string: url)?.port)
+        let readers = try (0..<2).map {
+          try ExampleProcess(
+            ["reader", url, folder.appendingPathComponent("reader-\($0).checkpoint").path], schema: store.schema,
+            executable: "events-http-example")
+        }
+        try await Self.appendBoxes(store, 0..<150)
+        try await eventually { readers.allSatisfy { $0.received.count >= 100 } }
+        #expect(readers.allSatisfy { $0.received.count >= 100 }, "\(readers.map(\.output))")
+
+        // Mid-stream: the readers are still receiving the first 150.
+        server.kill(SIGKILL)
+        _ = await server.exitStatus()
+        try await Self.appendBoxes(store, 150..<300)
+        server = try await Self.httpServer(store, port: port).0
+        try await eventually { readers.allSatisfy { $0.received.count >= 300 } }
+
+        let expected = (0..<300).map { "box \($0)" }
+        #expect(try await Self.everything(store).count == 300)
+        for reader in readers {
+          #expect(reader.received == expected, "\(reader.output.suffix(2_000))")
+        }
+        for process in readers + [server] { process.kill(SIGKILL) }
+      }
+    }
+
+    @Test func aPublisherKilledWithAPostInFlightHasEachOfItsEventsStoredOnceAfterARestart() async throws {
+      try await withStore { store in
+        let folder = try Self.processFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (server, url) = try await Self.httpServer(store)
+        let outbox = folder.appendingPathComponent("outbox").path
+        // Five events a request: twenty requests, so that a kill lands while one is in flight.
+        let batches = ["EXAMPLE_BATCH_SIZE": "5"]
+        let publisher = try ExampleProcess(
+          ["publisher", url, outbox, "100"], schema: store.schema, executable: "events-http-example",
+          environment: batches)
+        try await eventually { try await Self.everything(store).count >= 20 }
+        publisher.kill(SIGKILL)
+        #expect(await publisher.exitStatus() == 128 + SIGKILL)
+        #expect(publisher.output.contains("published 100"))
+        let beforeRestart = try await Self.everything(store).count
+        #expect(beforeRestart < 100, "the publisher had sent everything before it was killed")
+
+        let restarted = try ExampleProcess(
+          ["publisher", url, outbox, "0"], schema: store.schema, executable: "events-http-example",
+          environment: batches)
+        #expect(await restarted.exitStatus() == 0, "\(restarted.output)")
+
+        let stored = try await Self.everything(store)
+        let published = try EventLog(url: URL(fileURLWithPath: outbox).appendingPathComponent("outbox.log")).read()
+          .envelopes.map(\.id)
+        #expect(published.count == 100)
+        #expect(stored.map(\.id) == published, "killed with \(beforeRestart) stored")
+        server.kill(SIGKILL)
+      }
+    }
+  }
+#endif

@@ -1,0 +1,158 @@
+// Events to every client, runnable: a server that serves a store's events over HTTP, a reader
+// that receives them into its bus, and a publisher whose events wait in an offline outbox.
+//
+//   swift run --traits HTTPServer,HTTPClient events-http-example server 8080
+//   swift run --traits HTTPServer,HTTPClient events-http-example reader http://127.0.0.1:8080/events reader.checkpoint
+//   swift run --traits HTTPServer,HTTPClient events-http-example publisher http://127.0.0.1:8080/events outbox 5
+//
+// The server keeps its events in `events.log` in the working directory, or, built with the
+// PostgreSQL trait too and TYPEDEVENTS_POSTGRES_URL set, in PostgreSQL (schema
+// TYPEDEVENTS_SCHEMA, default "typedevents"). The bearer token `reader` may read every event;
+// `app` may read them and append boxes.
+
+#if HTTPServer && HTTPClient
+  import Foundation
+  import Hummingbird
+  import Logging
+  import SampleEvents
+  import ServiceLifecycle
+  import TypedEvents
+  import TypedEventsHTTPClient
+  import TypedEventsHTTPServer
+  #if PostgreSQL
+    import PostgresNIO
+    import TypedEventsPostgres
+  #endif
+
+  func printLine(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+  }
+
+  struct ExampleError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  /// What a bearer token may do: `reader` reads, `app` reads and appends boxes.
+  enum Role: Sendable {
+    case reader, app
+  }
+
+  let access = EventAccess<Role>(
+    authenticate: { request in
+      switch request.headers[.authorization] {
+      case "Bearer reader": .reader
+      case "Bearer app": .app
+      default: nil
+      }
+    },
+    authorize: { role, permission in
+      permission.action == .read || (role == .app && permission.type == BoxProvisioned.eventName)
+    })
+
+  let logger = Logger(label: "events-http-example")
+
+  /// Serves `store` on 127.0.0.1:`port` until SIGTERM or SIGINT, with `services` (the store's
+  /// own) run beside it.
+  func serve<Store: IdempotentEventStore>(_ store: Store, port: Int, services: [any Service]) async throws {
+    let endpoint = EventsEndpoint(store: store, catalog: GeneratedEvents.catalog, access: access)
+    let router = Router()
+    endpoint.addRoutes(to: router, at: "events")
+    let app = Application(
+      router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+      services: services + [endpoint],
+      onServerRunning: { channel in printLine("serving http://127.0.0.1:\(channel.localAddress?.port ?? port)/events")
+      },
+      logger: logger)
+    let group = ServiceGroup(
+      configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    try await group.run()
+  }
+
+  #if PostgreSQL
+    /// Serves the PostgreSQL store at `url`, migrated first.
+    func servePostgres(url: String, port: Int) async throws {
+      let configuration = try PostgresEventStore.clientConfiguration(url: url, tls: .disable)
+      let schema = ProcessInfo.processInfo.environment["TYPEDEVENTS_SCHEMA"] ?? "typedevents"
+      // A client of its own for the migration: a PostgresClient runs once.
+      let migrator = PostgresClient(configuration: configuration)
+      try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { await migrator.run() }
+        try await PostgresEventStore(client: migrator, schema: schema).migrate()
+        tasks.cancelAll()
+      }
+      let client = PostgresClient(configuration: configuration)
+      let store = try PostgresEventStore(client: client, schema: schema)
+      try await serve(store, port: port, services: [client, store])
+    }
+  #endif
+
+  let arguments = Array(CommandLine.arguments.dropFirst())
+  switch arguments.first {
+  case "server":
+    let port = arguments.dropFirst().first.flatMap { Int($0) } ?? 8080
+    if let url = ProcessInfo.processInfo.environment["TYPEDEVENTS_POSTGRES_URL"] {
+      #if PostgreSQL
+        try await servePostgres(url: url, port: port)
+      #else
+        throw ExampleError("TYPEDEVENTS_POSTGRES_URL is set: build with --traits HTTPServer,HTTPClient,PostgreSQL")
+      #endif
+    } else {
+      let log = EventLog(url: URL(fileURLWithPath: "events.log"))
+      try await serve(log, port: port, services: [])
+    }
+
+  case "reader" where arguments.count == 3:
+    guard let url = URL(string: arguments[1]) else { throw ExampleError("not a URL: \(arguments[1])") }
+    let client = EventsClient(
+      url: url, catalog: GeneratedEvents.catalog, headers: { ["Authorization": "Bearer reader"] })
+    let bus = EventBus()
+    // An app's existing subscriber: it neither knows nor cares that the event came over HTTP.
+    let subscription = bus.subscribe(BoxProvisioned.self, delivery: .immediate) { box in
+      printLine("received \(box.title)")
+    }
+    // The position is saved in the checkpoint file: a reader started again goes on from it.
+    try await client.run(from: FileCheckpoint<String>(url: URL(fileURLWithPath: arguments[2])), into: bus)
+    withExtendedLifetime(subscription) {}
+
+  case "publisher" where arguments.count == 4:
+    guard let url = URL(string: arguments[1]), let count = Int(arguments[3]), count >= 0 else {
+      throw ExampleError("publisher URL OUTBOX COUNT: a URL and a count")
+    }
+    let batchSize = ProcessInfo.processInfo.environment["EXAMPLE_BATCH_SIZE"].flatMap { Int($0) } ?? 100
+    let client = EventsClient(url: url, catalog: GeneratedEvents.catalog, headers: { ["Authorization": "Bearer app"] })
+    let outbox = try EventOutbox(
+      folder: URL(fileURLWithPath: arguments[2]), source: "events-http-example/publisher", client: client,
+      batchSize: batchSize)
+    // Published first, all of them: from here on they are on disk, sent or not.
+    for index in 0..<count {
+      try outbox.publish(BoxProvisioned(boxId: BoxID(UUID()), title: "box \(index)"))
+    }
+    printLine("published \(count)")
+    // What an app does on its own schedule: send until the endpoint has everything.
+    while try await outbox.pendingCount() > 0 {
+      do {
+        try await outbox.sendPending()
+      } catch {
+        printLine("not sent yet: \(error)")
+        try await Task.sleep(for: .milliseconds(200))
+      }
+    }
+    printLine("sent")
+
+  default:
+    FileHandle.standardError.write(
+      Data(
+        "usage: events-http-example server [PORT] | reader URL CHECKPOINT | publisher URL OUTBOX COUNT\n".utf8))
+    exit(2)
+  }
+
+#else
+  import Foundation
+
+  FileHandle.standardError.write(
+    Data(
+      "events-http-example needs the traits HTTPServer and HTTPClient: swift run --traits HTTPServer,HTTPClient events-http-example\n"
+        .utf8))
+  exit(2)
+#endif
