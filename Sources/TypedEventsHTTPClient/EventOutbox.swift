@@ -19,7 +19,8 @@
   /// - **Refusals are kept**: an event the endpoint refuses for good (a type it does not know, a
   ///   payload it cannot decode, one the app may not send) cannot be sent by retrying. It is
   ///   moved to the `refused.log` beside the outbox, reported to `onRefused`, and the events
-  ///   after it go on.
+  ///   after it go on. A 401 refuses the request, not the events: the token may be renewed, so
+  ///   they stay in the outbox and are sent again.
   ///
   /// The outbox's folder holds `outbox.log` (what was published), `outbox.sent` (how far the
   /// endpoint has it) and `refused.log`. One process, and in it one ``run()`` or
@@ -114,14 +115,14 @@
         guard let next = batch.next ?? batch.envelopes.last?.position, next != position else { return count }
         do {
           _ = try await client.send(batch.envelopes.map(\.envelope))
-        } catch let error as EventsClientError where !error.isTransient && batch.envelopes.count > 1 {
+        } catch let error as EventsClientError where error.refusesTheEvents && batch.envelopes.count > 1 {
           // Refused for good: one at a time, so that only the refused events are set aside. Each
           // is noted as it goes, so a failure on the way does not refuse one twice.
           for stored in batch.envelopes {
             try await sendAlone(stored.envelope)
             try await sent.save(stored.position)
           }
-        } catch let error as EventsClientError where !error.isTransient {
+        } catch let error as EventsClientError where error.refusesTheEvents {
           try setAside(batch.envelopes.map(\.envelope), "\(error)")
         }
         count += batch.envelopes.count
@@ -133,7 +134,7 @@
     private func sendAlone(_ envelope: EventEnvelope) async throws {
       do {
         _ = try await client.send([envelope])
-      } catch let error as EventsClientError where !error.isTransient {
+      } catch let error as EventsClientError where error.refusesTheEvents {
         try setAside([envelope], "\(error)")
       }
     }
@@ -165,6 +166,15 @@
           do { try await Task.sleep(for: backoff.failed()) } catch { return }
         }
       }
+    }
+  }
+
+  extension EventsClientError {
+    /// Whether the endpoint refused the events themselves, so that sending them again cannot
+    /// succeed: a 4xx other than 401 (who sent them, which a renewed token changes), 408 and 429.
+    var refusesTheEvents: Bool {
+      guard case .refused(let problem) = self else { return false }
+      return !isTransient && problem.status != 401
     }
   }
 #endif

@@ -89,6 +89,25 @@ struct EventOutboxTests {
     }
   }
 
+  @Test func a401KeepsTheEventsInTheOutboxForARenewedToken() async throws {
+    let log = try temporaryLog()
+    try await withServer(boardEndpoint(log)) { url in
+      let folder = temporaryFolder()
+      let refusals = Refusals()
+      let expired = try EventOutbox(
+        folder: folder, source: "app/token", client: try boardClient(url, token: "expired"),
+        onRefused: refusals.append)
+      let note = try expired.publish(NoteAdded(board: BoardID("b1"), text: "later", author: "me"))
+      await #expect(throws: EventsClientError.self) { try await expired.sendPending() }
+      #expect(try await expired.pendingCount() == 1)
+      #expect(refusals.all.isEmpty)
+
+      let renewed = try EventOutbox(folder: folder, source: "app/token", client: try boardClient(url))
+      #expect(try await renewed.sendPending() == 1)
+      #expect(try storedIDs(log) == [note.id])
+    }
+  }
+
   @Test func runSendsEachEventAsItIsPublished() async throws {
     let log = try temporaryLog()
     try await withServer(boardEndpoint(log)) { url in
