@@ -3,7 +3,7 @@
   import PostgresNIO
   import SampleEvents
   import Testing
-  import TypedEvents
+  @testable import TypedEvents
   import TypedEventsPostgres
 
   /// Partitioned consumer groups: the members share the partitions, each subject keeps its
@@ -147,15 +147,17 @@
 
         // A group of 4 partitions delivers them (here, as skipped: the catalog is empty), in
         // the order appended.
-        let delivered = Collected<String>()
+        // Recorded as onSkipped is called: a Task per call would record in whatever order the
+        // tasks happen to run.
+        let delivered = Locked<[String]>([])
         let group = try PostgresConsumerGroup(
           store: store, name: "ticks", catalog: EventCatalog([]), pollInterval: .milliseconds(50), partitions: 4,
-          onSkipped: { skipped in Task { await delivered.append(skipped.envelope?.id ?? "?") } })
+          onSkipped: { skipped in delivered.withLock { $0.append(skipped.envelope?.id ?? "?") } })
         let running = Task { try await group.run { _, _ in } }
-        try await eventually { await delivered.count >= 11 }
+        try await eventually { delivered.withLock { $0.count } >= 11 }
         running.cancel()
         try await running.value
-        #expect(await delivered.all.filter { $0.hasPrefix("a") } == (0..<10).map { "a\($0)" })
+        #expect(delivered.withLock { $0 }.filter { $0.hasPrefix("a") } == (0..<10).map { "a\($0)" })
       }
     }
 
