@@ -20,7 +20,8 @@
   ///   payload it cannot decode, one the app may not send) cannot be sent by retrying. It is
   ///   moved to the `refused.log` beside the outbox, reported to `onRefused`, and the events
   ///   after it go on. A 401 refuses the request, not the events: the token may be renewed, so
-  ///   they stay in the outbox and are sent again.
+  ///   they stay in the outbox and are sent again; so do events refused by an answer that is not
+  ///   the endpoint's own problem document (a wrong URL, a proxy).
   ///
   /// The outbox's folder holds `outbox.log` (what was published), `outbox.sent` (how far the
   /// endpoint has it) and `refused.log`. One process, and in it one ``run()`` or
@@ -46,8 +47,8 @@
     private let sent: FileCheckpoint<EventLog.Position>
     private let refused: EventLog
     private let onRefused: @Sendable (Refusal) -> Void
-    private let wakeUps: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
+    /// Wakes the running ``run()``, when there is one.
+    private let wake = Locked<AsyncStream<Void>.Continuation?>(nil)
 
     /// An outbox in `folder`, created when missing, that sends with `client`.
     ///
@@ -73,7 +74,6 @@
       log = EventLog(url: folder.appendingPathComponent("outbox.log"))
       sent = FileCheckpoint(url: folder.appendingPathComponent("outbox.sent"))
       refused = EventLog(url: folder.appendingPathComponent("refused.log"))
-      (wakeUps, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Writes `event` to the outbox, with a new `id` and the outbox's ``source``, and returns its
@@ -87,15 +87,14 @@
       // Checked now: once in the log, an event that cannot be sent would hold up every later one.
       _ = try envelope.cloudEventJSON()
       try log.append(envelope)
-      wake.yield()
+      wake.withLock { $0 }?.yield()
       return envelope
     }
 
     /// How many published events the endpoint has not confirmed yet.
     public func pendingCount() async throws -> Int {
-      var count = 0
-      _ = try log.forEach(after: try await sent.load()) { _ in count += 1 }
-      return count
+      // Whole lines only, as sendPending reads them: a line a crash left unfinished is no event.
+      try log.read(after: try await sent.load()).entries.count
     }
 
     /// Sends every event published before the call that the endpoint has not confirmed, and
@@ -123,7 +122,7 @@
             try await sent.save(stored.position)
           }
         } catch let error as EventsClientError where error.refusesTheEvents {
-          try setAside(batch.envelopes.map(\.envelope), "\(error)")
+          try await setAside(batch.envelopes.map(\.envelope), "\(error)")
         }
         count += batch.envelopes.count
         try await sent.save(next)
@@ -135,14 +134,17 @@
       do {
         _ = try await client.send([envelope])
       } catch let error as EventsClientError where error.refusesTheEvents {
-        try setAside([envelope], "\(error)")
+        try await setAside([envelope], "\(error)")
       }
     }
 
-    /// Moves refused events to `refused.log` and reports them.
-    private func setAside(_ envelopes: [EventEnvelope], _ reason: String) throws {
-      try refused.append(contentsOf: envelopes)
-      for envelope in envelopes { onRefused(Refusal(envelope: envelope, reason: reason)) }
+    /// Moves refused events to `refused.log` and reports them; an event set aside before (a
+    /// crash before the outbox noted it) is neither written nor reported again.
+    private func setAside(_ envelopes: [EventEnvelope], _ reason: String) async throws {
+      let appended = try await refused.appendOnce(envelopes)
+      for (envelope, result) in zip(envelopes, appended) where !result.wasStored {
+        onRefused(Refusal(envelope: envelope, reason: reason))
+      }
     }
 
     /// Sends what is published, as it is published, until the task is cancelled: after a
@@ -153,13 +155,21 @@
     public func run() async throws {
       var backoff = Backoff(
         initial: client.configuration.initialRetryDelay, maximum: client.configuration.maximumRetryDelay)
-      var wakeUps = self.wakeUps.makeAsyncIterator()
+      // A stream of wake-ups per run: a cancelled wait finishes its stream for good, and the
+      // next run needs one of its own.
+      let (wakeUps, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+      wake.withLock { $0 = continuation }
+      defer {
+        wake.withLock { $0 = nil }
+        continuation.finish()
+      }
+      var iterator = wakeUps.makeAsyncIterator()
       while !Task.isCancelled {
         do {
           try await sendPending()
           backoff.succeeded()
           // Woken by a publish; the pending events were all sent.
-          guard await wakeUps.next() != nil else { return }
+          guard await iterator.next() != nil else { return }
         } catch let error as EventLogError {
           throw error
         } catch {
@@ -171,10 +181,12 @@
 
   extension EventsClientError {
     /// Whether the endpoint refused the events themselves, so that sending them again cannot
-    /// succeed: a 4xx other than 401 (who sent them, which a renewed token changes), 408 and 429.
+    /// succeed: a 4xx other than 401 (who sent them, which a renewed token changes), 408 and 429,
+    /// with the endpoint's own problem. A 4xx without one comes from something else on the way
+    /// (a wrong URL, a proxy), which is no verdict on the events.
     var refusesTheEvents: Bool {
       guard case .refused(let problem) = self else { return false }
-      return !isTransient && problem.status != 401
+      return !isTransient && problem.status != 401 && problem.type.hasPrefix("urn:typedevents:problem:")
     }
   }
 #endif

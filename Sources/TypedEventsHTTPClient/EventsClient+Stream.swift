@@ -15,7 +15,8 @@
     ///   failure in a row (see ``Configuration``), with `Last-Event-ID` set to the last position
     ///   received, so no event is lost and none comes twice while the sequence runs.
     /// - **Across restarts**: the position is saved to `checkpoint` when the loop asks for an
-    ///   event and none has arrived yet, so the body has finished with every event before it. A
+    ///   event and none has arrived yet, and when the task is cancelled: the body has then
+    ///   finished with every event before it. A
     ///   process that stops between two saves gets the events after the saved position again.
     ///   Positions the endpoint sends without an event (past events it filtered out) are saved
     ///   the same way.
@@ -75,6 +76,9 @@
         var saved: String?
         var connection: Connection?
         var backoff: Backoff
+        /// The reconnection time the endpoint last asked for (its `retry` field): the shortest
+        /// wait before a new attempt.
+        var serverRetry: Duration = .zero
 
         init(events: Events) {
           self.events = events
@@ -90,18 +94,15 @@
             saved = position
             loaded = true
           }
-          while !Task.isCancelled {
-            if connection?.hasParsedFrames != true, let position, position != saved {
-              try await events.checkpoint.save(position)
-              saved = position
-            }
+          reading: while !Task.isCancelled {
+            if connection?.hasParsedFrames != true { try await save() }
             guard var open = connection else {
               do {
                 connection = try await Connection(client: client, url: events.streamURL, after: position)
               } catch let error as EventsClientError where !error.isTransient {
                 throw error
               } catch {
-                if !(await wait(serverRetry: nil)) { return nil }
+                if !(await wait()) { break reading }
               }
               continue
             }
@@ -112,12 +113,14 @@
               frame = nil
             }
             connection = open
+            if let milliseconds = open.parser.retryMilliseconds { serverRetry = .milliseconds(milliseconds) }
             switch frame {
             case nil:
               // The connection ended or failed: open another after a pause.
               connection = nil
-              if !(await wait(serverRetry: open.parser.retryMilliseconds)) { return nil }
+              if !(await wait()) { break reading }
             case .moved(let id):
+              backoff.succeeded()
               if !id.isEmpty { position = id }
             case .event(let event):
               backoff.succeeded()
@@ -127,7 +130,7 @@
                 envelope = try EventEnvelope(cloudEventJSON: Data(event.data.utf8))
               } catch {
                 client.onSkipped(Skipped(envelope: nil, reason: "a \(event.type) frame is no CloudEvent: \(error)"))
-                continue
+                continue reading
               }
               do {
                 return (try envelope.decode(using: client.catalog), envelope)
@@ -136,15 +139,22 @@
               }
             }
           }
+          // Cancelled: the caller asked for the next event, so it is done with the last one.
+          try await save()
           return nil
         }
 
+        /// Saves the position of the last event handed out, unless it is saved already.
+        private mutating func save() async throws {
+          guard let position, position != saved else { return }
+          try await events.checkpoint.save(position)
+          saved = position
+        }
+
         /// Waits before the next attempt; false when the task was cancelled meanwhile.
-        private mutating func wait(serverRetry milliseconds: Int?) async -> Bool {
-          var delay = backoff.failed()
-          if let milliseconds, backoff.failures == 1 { delay = Swift.max(delay, .milliseconds(milliseconds)) }
+        private mutating func wait() async -> Bool {
           do {
-            try await Task.sleep(for: delay)
+            try await Task.sleep(for: Swift.max(backoff.failed(), serverRetry))
             return true
           } catch {
             return false

@@ -13,7 +13,11 @@
   /// what arrives into an app's bus. Sending is ``send(_:)``, or, for events an app must not lose
   /// while it is offline, an ``EventOutbox``.
   ///
-  /// The client runs on an AsyncHTTPClient `HTTPClient`, by default the shared one.
+  /// The client runs on an AsyncHTTPClient `HTTPClient`, by default the shared one. A stream
+  /// whose connection goes silent without closing (a network that changed, a NAT that forgot
+  /// it) ends, and is opened again, only by that client's read timeout: the shared client's is
+  /// 90 seconds. Give a client of your own a read timeout longer than the endpoint's heartbeat
+  /// interval (15 seconds by default).
   public struct EventsClient: Sendable {
     /// How the client waits, retries and limits what it reads.
     public struct Configuration: Sendable {
@@ -25,7 +29,8 @@
       public var maximumRetryDelay: Duration = .seconds(30)
       /// How long a request may take until the head of its answer arrives, connecting included:
       /// AsyncHTTPClient tries again to connect until then, so an offline request fails after
-      /// it. A stream's events then flow without a deadline.
+      /// it. A stream's events then flow without a deadline; see ``EventsClient`` for a
+      /// connection that goes silent.
       public var requestTimeout: Duration = .seconds(30)
       /// The largest answer to a POST, or problem, that the client reads.
       public var maximumAnswerSize = 4 << 20

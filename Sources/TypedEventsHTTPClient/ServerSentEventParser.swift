@@ -19,20 +19,25 @@
 
   /// Turns the bytes of a `text/event-stream` body into events, however the body is split.
   ///
-  /// It follows the standard's parsing rules: a byte order mark may open the stream, lines end with CR, LF or CRLF (also when a CRLF is
-  /// split between two pieces), a line that starts with a colon is a comment, a field without a
-  /// colon has an empty value, one space after the colon is dropped, an `id` that holds NUL is
-  /// ignored, and a frame without `data` dispatches nothing but still sets the last event ID.
-  /// It does not decode the stream as UTF-8 until a line is whole, so a scalar split between
-  /// two pieces survives.
+  /// It follows the standard's parsing rules: a byte order mark may open the stream, lines end
+  /// with CR, LF or CRLF (also when a CRLF is split between two pieces), a line that starts with
+  /// a colon is a comment, a field without a colon has an empty value, one space after the colon
+  /// is dropped, an `id` that holds NUL is ignored, and the last event ID changes when a frame
+  /// ends (its blank line), also for a frame without `data`, which dispatches nothing. Lines are
+  /// split into field and value on their bytes and decoded as UTF-8 only when whole, so a scalar
+  /// split between two pieces survives.
   public struct ServerSentEventParser: Sendable {
-    /// The last event ID: set by `id` fields, including those of frames that carried no data
-    /// (a heartbeat that moves the position past events the server did not send).
+    /// The last event ID: the `id` of the last frame that ended, including frames that carried
+    /// no data (a heartbeat that moves the position past events the server did not send). An
+    /// `id` line of a frame that has not ended yet does not change it.
     public private(set) var lastEventID = ""
     /// The reconnection time the server asked for with a `retry` field, in milliseconds.
     public private(set) var retryMilliseconds: Int?
 
     private var line: [UInt8] = []
+    /// The standard's "last event ID buffer": set by an `id` field, made the last event ID when
+    /// the frame ends.
+    private var idBuffer = ""
     private var isFirstLine = true
     private var lastWasCR = false
     private var eventType = ""
@@ -71,28 +76,31 @@
       }
       guard !line.isEmpty else { return dispatch() }
       guard line[0] != UInt8(ascii: ":") else { return nil }
-      let text = String(decoding: line, as: UTF8.self)
-      let field: Substring
-      var value: Substring
-      if let colon = text.firstIndex(of: ":") {
-        field = text[..<colon]
-        value = text[text.index(after: colon)...]
-        if value.first == " " { value = value.dropFirst() }
+      // Split on the bytes: a colon or space followed by a combining mark is still a colon or
+      // a space to the standard, which works on code points.
+      let field: String
+      var value: ArraySlice<UInt8>
+      if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+        field = String(decoding: line[..<colon], as: UTF8.self)
+        value = line[(colon + 1)...]
+        if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
       } else {
-        field = text[...]
-        value = ""
+        field = String(decoding: line, as: UTF8.self)
+        value = []
       }
       switch field {
       case "event":
-        eventType = String(value)
+        eventType = String(decoding: value, as: UTF8.self)
       case "data":
         if hasData { data += "\n" }
-        data += value
+        data += String(decoding: value, as: UTF8.self)
         hasData = true
-      case "id" where !value.contains("\0"):
-        lastEventID = String(value)
+      case "id" where !value.contains(0):
+        idBuffer = String(decoding: value, as: UTF8.self)
       case "retry":
-        if !value.isEmpty, value.allSatisfy(\.isASCIIDigit), let milliseconds = Int(value) {
+        if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }),
+          let milliseconds = Int(String(decoding: value, as: UTF8.self))
+        {
           retryMilliseconds = milliseconds
         }
       default:
@@ -102,6 +110,7 @@
     }
 
     private mutating func dispatch() -> ServerSentEvent? {
+      lastEventID = idBuffer
       defer {
         eventType = ""
         data = ""
@@ -110,9 +119,5 @@
       guard hasData else { return nil }
       return ServerSentEvent(id: lastEventID, type: eventType.isEmpty ? "message" : eventType, data: data)
     }
-  }
-
-  extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
   }
 #endif

@@ -108,6 +108,43 @@ struct EventOutboxTests {
     }
   }
 
+  @Test func aRefusalThatIsNotTheEndpointsKeepsTheEvents() async throws {
+    let log = try temporaryLog()
+    try await withServer(boardEndpoint(log)) { url in
+      // A wrong URL: the router's 404 is no problem document of the endpoint.
+      let refusals = Refusals()
+      let wrong = try EventOutbox(
+        folder: temporaryFolder(), source: "app/wrong", client: try boardClient(url + "/nowhere"),
+        onRefused: refusals.append)
+      try wrong.publish(NoteAdded(board: BoardID("b1"), text: "kept", author: "me"))
+      try wrong.publish(NoteAdded(board: BoardID("b1"), text: "kept too", author: "me"))
+      await #expect(throws: EventsClientError.self) { try await wrong.sendPending() }
+      #expect(try await wrong.pendingCount() == 2)
+      #expect(refusals.all.isEmpty)
+    }
+  }
+
+  @Test func aRunCancelledAndStartedAgainIsWokenByPublish() async throws {
+    let log = try temporaryLog()
+    try await withServer(boardEndpoint(log)) { url in
+      let outbox = try EventOutbox(folder: temporaryFolder(), source: "app/again", client: try boardClient(url))
+      let first = Task { try await outbox.run() }
+      let one = try outbox.publish(NoteAdded(board: BoardID("b1"), text: "1", author: "me"))
+      try await eventually("the first is stored") { try storedIDs(log) == [one.id] }
+      first.cancel()
+      try await first.value
+
+      let second = Task { try await outbox.run() }
+      // Time for the new run to find nothing pending and wait, so that only a wake-up sends
+      // what comes next (with less, the test could pass without one, never fail with one).
+      try await Task.sleep(for: .milliseconds(300))
+      let two = try outbox.publish(NoteAdded(board: BoardID("b1"), text: "2", author: "me"))
+      try await eventually("the second is stored") { try storedIDs(log) == [one.id, two.id] }
+      second.cancel()
+      try await second.value
+    }
+  }
+
   @Test func runSendsEachEventAsItIsPublished() async throws {
     let log = try temporaryLog()
     try await withServer(boardEndpoint(log)) { url in

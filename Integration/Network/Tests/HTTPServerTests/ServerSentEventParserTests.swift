@@ -45,6 +45,23 @@ struct ServerSentEventParserTests {
     }
   }
 
+  @Test func theLastEventIDChangesOnlyWhenItsFrameEnds() {
+    // The next frame's id has arrived, its blank line not yet: a client that saved or resent
+    // the id now would skip that event.
+    var (events, parser) = events("id: 1\ndata: a\n\nid: 2\ndata: b\n")
+    #expect(events.map(\.id) == ["1"])
+    #expect(parser.lastEventID == "1")
+    events = parser.parse(Array("\n".utf8))
+    #expect(events.map(\.id) == ["2"])
+    #expect(parser.lastEventID == "2")
+  }
+
+  @Test func aColonOrSpaceBeforeACombiningMarkStillSplitsTheLine() {
+    // U+0301 combines with the character before it; the standard splits on code points.
+    #expect(events("data:\u{301}x\n\n").events.map(\.data) == ["\u{301}x"])
+    #expect(events("data: \u{301}x\n\n").events.map(\.data) == ["\u{301}x"])
+  }
+
   @Test func anIDWithoutDataMovesTheLastEventIDAndRetryIsRead() {
     let (events, parser) = events("id: 1\ndata: a\n\nid: 9\n: heartbeat\n\nretry: 1500\n\nretry: soon\n\n")
     #expect(events.map(\.id) == ["1"])

@@ -13,6 +13,7 @@
   /// over HTTP, readers that receive into their buses, and a publisher with an offline outbox,
   /// each killed with SIGKILL where a crash is the point.
   extension PostgresEventStoreTests {
+
     /// A folder for the processes' files.
     static func processFolder() throws -> URL {
       let folder = FileManager.default.temporaryDirectory.appendingPathComponent("http-processes-\(UUID().uuidString)")
