@@ -8,7 +8,8 @@
 // The server keeps its events in `events.log` in the working directory, or, built with the
 // PostgreSQL trait too and TYPEDEVENTS_POSTGRES_URL set, in PostgreSQL (schema
 // TYPEDEVENTS_SCHEMA, default "typedevents"). The bearer token `reader` may read every event;
-// `app` may read them and append boxes.
+// `app` may read them and append boxes. A browser is a third kind of client: the server's page,
+// http://127.0.0.1:8080/?token=reader, lists boxes as they are provisioned.
 
 #if HTTPServer && HTTPClient
   import Foundation
@@ -40,9 +41,14 @@
 
   let access = EventAccess<Role>(
     authenticate: { request in
-      switch request.headers[.authorization] {
-      case "Bearer reader": .reader
-      case "Bearer app": .app
+      // A browser's EventSource cannot send an Authorization header: its page puts the token in
+      // the query instead (RFC 6750, section 2.3).
+      let token =
+        request.headers[.authorization].map { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : "" }
+        ?? request.uri.queryParameters["access_token"].map(String.init)
+      return switch token {
+      case "reader": Role.reader
+      case "app": Role.app
       default: nil
       }
     },
@@ -52,12 +58,51 @@
 
   let logger = Logger(label: "events-http-example")
 
+  /// The page a browser opens: its own `EventSource` receives the boxes and lists them. The
+  /// browser reconnects by itself after a dropped connection, sending `Last-Event-ID`; it gives
+  /// up on an HTTP error (a 503 while a restarted server starts), so then the page opens a new
+  /// source after the last id it received. Each box is also logged to the console.
+  let page = """
+    <!doctype html>
+    <meta charset="utf-8">
+    <title>Boxes</title>
+    <h1>Boxes, as they are provisioned</h1>
+    <ol id="boxes"></ol>
+    <script>
+    const token = new URLSearchParams(location.search).get("token") ?? "";
+    let last = "";
+    function listen() {
+      const query = new URLSearchParams({ type: "\(BoxProvisioned.eventName)", access_token: token });
+      if (last) query.set("after", last);
+      const source = new EventSource("events?" + query);
+      source.addEventListener("\(BoxProvisioned.eventName)", (message) => {
+        last = message.lastEventId;
+        const title = JSON.parse(message.data).data.title;
+        console.log("received " + title);
+        const item = document.createElement("li");
+        item.textContent = title;
+        document.getElementById("boxes").append(item);
+      });
+      source.onerror = () => {
+        if (source.readyState === EventSource.CLOSED) setTimeout(listen, 1000);
+      };
+    }
+    listen();
+    </script>
+
+    """
+
   /// Serves `store` on 127.0.0.1:`port` until SIGTERM or SIGINT, with `services` (the store's
   /// own) run beside it.
   func serve<Store: IdempotentEventStore>(_ store: Store, port: Int, services: [any Service]) async throws {
     let endpoint = EventsEndpoint(store: store, catalog: GeneratedEvents.catalog, access: access)
     let router = Router()
     endpoint.addRoutes(to: router, at: "events")
+    router.get("/") { _, _ in
+      Response(
+        status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+    }
     let app = Application(
       router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
       services: services + [endpoint],

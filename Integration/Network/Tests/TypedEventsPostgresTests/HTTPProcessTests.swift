@@ -84,6 +84,62 @@
       }
     }
 
+    /// Headless Chromium from the machine's packages (`apt-get install chromium`), or
+    /// `TYPEDEVENTS_CHROMIUM`.
+    static let chromium: String? = {
+      let environment = ProcessInfo.processInfo.environment
+      let path = environment["TYPEDEVENTS_CHROMIUM"].map { [$0] } ?? []
+      let candidates = (environment["PATH"] ?? "/usr/bin").split(separator: ":").flatMap { folder in
+        ["chromium", "chromium-browser", "google-chrome"].map { "\(folder)/\($0)" }
+      }
+      return (path + candidates).first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// The box titles the page's script logged to the browser's console, in order. Chromium
+    /// writes each `console.log` to its standard error as `…:INFO:CONSOLE…] "text", source: …`.
+    static func boxesReceived(by browser: ExampleProcess) -> [String] {
+      browser.output.split(separator: "\n").compactMap { line in
+        guard line.contains(":CONSOLE"), let start = line.range(of: "\"received "),
+          let end = line.range(of: "\", source:", range: start.upperBound..<line.endIndex)
+        else { return nil }
+        return String(line[start.upperBound..<end.lowerBound])
+      }
+    }
+
+    @Test(
+      "A browser's own EventSource receives every event once, in order, across a server killed and restarted",
+      .enabled(
+        if: PostgresEventStoreTests.chromium != nil,
+        "needs headless Chromium: apt-get install chromium, or set TYPEDEVENTS_CHROMIUM"))
+    func aBrowserResumesAfterTheServerIsKilledAndRestarted() async throws {
+      try await withStore { store in
+        let folder = try Self.processFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let started = try await Self.httpServer(store)
+        var server = started.0
+        let page = try #require(URL(string: started.1)?.deletingLastPathComponent().absoluteString)
+        let port = try #require(URLComponents(string: page)?.port)
+        // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+        let browser = try ExampleProcess(
+          [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--enable-logging=stderr", "--v=0",
+            "--user-data-dir=\(folder.appendingPathComponent("profile").path)", page + "?token=reader",
+          ], schema: store.schema, executable: try #require(Self.chromium))
+        try await Self.appendBoxes(store, 0..<50)
+        try await eventually { Self.boxesReceived(by: browser).count >= 50 }
+        #expect(Self.boxesReceived(by: browser).count >= 50, "\(browser.output.suffix(3_000))")
+
+        server.kill(SIGKILL)
+        _ = await server.exitStatus()
+        try await Self.appendBoxes(store, 50..<100)
+        server = try await Self.httpServer(store, port: port).0
+        try await eventually { Self.boxesReceived(by: browser).count >= 100 }
+
+        #expect(Self.boxesReceived(by: browser) == (0..<100).map { "box \($0)" }, "\(browser.output.suffix(3_000))")
+        for process in [browser, server] { process.kill(SIGKILL) }
+      }
+    }
+
     @Test func aPublisherKilledWithAPostInFlightHasEachOfItsEventsStoredOnceAfterARestart() async throws {
       try await withStore { store in
         let folder = try Self.processFolder()

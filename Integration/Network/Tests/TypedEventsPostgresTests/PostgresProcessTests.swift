@@ -66,7 +66,7 @@
   }
 
   /// A child process of `events-postgres-example` (or another executable built beside the
-  /// tests), its output going to a file. Spawned with posix_spawn and reaped with waitpid on a
+  /// tests, or one given by its absolute path), its output and errors going to a file. Spawned with posix_spawn and reaped with waitpid on a
   /// thread of its own, so that nothing depends on Foundation noticing the child's exit.
   final class ExampleProcess: Sendable {
     let pid: pid_t
@@ -78,7 +78,8 @@
     ) throws {
       var directory = Bundle.main.bundleURL
       if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
-      let executable = directory.appendingPathComponent(name).path
+      // A name is one of this package's executables; a path is anything else (a browser).
+      let executable = name.hasPrefix("/") ? name : directory.appendingPathComponent(name).path
       outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID()).log").path
       var environment = ProcessInfo.processInfo.environment
       environment["TYPEDEVENTS_SCHEMA"] = schema
