@@ -82,6 +82,7 @@ let package = Package(
         + [
           .product(name: "MetricsTestKit", package: "swift-metrics"),
           .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+          .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ],
       swiftSettings: postgreSQL),
 
