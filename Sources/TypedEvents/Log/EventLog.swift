@@ -83,6 +83,8 @@ public final class EventLog: Sendable {
   /// The source and id of every envelope up to a position, for ``appendOnce(_:)``; read from the
   /// file on the first call.
   let identities = Locked(IdentityIndex())
+  /// Readers waiting in `waitForEnvelopes`, woken by this instance's appends.
+  let appendWaiters = Locked(AppendWaiters())
 
   /// A log at `url`; the file is created on the first append.
   public init(url: URL, durability: Durability = .fsyncEachAppend) {
@@ -154,6 +156,7 @@ public final class EventLog: Sendable {
       }
       if durability == .fsyncEachAppend, fsync(descriptor) != 0 { throw failure("cannot fsync the log") }
     }
+    wakeReaders()
   }
 
   /// Opens the file for appending, creating it; a new file's directory entry is synced too, so

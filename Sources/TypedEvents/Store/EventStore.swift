@@ -98,15 +98,18 @@ extension EventLog: EventStore {
     try storedBatch(after: position, limit: limit)
   }
 
-  /// Returns as soon as the file holds a whole line after `position`, checking every 50 ms, or
-  /// after `timeout`. A line still being written, or torn by a crash, does not count, so a
-  /// caught-up reader never spins on it.
+  /// Returns as soon as the file holds a whole line after `position`, or after `timeout`: at
+  /// once when this instance appended it, within 50 ms when another instance or process did. A
+  /// line still being written, or torn by a crash, does not count, so a caught-up reader never
+  /// spins on it.
   public func waitForEnvelopes(after position: Position?, timeout: Duration) async throws {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     while clock.now < deadline {
+      // Read before looking, so that an append in between cuts the wait short.
+      let appends = appendWaiters.withLock { $0.appends }
       if hasWholeLine(after: position ?? .start) { return }
-      try await Task.sleep(for: min(.milliseconds(50), deadline - clock.now))
+      try await waitForAppend(after: appends, atMost: min(.milliseconds(50), deadline - clock.now))
     }
   }
 }
