@@ -67,6 +67,22 @@ let package = Package(
       ] + postgres,
       path: "Sources/HTTPExample",
       swiftSettings: postgreSQL + [.define("HTTPServer"), .define("HTTPClient")]),
+    // The HTTP benchmarks (Benchmarks/HTTP, linked as Sources/HTTPBenchmarks): built here in
+    // debug, where CI runs them at tiny sizes; Benchmarks/http.sh runs them in release.
+    .executableTarget(
+      name: "typed-events-http-benchmarks",
+      dependencies: [
+        .product(name: "TypedEvents", package: "TypedEvents"),
+        .product(name: "TypedEventsHTTPServer", package: "TypedEvents"),
+        .product(name: "TypedEventsHTTPClient", package: "TypedEvents"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Sources/HTTPBenchmarks"),
     // A member of a partitioned consumer group that logs what it handles: the fault test runs
     // several as child processes and kills them.
     .executableTarget(

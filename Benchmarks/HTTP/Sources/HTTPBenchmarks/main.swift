@@ -1,0 +1,487 @@
+// Throughput and latency of the HTTP endpoint and its client over loopback (Benchmarks/http.sh
+// runs them in release), each case against a baseline doing the same work in the same run:
+//
+// - fan-out: events from the endpoint's Server-Sent Events stream to 10 and 100 clients,
+//   against a bare Hummingbird handler that writes the same frames, encoded beforehand;
+// - batch POST: CloudEvents batches POSTed to the endpoint, against the store's own batch
+//   append (`EventLog.appendOnce`) of the same batches;
+// - latency: append → an `EventsClient`'s bus, one event at a time on an idle loopback.
+//
+// Every case runs several times, each on a new server and a new log; the report gives min,
+// median and max, and ratios of medians. `--quick` is a smoke run at tiny sizes; `--output FILE`
+// writes the report there too.
+
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import ServiceLifecycle
+import TypedEvents
+import TypedEventsHTTPClient
+import TypedEventsHTTPServer
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The event sent: small, as a domain event is.
+struct Tick: Event {
+  static var eventName: String { "Bench.Tick" }
+  static var eventVersion: Int { 1 }
+  var index: Int
+  var text: String
+
+  init(index: Int, text: String = "a tick of the benchmark") {
+    self.index = index
+    self.text = text
+  }
+  init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
+    index = try reader.decode(Int.self, forKey: "index")
+    text = try reader.decode(String.self, forKey: "text")
+  }
+  func write(to writer: inout UserInfoWriter) {
+    writer.encode(index, forKey: "index")
+    writer.encode(text, forKey: "text")
+  }
+}
+
+let catalog = EventCatalog([Tick.self])
+let arguments = CommandLine.arguments
+let quick = arguments.contains("--quick")
+let outputPath = arguments.firstIndex(of: "--output").flatMap {
+  arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
+let repetitions = quick ? 2 : 5
+let logger: Logger = {
+  var logger = Logger(label: "typed-events-http-benchmarks")
+  logger.logLevel = .error
+  return logger
+}()
+
+/// Everyone may read and append: the benchmark measures the endpoint, not a policy.
+let openAccess = EventAccess<Bool>(authenticate: { _ in true }, authorize: { _, _ in true })
+
+func envelopes(_ range: Range<Int>) throws -> [EventEnvelope] {
+  try range.map { try EventEnvelope(Tick(index: $0), id: "tick-\($0)", source: "/bench") }
+}
+
+/// A new, empty log in a folder of its own.
+func freshLog(durability: EventLog.Durability) throws -> EventLog {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("http-bench-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  return EventLog(url: folder.appendingPathComponent("events.log"), durability: durability)
+}
+
+/// Runs a Hummingbird application with `router` and `services` on a free port of 127.0.0.1
+/// while `body` runs with that port; then shuts it down gracefully.
+func withServer(
+  _ router: Router<BasicRequestContext>, services: [any Service] = [], _ body: (Int) async throws -> Void
+) async throws {
+  let (ports, boundPort) = AsyncStream<Int>.makeStream()
+  let app = Application(
+    router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: services,
+    onServerRunning: { channel in boundPort.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+  let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+  try await withThrowingTaskGroup(of: Void.self) { tasks in
+    tasks.addTask { try await group.run() }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next() else { throw BenchmarkError("the server did not start") }
+    do {
+      try await body(port)
+    } catch {
+      await group.triggerGracefulShutdown()
+      throw error
+    }
+    await group.triggerGracefulShutdown()
+    try await tasks.waitForAll()
+  }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+// MARK: Server-Sent Events clients
+
+/// Counts the events of one Server-Sent Events response as its bytes arrive: it skips the
+/// head, takes the chunked body apart, and counts the lines that begin with `data:`.
+struct EventCounter {
+  /// Bytes of the head's closing CRLF CRLF matched; 4 once in the body.
+  var headMatched = 0
+  /// Bytes left in the current chunk.
+  var chunkLeft = 0
+  /// The chunk size being read, in hexadecimal digits.
+  var chunkSize = 0
+  /// Bytes of `data:` matched at the start of the current line; -1 elsewhere in a line.
+  var lineMatched = 0
+  var events = 0
+
+  static let headEnd = Array("\r\n\r\n".utf8)
+  static let data = Array("data:".utf8)
+
+  mutating func add(_ byte: UInt8) {
+    if headMatched < 4 {
+      headMatched = byte == Self.headEnd[headMatched] ? headMatched + 1 : (byte == 0x0D ? 1 : 0)
+    } else if chunkLeft > 0 {
+      chunkLeft -= 1
+      if byte == 0x0A {
+        lineMatched = 0
+      } else if lineMatched >= 0 {
+        lineMatched = byte == Self.data[lineMatched] ? lineMatched + 1 : -1
+        if lineMatched == Self.data.count {
+          events += 1
+          lineMatched = -1
+        }
+      }
+    } else if let digit = Int(String(UnicodeScalar(byte)), radix: 16) {
+      chunkSize = chunkSize * 16 + digit
+    } else if byte == 0x0A {
+      // The end of a size line, or of the empty line after a chunk's data (size 0).
+      (chunkLeft, chunkSize) = (chunkSize, 0)
+    }
+  }
+}
+
+/// Clients on plain sockets, read by one thread with poll(2): they cost the same whatever
+/// server they read, and little, so that the servers are what is measured.
+final class SSEClients: Sendable {
+  let sockets: [Int32]
+  /// The clients that have received their first bytes.
+  let started = NIOLockedValueBox(0)
+
+  init(port: Int, path: String, count: Int) throws {
+    sockets = try (0..<count).map { _ in
+      let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = in_port_t(UInt16(port).bigEndian)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".utf8)
+      guard connected == 0, send(socket, request, request.count, 0) == request.count else {
+        throw BenchmarkError("cannot connect to 127.0.0.1:\(port): errno \(errno)")
+      }
+      return socket
+    }
+  }
+
+  deinit { for socket in sockets { close(socket) } }
+
+  /// Reads until every client has `events` events; throws when one's connection ends first, or
+  /// nothing arrives for 10 seconds.
+  func receive(events: Int) async throws {
+    let sockets = sockets
+    let started = started
+    let complete = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+      Thread {
+        var polled = sockets.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        var counters = Array(repeating: EventCounter(), count: sockets.count)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var open = sockets.count
+        while open > 0 {
+          guard poll(&polled, nfds_t(polled.count), 10_000) > 0 else { break }
+          for index in polled.indices where polled[index].fd >= 0 && polled[index].revents != 0 {
+            let received = recv(polled[index].fd, &buffer, buffer.count, 0)
+            guard received > 0 else {
+              continuation.resume(returning: false)
+              return
+            }
+            if counters[index].headMatched == 0 && counters[index].events == 0 {
+              started.withLockedValue { $0 += 1 }
+            }
+            for byte in buffer[..<received] { counters[index].add(byte) }
+            if counters[index].events >= events {
+              polled[index].fd = -1
+              open -= 1
+            }
+          }
+        }
+        continuation.resume(returning: open == 0)
+      }.start()
+    }
+    guard complete else { throw BenchmarkError("a client's stream ended or stalled before it had \(events) events") }
+  }
+
+  /// Waits until every client has received the first bytes of its stream (``receive(events:)``
+  /// running).
+  func waitUntilStarted() async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while started.withLockedValue({ $0 }) < sockets.count {
+      guard ContinuousClock.now < deadline else { throw BenchmarkError("clients did not start") }
+      try await Task.sleep(for: .milliseconds(1))
+    }
+  }
+}
+
+/// A gate the floor's handlers wait at until the measurement starts.
+final class Gate: Sendable {
+  private let state = NIOLockedValueBox<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let now = state.withLockedValue { state -> Bool in
+        if state.open { return true }
+        state.waiting.append(continuation)
+        return false
+      }
+      if now { continuation.resume() }
+    }
+  }
+
+  func open() {
+    let waiting = state.withLockedValue { state in
+      state.open = true
+      defer { state.waiting = [] }
+      return state.waiting
+    }
+    for continuation in waiting { continuation.resume() }
+  }
+}
+
+/// Streams `events` events to `clients` clients from the endpoint, appended in batches of 256
+/// once every client's stream has begun; returns the time from the first append until every
+/// client has them all.
+func endpointFanOut(clients: Int, events: Int) async throws -> Duration {
+  // Without fsync: the stream is measured, not the disk.
+  let log = try freshLog(durability: .operatingSystem)
+  let endpoint = EventsEndpoint(store: log, catalog: catalog, access: openAccess, logger: logger)
+  let router = Router()
+  endpoint.addRoutes(to: router, at: "events")
+  let batches = try stride(from: 0, to: events, by: 256).map { try envelopes($0..<min($0 + 256, events)) }
+  var elapsed = Duration.zero
+  try await withServer(router, services: [endpoint]) { port in
+    let readers = try SSEClients(port: port, path: "/events", count: clients)
+    async let received: Void = readers.receive(events: events)
+    try await readers.waitUntilStarted()
+    let start = ContinuousClock.now
+    for batch in batches { try log.append(contentsOf: batch) }
+    try await received
+    elapsed = ContinuousClock.now - start
+  }
+  return elapsed
+}
+
+/// The floor: a Hummingbird handler that writes the same frames, encoded beforehand, in the same
+/// batches of 256, to each of `clients` clients once the gate opens.
+func bareFanOut(clients: Int, events: Int) async throws -> Duration {
+  let frames = try stride(from: 0, to: events, by: 256).map { first in
+    var buffer = ByteBuffer()
+    for envelope in try envelopes(first..<min(first + 256, events)) {
+      buffer.writeString("id: \(envelope.id)\nevent: \(Tick.eventName)\ndata: ")
+      buffer.writeBytes(try envelope.cloudEventJSON())
+      buffer.writeString("\n\n")
+    }
+    return buffer
+  }
+  let gate = Gate()
+  let router = Router()
+  router.get("events") { _, _ in
+    Response(
+      status: .ok, headers: [.contentType: "text/event-stream"],
+      body: ResponseBody { writer in
+        try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+        await gate.wait()
+        for batch in frames { try await writer.write(batch) }
+        try await writer.finish(nil)
+      })
+  }
+  var elapsed = Duration.zero
+  try await withServer(router) { port in
+    let readers = try SSEClients(port: port, path: "/events", count: clients)
+    async let received: Void = readers.receive(events: events)
+    try await readers.waitUntilStarted()
+    let start = ContinuousClock.now
+    gate.open()
+    try await received
+    elapsed = ContinuousClock.now - start
+  }
+  return elapsed
+}
+
+// MARK: Batch POST
+
+/// Appends `batches` batches of 100 with `EventLog.appendOnce`, one after another; the time.
+func storeBatchAppend(batches: Int) async throws -> Duration {
+  let log = try freshLog(durability: .fsyncEachAppend)
+  let all = try (0..<batches).map { try envelopes($0 * 100..<$0 * 100 + 100) }
+  let start = ContinuousClock.now
+  for batch in all { _ = try await log.appendOnce(batch) }
+  return ContinuousClock.now - start
+}
+
+/// POSTs the same batches, encoded beforehand as CloudEvents batches, one after another, to an
+/// endpoint on the same kind of log; the time.
+func postBatchAppend(batches: Int) async throws -> Duration {
+  let log = try freshLog(durability: .fsyncEachAppend)
+  let endpoint = EventsEndpoint(store: log, catalog: catalog, access: openAccess, logger: logger)
+  let router = Router()
+  endpoint.addRoutes(to: router, at: "events")
+  let bodies = try (0..<batches).map {
+    try EventEnvelope.cloudEventBatchJSON(try envelopes($0 * 100..<$0 * 100 + 100))
+  }
+  var elapsed = Duration.zero
+  try await withServer(router, services: [endpoint]) { port in
+    let url = "http://127.0.0.1:\(port)/events"
+    let start = ContinuousClock.now
+    for body in bodies {
+      var request = HTTPClientRequest(url: url)
+      request.method = .POST
+      request.headers.add(name: "Content-Type", value: EventEnvelope.cloudEventBatchContentType)
+      request.body = .bytes(ByteBuffer(bytes: body))
+      let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+      _ = try await response.body.collect(upTo: 1 << 20)
+      guard response.status.code / 100 == 2 else { throw BenchmarkError("POST answered \(response.status)") }
+    }
+    elapsed = ContinuousClock.now - start
+  }
+  guard try log.read().envelopes.count == batches * 100 else { throw BenchmarkError("the log misses events") }
+  return elapsed
+}
+
+// MARK: Latency
+
+/// A checkpoint in memory: the benchmark's client starts from the beginning every time.
+final class MemoryCheckpoint: EventCheckpoint {
+  private let position = NIOLockedValueBox<String?>(nil)
+  func load() async throws -> String? { position.withLockedValue { $0 } }
+  func save(_ position: String) async throws { self.position.withLockedValue { $0 = position } }
+}
+
+/// Appends `probes` events one at a time, 10 ms apart, while an `EventsClient` runs into a bus;
+/// returns each event's time from the start of its append to its delivery on the bus.
+func appendToBusLatencies(probes: Int) async throws -> [Duration] {
+  let log = try freshLog(durability: .operatingSystem)
+  let endpoint = EventsEndpoint(store: log, catalog: catalog, access: openAccess, logger: logger)
+  let router = Router()
+  endpoint.addRoutes(to: router, at: "events")
+  let sent = NIOLockedValueBox([Int: ContinuousClock.Instant]())
+  let latencies = NIOLockedValueBox([Duration]())
+  let bus = EventBus()
+  let subscription = bus.subscribe(Tick.self, delivery: .immediate) { tick in
+    let now = ContinuousClock.now
+    if let start = sent.withLockedValue({ $0[tick.index] }) { latencies.withLockedValue { $0.append(now - start) } }
+  }
+  try await withServer(router, services: [endpoint]) { port in
+    guard let url = URL(string: "http://127.0.0.1:\(port)/events") else { throw BenchmarkError("no URL") }
+    let client = EventsClient(url: url, catalog: catalog)
+    let running = Task { try await client.run(from: MemoryCheckpoint(), into: bus) }
+    defer { running.cancel() }
+    // One event first, so that the stream is open and caught up before the probes.
+    try log.append(try EventEnvelope(Tick(index: -1), source: "/bench"))
+    let deadline = ContinuousClock.now + .seconds(30)
+    for index in 0..<probes {
+      try await Task.sleep(for: .milliseconds(10))
+      sent.withLockedValue { $0[index] = ContinuousClock.now }
+      try log.append(try EventEnvelope(Tick(index: index), source: "/bench"))
+    }
+    while latencies.withLockedValue({ $0.count }) < probes {
+      guard ContinuousClock.now < deadline else { throw BenchmarkError("probes did not arrive") }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+  }
+  withExtendedLifetime(subscription) {}
+  return latencies.withLockedValue { $0 }
+}
+
+// MARK: Report
+
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+func spread(_ values: [Double], _ format: (Double) -> String) -> String {
+  "\(format(values.min() ?? 0)) / \(format(median(values))) / \(format(values.max() ?? 0))"
+}
+func rate(_ value: Double) -> String { String(format: "%.0f", value) }
+func milliseconds(_ value: Double) -> String { String(format: "%.2f ms", value * 1_000) }
+func percentile(_ values: [Duration], _ fraction: Double) -> Double {
+  let sorted = values.map(seconds).sorted()
+  return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+}
+
+var report: [String] = []
+@MainActor func emit(_ line: String) {
+  // Unbuffered, also into a pipe: the report shows as it is measured.
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+  report.append(line)
+}
+
+let fanOutEvents = quick ? 300 : 4_000
+let postBatches = quick ? 5 : 100
+let probes = quick ? 20 : 300
+emit("# HTTP benchmarks")
+emit("")
+emit(
+  "Release build over loopback, \(repetitions) repetitions per row, each on a new server and a new log: "
+    + "min / median / max. Ratios are of medians measured in the same run. Regenerate with `Benchmarks/http.sh`.")
+emit("")
+emit("## Fan-out: \(fanOutEvents) events to every client")
+emit("")
+emit(
+  "Events appended to an `EventLog` (no fsync) in batches of 256 once every stream has begun, until every client has all of them. The floor is a bare Hummingbird handler writing the same frames, encoded beforehand, in the same batches. Clients are plain sockets read by one thread. Goal: ≥ 0.5× the floor."
+)
+emit("")
+emit("| clients | floor: delivered events/s | endpoint: delivered events/s | endpoint / floor |")
+emit("|---:|---:|---:|---:|")
+for clients in quick ? [2, 5] : [10, 100] {
+  var floor: [Double] = []
+  var ours: [Double] = []
+  for _ in 0..<repetitions {
+    let bare = try await bareFanOut(clients: clients, events: fanOutEvents)
+    let endpoint = try await endpointFanOut(clients: clients, events: fanOutEvents)
+    floor.append(Double(fanOutEvents * clients) / seconds(bare))
+    ours.append(Double(fanOutEvents * clients) / seconds(endpoint))
+  }
+  emit(
+    "| \(clients) | \(spread(floor, rate)) | \(spread(ours, rate)) | \(String(format: "%.2f", median(ours) / median(floor)))× |"
+  )
+}
+emit("")
+emit("## Batch append: \(postBatches) batches of 100 events, one after another")
+emit("")
+emit(
+  "The same batches, appended with `EventLog.appendOnce` (fsync each append, the default), and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on the same kind of log, which decodes and checks each event against the catalog. Goal: ≥ 0.7×."
+)
+emit("")
+emit("| store's batch append: events/s | batch POST: events/s | POST / store |")
+emit("|---:|---:|---:|")
+do {
+  var store: [Double] = []
+  var post: [Double] = []
+  for _ in 0..<repetitions {
+    let direct = try await storeBatchAppend(batches: postBatches)
+    let posted = try await postBatchAppend(batches: postBatches)
+    store.append(Double(postBatches * 100) / seconds(direct))
+    post.append(Double(postBatches * 100) / seconds(posted))
+  }
+  emit("| \(spread(store, rate)) | \(spread(post, rate)) | \(String(format: "%.2f", median(post) / median(store)))× |")
+}
+emit("")
+emit("## Latency: append → a client's bus, idle")
+emit("")
+emit(
+  "\(probes) events appended one at a time, 10 ms apart, to an `EventLog` (no fsync) served by the endpoint; an `EventsClient` runs into an `EventBus`. From the start of each append to the subscriber's call. Goal: p50 ≤ 10 ms, p99 ≤ 50 ms."
+)
+emit("")
+emit("| p50: min / median / max | p99: min / median / max |")
+emit("|---:|---:|")
+do {
+  var p50: [Double] = []
+  var p99: [Double] = []
+  for _ in 0..<repetitions {
+    let latencies = try await appendToBusLatencies(probes: probes)
+    p50.append(percentile(latencies, 0.5))
+    p99.append(percentile(latencies, 0.99))
+  }
+  emit("| \(spread(p50, milliseconds)) | \(spread(p99, milliseconds)) |")
+}
+if let outputPath {
+  try (report.joined(separator: "\n") + "\n").write(toFile: outputPath, atomically: true, encoding: .utf8)
+}
