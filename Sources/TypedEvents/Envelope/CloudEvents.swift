@@ -21,19 +21,57 @@ extension EventEnvelope {
   ///   is not a CloudEvents attribute name (lowercase letters and digits, at most 20) or is one
   ///   CloudEvents reserves, for an integer outside 32 bits, and for a time without timestamp.
   public func cloudEventJSON(source: String? = nil) throws -> Data {
-    let attributes = try cloudEventAttributes(source: source)
-    var object: [String: Any] = attributes.mapValues(\.jsonObject)
+    var attributes = try cloudEventAttributes(source: source)
     if !hasJSONPayload && !payload.isEmpty {
-      object["data_base64"] = payload.base64EncodedString()
+      attributes["data_base64"] = .string(payload.base64EncodedString())
     }
-    let header = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    guard hasJSONPayload && !payload.isEmpty else { return header }
-    // `data` spliced in as written, so that its numbers keep every digit.
-    var json = Data(header.dropLast())
-    json.append(contentsOf: Array(",\"data\":".utf8))
-    json.append(payload)
+    // Written by hand rather than with JSONSerialization, which bridged every value and sorted
+    // the keys with a locale-aware comparison: 41 % of an HTTP endpoint's time in
+    // Benchmarks/http.sh. Keys in code-point order, `data` last.
+    var json = [UInt8]()
+    json.reserveCapacity(256 + payload.count)
+    json.append(UInt8(ascii: "{"))
+    for (index, (key, value)) in attributes.sorted(by: { $0.key < $1.key }).enumerated() {
+      if index > 0 { json.append(UInt8(ascii: ",")) }
+      Self.appendJSONString(key, to: &json)
+      json.append(UInt8(ascii: ":"))
+      switch value {
+      case .string(let text): Self.appendJSONString(text, to: &json)
+      case .integer(let number): json += String(number).utf8
+      case .boolean(let flag): json += (flag ? "true" : "false").utf8
+      }
+    }
+    if hasJSONPayload && !payload.isEmpty {
+      // `data` spliced in as written, so that its numbers keep every digit.
+      json += ",\"data\":".utf8
+      json += payload
+    }
     json.append(UInt8(ascii: "}"))
-    return json
+    return Data(json)
+  }
+
+  /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped, the
+  /// rest as its UTF-8 (RFC 8259, section 7).
+  static func appendJSONString(_ text: String, to json: inout [UInt8]) {
+    json.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): json += "\\\"".utf8
+      case UInt8(ascii: "\\"): json += "\\\\".utf8
+      case 0x0A: json += "\\n".utf8
+      case 0x0D: json += "\\r".utf8
+      case 0x09: json += "\\t".utf8
+      case 0x08: json += "\\b".utf8
+      case 0x0C: json += "\\f".utf8
+      case ..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        json += "\\u00".utf8
+        json.append(hex[Int(byte >> 4)])
+        json.append(hex[Int(byte & 0x0F)])
+      default: json.append(byte)
+      }
+    }
+    json.append(UInt8(ascii: "\""))
   }
 
   /// Reads a CloudEvents 1.0 event in JSON (structured content mode) as an envelope: the
