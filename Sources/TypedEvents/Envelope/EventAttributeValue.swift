@@ -64,15 +64,6 @@ public enum EventAttributeValue: Sendable, Hashable {
 
   /// The URL of a URI or URI-reference value, else nil.
   public var urlValue: URL? { stringValue.flatMap { URL(string: $0) } }
-
-  /// The value as JSONSerialization takes it.
-  var jsonObject: Any {
-    switch self {
-    case .string(let text): return text
-    case .integer(let number): return number
-    case .boolean(let flag): return flag
-    }
-  }
 }
 
 extension EventAttributeValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
