@@ -9,7 +9,7 @@
 //
 // Every case runs several times, each on a new server and a new log; the report gives min,
 // median and max, and ratios of medians. `--quick` is a smoke run at tiny sizes; `--output FILE`
-// writes the report there too.
+// writes the report there too; `--only fan-out|post|latency` runs one case (to profile it).
 
 import AsyncHTTPClient
 import Foundation
@@ -54,6 +54,11 @@ let outputPath = arguments.firstIndex(of: "--output").flatMap {
   arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
 }
 let repetitions = quick ? 2 : 5
+let only = arguments.firstIndex(of: "--only").flatMap {
+  arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
+/// Whether the case named `name` runs: all do unless `--only` names one.
+func runs(_ name: String) -> Bool { only == nil || only == name }
 let logger: Logger = {
   var logger = Logger(label: "typed-events-http-benchmarks")
   logger.logLevel = .error
@@ -120,7 +125,38 @@ struct EventCounter {
   var events = 0
 
   static let headEnd = Array("\r\n\r\n".utf8)
+
+  static func hexDigit(_ byte: UInt8) -> Int? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
+    default: nil
+    }
+  }
   static let data = Array("data:".utf8)
+
+  /// Counts the events in `bytes`, the next bytes of the response. Within a line that is not a
+  /// `data:` line it skips to the line's end with memchr: the clients are to cost little.
+  mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress else { return }
+    var index = 0
+    while index < bytes.count {
+      if headMatched == 4, chunkLeft > 0, lineMatched < 0 {
+        let span = min(chunkLeft, bytes.count - index)
+        guard let newline = memchr(base + index, 0x0A, span) else {
+          chunkLeft -= span
+          index += span
+          continue
+        }
+        let skipped = UnsafeRawPointer(newline) - UnsafeRawPointer(base + index)
+        chunkLeft -= skipped
+        index += skipped
+      }
+      add(bytes[index])
+      index += 1
+    }
+  }
 
   mutating func add(_ byte: UInt8) {
     if headMatched < 4 {
@@ -136,7 +172,7 @@ struct EventCounter {
           lineMatched = -1
         }
       }
-    } else if let digit = Int(String(UnicodeScalar(byte)), radix: 16) {
+    } else if let digit = Self.hexDigit(byte) {
       chunkSize = chunkSize * 16 + digit
     } else if byte == 0x0A {
       // The end of a size line, or of the empty line after a chunk's data (size 0).
@@ -196,7 +232,7 @@ final class SSEClients: Sendable {
             if counters[index].headMatched == 0 && counters[index].events == 0 {
               started.withLockedValue { $0 += 1 }
             }
-            for byte in buffer[..<received] { counters[index].add(byte) }
+            buffer.withUnsafeBufferPointer { counters[index].add(UnsafeBufferPointer(rebasing: $0[..<received])) }
             if counters[index].events >= events {
               polled[index].fd = -1
               open -= 1
@@ -422,65 +458,72 @@ emit(
   "Release build over loopback, \(repetitions) repetitions per row, each on a new server and a new log: "
     + "min / median / max. Ratios are of medians measured in the same run. Regenerate with `Benchmarks/http.sh`.")
 emit("")
-emit("## Fan-out: \(fanOutEvents) events to every client")
-emit("")
-emit(
-  "Events appended to an `EventLog` (no fsync) in batches of 256 once every stream has begun, until every client has all of them. The floor is a bare Hummingbird handler writing the same frames, encoded beforehand, in the same batches. Clients are plain sockets read by one thread. Goal: ≥ 0.5× the floor."
-)
-emit("")
-emit("| clients | floor: delivered events/s | endpoint: delivered events/s | endpoint / floor |")
-emit("|---:|---:|---:|---:|")
-for clients in quick ? [2, 5] : [10, 100] {
-  var floor: [Double] = []
-  var ours: [Double] = []
-  for _ in 0..<repetitions {
-    let bare = try await bareFanOut(clients: clients, events: fanOutEvents)
-    let endpoint = try await endpointFanOut(clients: clients, events: fanOutEvents)
-    floor.append(Double(fanOutEvents * clients) / seconds(bare))
-    ours.append(Double(fanOutEvents * clients) / seconds(endpoint))
-  }
+if runs("fan-out") {
+  emit("## Fan-out: \(fanOutEvents) events to every client")
+  emit("")
   emit(
-    "| \(clients) | \(spread(floor, rate)) | \(spread(ours, rate)) | \(String(format: "%.2f", median(ours) / median(floor)))× |"
+    "Events appended to an `EventLog` (no fsync) in batches of 256 once every stream has begun, until every client has all of them. The floor is a bare Hummingbird handler writing the same frames, encoded beforehand, in the same batches. Clients are plain sockets read by one thread. Goal: ≥ 0.5× the floor."
   )
+  emit("")
+  emit("| clients | floor: delivered events/s | endpoint: delivered events/s | endpoint / floor |")
+  emit("|---:|---:|---:|---:|")
+  for clients in quick ? [2, 5] : [10, 100] {
+    var floor: [Double] = []
+    var ours: [Double] = []
+    for _ in 0..<repetitions {
+      let bare = try await bareFanOut(clients: clients, events: fanOutEvents)
+      let endpoint = try await endpointFanOut(clients: clients, events: fanOutEvents)
+      floor.append(Double(fanOutEvents * clients) / seconds(bare))
+      ours.append(Double(fanOutEvents * clients) / seconds(endpoint))
+    }
+    emit(
+      "| \(clients) | \(spread(floor, rate)) | \(spread(ours, rate)) | \(String(format: "%.2f", median(ours) / median(floor)))× |"
+    )
+  }
 }
 emit("")
-emit("## Batch append: \(postBatches) batches of 100 events, one after another")
-emit("")
-emit(
-  "The same batches, appended with `EventLog.appendOnce` (fsync each append, the default), and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on the same kind of log, which decodes and checks each event against the catalog. Goal: ≥ 0.7×."
-)
-emit("")
-emit("| store's batch append: events/s | batch POST: events/s | POST / store |")
-emit("|---:|---:|---:|")
-do {
-  var store: [Double] = []
-  var post: [Double] = []
-  for _ in 0..<repetitions {
-    let direct = try await storeBatchAppend(batches: postBatches)
-    let posted = try await postBatchAppend(batches: postBatches)
-    store.append(Double(postBatches * 100) / seconds(direct))
-    post.append(Double(postBatches * 100) / seconds(posted))
+if runs("post") {
+  emit("## Batch append: \(postBatches) batches of 100 events, one after another")
+  emit("")
+  emit(
+    "The same batches, appended with `EventLog.appendOnce` (fsync each append, the default), and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on the same kind of log, which decodes and checks each event against the catalog. Goal: ≥ 0.7×."
+  )
+  emit("")
+  emit("| store's batch append: events/s | batch POST: events/s | POST / store |")
+  emit("|---:|---:|---:|")
+  do {
+    var store: [Double] = []
+    var post: [Double] = []
+    for _ in 0..<repetitions {
+      let direct = try await storeBatchAppend(batches: postBatches)
+      let posted = try await postBatchAppend(batches: postBatches)
+      store.append(Double(postBatches * 100) / seconds(direct))
+      post.append(Double(postBatches * 100) / seconds(posted))
+    }
+    let ratio = String(format: "%.2f", median(post) / median(store))
+    emit("| \(spread(store, rate)) | \(spread(post, rate)) | \(ratio)× |")
   }
-  emit("| \(spread(store, rate)) | \(spread(post, rate)) | \(String(format: "%.2f", median(post) / median(store)))× |")
 }
 emit("")
-emit("## Latency: append → a client's bus, idle")
-emit("")
-emit(
-  "\(probes) events appended one at a time, 10 ms apart, to an `EventLog` (no fsync) served by the endpoint; an `EventsClient` runs into an `EventBus`. From the start of each append to the subscriber's call. Goal: p50 ≤ 10 ms, p99 ≤ 50 ms."
-)
-emit("")
-emit("| p50: min / median / max | p99: min / median / max |")
-emit("|---:|---:|")
-do {
-  var p50: [Double] = []
-  var p99: [Double] = []
-  for _ in 0..<repetitions {
-    let latencies = try await appendToBusLatencies(probes: probes)
-    p50.append(percentile(latencies, 0.5))
-    p99.append(percentile(latencies, 0.99))
+if runs("latency") {
+  emit("## Latency: append → a client's bus, idle")
+  emit("")
+  emit(
+    "\(probes) events appended one at a time, 10 ms apart, to an `EventLog` (no fsync) served by the endpoint; an `EventsClient` runs into an `EventBus`. From the start of each append to the subscriber's call. Goal: p50 ≤ 10 ms, p99 ≤ 50 ms."
+  )
+  emit("")
+  emit("| p50: min / median / max | p99: min / median / max |")
+  emit("|---:|---:|")
+  do {
+    var p50: [Double] = []
+    var p99: [Double] = []
+    for _ in 0..<repetitions {
+      let latencies = try await appendToBusLatencies(probes: probes)
+      p50.append(percentile(latencies, 0.5))
+      p99.append(percentile(latencies, 0.99))
+    }
+    emit("| \(spread(p50, milliseconds)) | \(spread(p99, milliseconds)) |")
   }
-  emit("| \(spread(p50, milliseconds)) | \(spread(p99, milliseconds)) |")
 }
 if let outputPath {
   try (report.joined(separator: "\n") + "\n").write(toFile: outputPath, atomically: true, encoding: .utf8)
