@@ -52,7 +52,7 @@ extension EventEnvelope {
 
   /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped, the
   /// rest as its UTF-8 (RFC 8259, section 7).
-  static func appendJSONString(_ text: String, to json: inout [UInt8]) {
+  package static func appendJSONString(_ text: String, to json: inout [UInt8]) {
     json.append(UInt8(ascii: "\""))
     for byte in text.utf8 {
       switch byte {
@@ -89,12 +89,13 @@ extension EventEnvelope {
   public init(cloudEventJSON json: Data) throws {
     let attributes: [String: CloudEventJSONValue]
     do {
-      attributes = try JSONDecoder().decode([String: CloudEventJSONValue].self, from: json)
+      // The decoder parses all of `json`, `data` too, and refuses it unless it is JSON.
+      attributes = try JSONDecoder().decode(CloudEventJSONAttributes.self, from: json).values
     } catch {
       throw EventLogError.malformed("a CloudEvent is a JSON object")
     }
     var values: [String: EventAttributeValue] = [:]
-    for (key, value) in attributes where key != "data" && key != "data_base64" {
+    for (key, value) in attributes where key != "data_base64" {
       switch value {
       case .null: continue  // null means absent (CloudEvents JSON format, 2.4)
       case .value(let attribute): values[key] = attribute
@@ -102,17 +103,20 @@ extension EventEnvelope {
       }
     }
     var payload = Data()
+    let data = JSONObjectScanner.value(ofKey: "data", in: json)
     if case .value(let encoded)? = attributes["data_base64"] {
       guard let text = encoded.stringValue, let bytes = Data(base64Encoded: text) else {
         throw EventLogError.malformed("the CloudEvent's data_base64 is not base64")
       }
       payload = bytes
-    } else if let data = JSONObjectScanner.value(ofKey: "data", in: json), data != Data("null".utf8) {
+    } else if let data, data != Data("null".utf8) {
       payload = data
     }
     try self.init(cloudEventAttributes: values, payload: payload)
     // Non-JSON data in `data` is a JSON string that holds the text (JSON format, 3.1).
-    if !hasJSONPayload, case .value(.string(let text))? = attributes["data"] {
+    if !hasJSONPayload, let data, data.first == UInt8(ascii: "\""),
+      let text = try? JSONDecoder().decode(String.self, from: data)
+    {
       self.payload = Data(text.utf8)
     }
   }
@@ -206,6 +210,26 @@ extension EventEnvelope {
   }
 }
 
+/// The top-level members of a CloudEvent in JSON but `data`, whose bytes are taken as written
+/// (``JSONObjectScanner``): decoding it as an attribute would fail three times for an object.
+struct CloudEventJSONAttributes: Decodable {
+  var values: [String: CloudEventJSONValue] = [:]
+
+  private struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: Key.self)
+    for key in container.allKeys where key.stringValue != "data" {
+      values[key.stringValue] = try container.decode(CloudEventJSONValue.self, forKey: key)
+    }
+  }
+}
+
 /// One top-level member of a CloudEvent in JSON, as far as attributes go.
 enum CloudEventJSONValue: Decodable {
   case null
@@ -215,14 +239,17 @@ enum CloudEventJSONValue: Decodable {
 
   init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
+    // Strings first: most attributes are, and each type that does not match throws an error,
+    // which costs more than the decoding. A JSON value is of one type, so the order changes
+    // nothing else.
     if container.decodeNil() {
       self = .null
-    } else if let flag = try? container.decode(Bool.self) {
-      self = .value(.boolean(flag))
-    } else if let number = try? container.decode(Int.self) {
-      self = .value(.integer(number))
     } else if let text = try? container.decode(String.self) {
       self = .value(.string(text))
+    } else if let number = try? container.decode(Int.self) {
+      self = .value(.integer(number))
+    } else if let flag = try? container.decode(Bool.self) {
+      self = .value(.boolean(flag))
     } else {
       self = .other
     }

@@ -84,12 +84,14 @@ extension EventAttributeValue: Codable {
   /// Reads a JSON string, whole number or Boolean.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
-    if let flag = try? container.decode(Bool.self) {
-      self = .boolean(flag)
+    // Strings first, as most values are: a type that does not match throws, which costs more
+    // than the decoding. A JSON value is of one type, so the order changes nothing else.
+    if let text = try? container.decode(String.self) {
+      self = .string(text)
     } else if let number = try? container.decode(Int.self) {
       self = .integer(number)
     } else {
-      self = .string(try container.decode(String.self))
+      self = .boolean(try container.decode(Bool.self))
     }
   }
 

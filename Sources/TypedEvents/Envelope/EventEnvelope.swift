@@ -106,14 +106,7 @@ public struct EventEnvelope: Sendable, Hashable {
   /// log or a row of a store and read back: a non-empty id and name, and a JSON payload that is
   /// an object on one line.
   public func validate() throws {
-    guard !id.isEmpty else { throw EventLogError.malformed("an envelope needs an id") }
-    guard !name.isEmpty else { throw EventLogError.malformed("an envelope needs a name") }
-    guard hasJSONPayload else {
-      throw EventLogError.malformed("the payload of \(name) \(id) is \(dataContentType ?? ""), not JSON")
-    }
-    guard !payload.contains(0x0A), !payload.contains(0x0D) else {
-      throw EventLogError.malformed("the payload of \(name) \(id) spans more than one line")
-    }
+    try validateAllButPayloadSyntax()
     let object: Any
     do {
       object = try JSONSerialization.jsonObject(with: payload)
@@ -123,6 +116,25 @@ public struct EventEnvelope: Sendable, Hashable {
     guard object is [String: Any] else {
       throw EventLogError.malformed("the payload of \(name) \(id) is not a JSON object")
     }
+  }
+
+  /// What ``validate()`` checks but that the payload parses as a JSON object: for a caller that
+  /// decodes the payload anyway and checks that it begins with `{` (``payloadIsJSONObject``).
+  package func validateAllButPayloadSyntax() throws {
+    guard !id.isEmpty else { throw EventLogError.malformed("an envelope needs an id") }
+    guard !name.isEmpty else { throw EventLogError.malformed("an envelope needs a name") }
+    guard hasJSONPayload else {
+      throw EventLogError.malformed("the payload of \(name) \(id) is \(dataContentType ?? ""), not JSON")
+    }
+    guard !payload.contains(0x0A), !payload.contains(0x0D) else {
+      throw EventLogError.malformed("the payload of \(name) \(id) spans more than one line")
+    }
+  }
+
+  /// Whether the payload's first byte but whitespace is `{`: a payload known to be JSON is then
+  /// an object.
+  package var payloadIsJSONObject: Bool {
+    payload.first { $0 != 0x20 && $0 != 0x09 } == UInt8(ascii: "{")
   }
 
   private static func decode<E: Event>(_ type: E.Type, from data: Data) throws -> E {

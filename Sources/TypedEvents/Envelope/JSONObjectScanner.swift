@@ -30,20 +30,24 @@ enum JSONObjectScanner {
     }
   }
 
-  /// The bytes of each element of the JSON array `json`, in order, or nil when it is not one.
+  /// The bytes of each element of the JSON array `json`, in order, or nil when it is not one
+  /// (anything but whitespace after it included). The elements themselves are located, not
+  /// checked: a caller parses each.
   static func elements(ofArray json: Data) -> [Data]? {
     let bytes = [UInt8](json)
     var index = skipSpace(bytes, 0)
     guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return nil }
     index = skipSpace(bytes, index + 1)
     var elements: [Data] = []
-    if index < bytes.count, bytes[index] == UInt8(ascii: "]") { return elements }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+      return skipSpace(bytes, index + 1) == bytes.count ? elements : nil
+    }
     while true {
       guard let end = endOfValue(bytes, index) else { return nil }
       elements.append(Data(bytes[index..<end]))
       index = skipSpace(bytes, end)
       guard index < bytes.count else { return nil }
-      if bytes[index] == UInt8(ascii: "]") { return elements }
+      if bytes[index] == UInt8(ascii: "]") { return skipSpace(bytes, index + 1) == bytes.count ? elements : nil }
       guard bytes[index] == UInt8(ascii: ",") else { return nil }
       index = skipSpace(bytes, index + 1)
     }
@@ -94,7 +98,9 @@ enum JSONObjectScanner {
       return nil
     default:
       var index = start
-      while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[index]) {
+      while index < bytes.count, bytes[index] != UInt8(ascii: ","), bytes[index] != UInt8(ascii: "}"),
+        bytes[index] != UInt8(ascii: "]")
+      {
         index += 1
       }
       return index
