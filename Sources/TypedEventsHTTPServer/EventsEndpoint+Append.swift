@@ -105,8 +105,13 @@
       }
       let event: any Event
       do {
-        try envelope.validate()
+        // The decoder parses the whole payload, so it is JSON once it decodes; `validate()`
+        // would parse it a second time (7 % of a batch POST's time).
+        try envelope.validateAllButPayloadSyntax()
         event = try envelope.decode(using: catalog)
+        guard envelope.payloadIsJSONObject else {
+          throw EventLogError.malformed("the payload of \(envelope.name) \(envelope.id) is not a JSON object")
+        }
       } catch let error as DecodingError {
         throw EventProblem.unprocessable(
           "undecodable-data", "the data of \(envelope.name) does not decode: \(DecodingProblem(error))", event: index)
@@ -127,14 +132,20 @@
     /// in order, each event's `source`, `id`, position token and whether it was stored before.
     private func answer(_ envelopes: [EventEnvelope], _ appended: [AppendedEnvelope<Store.Position>]) throws -> Response
     {
-      var events: [[String: Any]] = []
-      for (envelope, result) in zip(envelopes, appended) {
-        events.append([
-          "id": envelope.id, "source": envelope.source ?? "", "position": try PositionToken.text(result.position),
-          "duplicate": result.wasStored,
-        ])
+      // Written by hand: JSONSerialization took a sixth of a batch POST's time. Keys sorted.
+      var body = Array(#"{"events":["#.utf8)
+      for (index, (envelope, result)) in zip(envelopes, appended).enumerated() {
+        body += (index == 0 ? #"{"duplicate":"# : #",{"duplicate":"#).utf8
+        body += (result.wasStored ? "true" : "false").utf8
+        body += #","id":"#.utf8
+        EventEnvelope.appendJSONString(envelope.id, to: &body)
+        body += #","position":"#.utf8
+        EventEnvelope.appendJSONString(try PositionToken.text(result.position), to: &body)
+        body += #","source":"#.utf8
+        EventEnvelope.appendJSONString(envelope.source ?? "", to: &body)
+        body.append(UInt8(ascii: "}"))
       }
-      let body = try JSONSerialization.data(withJSONObject: ["events": events], options: [.sortedKeys])
+      body += "]}".utf8
       let status: HTTPResponse.Status = appended.allSatisfy(\.wasStored) ? .ok : .created
       return Response(
         status: status, headers: [.contentType: "application/json"],

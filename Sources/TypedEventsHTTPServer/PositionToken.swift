@@ -8,11 +8,31 @@
   enum PositionToken {
     /// The token of `position`.
     static func text<Position: Encodable>(_ position: Position) throws -> String {
-      let json = try JSONEncoder().encode(position)
-      return json.base64EncodedString()
-        .replacingOccurrences(of: "+", with: "-")
-        .replacingOccurrences(of: "/", with: "_")
-        .replacingOccurrences(of: "=", with: "")
+      base64URL(try encoder.encode(position))
+    }
+
+    /// One encoder for every token (JSONEncoder is Sendable): made once, not once an event.
+    private static let encoder = JSONEncoder()
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// `bytes` in base64url without padding (RFC 4648, section 5), written directly: Foundation's
+    /// base64 and three replacements of its characters took a tenth of a batch POST's time.
+    static func base64URL(_ bytes: Data) -> String {
+      var text: [UInt8] = []
+      text.reserveCapacity((bytes.count + 2) / 3 * 4)
+      var index = bytes.startIndex
+      while index < bytes.endIndex {
+        let count = min(3, bytes.endIndex - index)
+        var group = UInt32(bytes[index]) << 16
+        if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+        if count > 2 { group |= UInt32(bytes[index + 2]) }
+        for position in 0...count {
+          text.append(alphabet[Int((group >> (18 - 6 * UInt32(position))) & 0x3F)])
+        }
+        index += count
+      }
+      return String(decoding: text, as: UTF8.self)
     }
 
     /// The position of a token, nil when `text` is not one this endpoint gave out.

@@ -32,9 +32,13 @@
         let data = try stored.envelope.cloudEventJSON(source: source).jsonOnOneLine()
         var frame: [UInt8] = []
         frame.reserveCapacity(data.count + id.utf8.count + stored.envelope.name.utf8.count + 24)
-        frame += Array("id: \(id)\nevent: \(oneLine(stored.envelope.name))\ndata: ".utf8)
+        frame += "id: ".utf8
+        frame += id.utf8
+        frame += "\nevent: ".utf8
+        frame += oneLine(stored.envelope.name).utf8
+        frame += "\ndata: ".utf8
         frame += data
-        frame += Array("\n\n".utf8)
+        frame += "\n\n".utf8
         return frame
       } catch {
         // The comment keeps the stream's position moving: an `id`-only frame sets it.
@@ -49,7 +53,8 @@
 
     /// `text` with line breaks as spaces: a field's value ends at a line break.
     static func oneLine(_ text: String) -> String {
-      String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+      guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+      return String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
     }
   }
 #endif
