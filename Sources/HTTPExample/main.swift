@@ -92,11 +92,32 @@
 
     """
 
+  /// With `EXAMPLE_POST_ANSWER_DELAY_MS` set, each POST is answered that much after its events
+  /// are appended, and the server prints `POST appended` and `POST answered`: a client killed
+  /// between the two lines had a request in flight whose events are stored (the crash test).
+  struct DelayedPostAnswers<Context: RequestContext>: RouterMiddleware {
+    let delay: Duration
+
+    func handle(
+      _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+      guard request.method == .post else { return try await next(request, context) }
+      let response = try await next(request, context)
+      printLine("POST appended")
+      try await Task.sleep(for: delay)
+      printLine("POST answered")
+      return response
+    }
+  }
+
   /// Serves `store` on 127.0.0.1:`port` until SIGTERM or SIGINT, with `services` (the store's
   /// own) run beside it.
   func serve<Store: IdempotentEventStore>(_ store: Store, port: Int, services: [any Service]) async throws {
     let endpoint = EventsEndpoint(store: store, catalog: GeneratedEvents.catalog, access: access)
     let router = Router()
+    if let delay = ProcessInfo.processInfo.environment["EXAMPLE_POST_ANSWER_DELAY_MS"].flatMap(Int.init) {
+      router.add(middleware: DelayedPostAnswers(delay: .milliseconds(delay)))
+    }
     endpoint.addRoutes(to: router, at: "events")
     router.get("/") { _, _ in
       Response(

@@ -23,8 +23,11 @@
 
     /// Starts the example's server on `port` (0 for a free one) for `store`; returns it and its
     /// events URL once it serves.
-    static func httpServer(_ store: PostgresEventStore, port: Int = 0) async throws -> (ExampleProcess, String) {
-      let server = try ExampleProcess(["server", "\(port)"], schema: store.schema, executable: "events-http-example")
+    static func httpServer(
+      _ store: PostgresEventStore, port: Int = 0, environment: [String: String] = [:]
+    ) async throws -> (ExampleProcess, String) {
+      let server = try ExampleProcess(
+        ["server", "\(port)"], schema: store.schema, executable: "events-http-example", environment: environment)
       var url: String?
       let deadline = ContinuousClock.now + .seconds(30)
       while url == nil && ContinuousClock.now < deadline {
@@ -144,15 +147,28 @@
       try await withStore { store in
         let folder = try Self.processFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (server, url) = try await Self.httpServer(store)
+        // The server answers each POST 300 ms after it has appended its events, and says so.
+        let (server, url) = try await Self.httpServer(store, environment: ["EXAMPLE_POST_ANSWER_DELAY_MS": "300"])
         let outbox = folder.appendingPathComponent("outbox").path
-        // Five events a request: twenty requests, so that a kill lands while one is in flight.
+        // Five events a request: twenty requests.
         let batches = ["EXAMPLE_BATCH_SIZE": "5"]
         let publisher = try ExampleProcess(
           ["publisher", url, outbox, "100"], schema: store.schema, executable: "events-http-example",
           environment: batches)
-        try await eventually { try await Self.everything(store).count >= 20 }
-        publisher.kill(SIGKILL)
+        /// Requests whose events the server has appended but not yet answered.
+        func unanswered(_ output: String) -> Int {
+          let lines = output.split(separator: "\n")
+          return lines.count { $0 == "POST appended" } - lines.count { $0 == "POST answered" }
+        }
+        // Killed once 20 events are stored and a request is in flight: appended, not answered.
+        var atKill = ""
+        try await eventually {
+          guard try await Self.everything(store).count >= 20, unanswered(server.output) > 0 else { return false }
+          atKill = server.output
+          publisher.kill(SIGKILL)
+          return true
+        }
+        #expect(unanswered(atKill) == 1, "the server's output when the publisher was killed: \(atKill)")
         #expect(await publisher.exitStatus() == 128 + SIGKILL)
         #expect(publisher.output.contains("published 100"))
         let beforeRestart = try await Self.everything(store).count
