@@ -449,6 +449,16 @@ var report: [String] = []
   report.append(line)
 }
 
+/// A section of the report: its heading, what it measures, and its table's header row.
+@MainActor func section(_ heading: String, _ text: String, header: String) {
+  emit(heading)
+  emit("")
+  emit(text)
+  emit("")
+  emit(header)
+  emit("|" + String(repeating: "---:|", count: header.filter { $0 == "|" }.count - 1))
+}
+
 let fanOutEvents = quick ? 300 : 4_000
 let postBatches = quick ? 5 : 100
 let probes = quick ? 20 : 300
@@ -459,14 +469,10 @@ emit(
     + "min / median / max. Ratios are of medians measured in the same run. Regenerate with `Benchmarks/http.sh`.")
 emit("")
 if runs("fan-out") {
-  emit("## Fan-out: \(fanOutEvents) events to every client")
-  emit("")
-  emit(
-    "Events appended to an `EventLog` (no fsync) in batches of 256 once every stream has begun, until every client has all of them. The floor is a bare Hummingbird handler writing the same frames, encoded beforehand, in the same batches. Clients are plain sockets read by one thread. Goal: ≥ 0.5× the floor."
-  )
-  emit("")
-  emit("| clients | floor: delivered events/s | endpoint: delivered events/s | endpoint / floor |")
-  emit("|---:|---:|---:|---:|")
+  section(
+    "## Fan-out: \(fanOutEvents) events to every client",
+    "Events appended to an `EventLog` (no fsync) in batches of 256 once every stream has begun, until every client has all of them. The floor is a bare Hummingbird handler writing the same frames, encoded beforehand, in the same batches. Clients are plain sockets read by one thread. Goal: ≥ 0.5× the floor.",
+    header: "| clients | floor: delivered events/s | endpoint: delivered events/s | endpoint / floor |")
   for clients in quick ? [2, 5] : [10, 100] {
     var floor: [Double] = []
     var ours: [Double] = []
@@ -483,14 +489,10 @@ if runs("fan-out") {
 }
 emit("")
 if runs("post") {
-  emit("## Batch append: \(postBatches) batches of 100 events, one after another")
-  emit("")
-  emit(
-    "The same batches, appended with `EventLog.appendOnce` (fsync each append, the default), and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on the same kind of log, which decodes and checks each event against the catalog. Goal: ≥ 0.7×."
-  )
-  emit("")
-  emit("| store's batch append: events/s | batch POST: events/s | POST / store |")
-  emit("|---:|---:|---:|")
+  section(
+    "## Batch append: \(postBatches) batches of 100 events, one after another",
+    "The same batches, appended with `EventLog.appendOnce` (fsync each append, the default), and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on the same kind of log, which decodes and checks each event against the catalog. Goal: ≥ 0.7×.",
+    header: "| store's batch append: events/s | batch POST: events/s | POST / store |")
   do {
     var store: [Double] = []
     var post: [Double] = []
@@ -506,14 +508,10 @@ if runs("post") {
 }
 emit("")
 if runs("latency") {
-  emit("## Latency: append → a client's bus, idle")
-  emit("")
-  emit(
-    "\(probes) events appended one at a time, 10 ms apart, to an `EventLog` (no fsync) served by the endpoint; an `EventsClient` runs into an `EventBus`. From the start of each append to the subscriber's call. Goal: p50 ≤ 10 ms, p99 ≤ 50 ms."
-  )
-  emit("")
-  emit("| p50: min / median / max | p99: min / median / max |")
-  emit("|---:|---:|")
+  section(
+    "## Latency: append → a client's bus, idle",
+    "\(probes) events appended one at a time, 10 ms apart, to an `EventLog` (no fsync) served by the endpoint; an `EventsClient` runs into an `EventBus`. From the start of each append to the subscriber's call. Goal: p50 ≤ 10 ms, p99 ≤ 50 ms.",
+    header: "| p50: min / median / max | p99: min / median / max |")
   do {
     var p50: [Double] = []
     var p99: [Double] = []
