@@ -179,6 +179,17 @@ struct CloudEventsTests {
     #expect(throws: EventLogError.malformed("a CloudEvents batch is a JSON array")) {
       try EventEnvelope.envelopes(cloudEventBatchJSON: Data("{}".utf8))
     }
+    // Each element is parsed once, so one that is not JSON is named; after the array, nothing.
+    let good = #"{"specversion":"1.0","id":"1","source":"/s","type":"T"}"#
+    #expect(throws: EventLogError.malformed("element 1 of the batch: a CloudEvent is a JSON object")) {
+      try EventEnvelope.envelopes(cloudEventBatchJSON: Data("[\(good), {\"id\": tru}]".utf8))
+    }
+    #expect(throws: EventLogError.malformed("a CloudEvents batch is a JSON array")) {
+      try EventEnvelope.envelopes(cloudEventBatchJSON: Data("[\(good)] x".utf8))
+    }
+    #expect(throws: EventLogError.malformed("a CloudEvents batch is a JSON array")) {
+      try EventEnvelope.envelopes(cloudEventBatchJSON: Data("[] []".utf8))
+    }
   }
 
   @Test(arguments: ["Trace", "trace-id", "type", "data", "eventversion", "averyveryverylongattributename"])
