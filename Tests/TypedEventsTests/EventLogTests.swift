@@ -183,6 +183,7 @@ struct EventLogTests {
 
   @Test(arguments: [
     (#"[1,2]"#, "not a JSON object"), ("{\n}", "more than one line"), ("{\"a\":1}\n{\"b\":2}", "more than one line"),
+    ("{\"a\":\r1}", "more than one line"),
     ("not json", "not JSON"), ("", "not JSON"), (#"{"a":1} trailing"#, "not JSON"),
   ])
   func anEnvelopeWhosePayloadIsNotAOneLineObjectIsRefusedAndNothingIsWritten(payload: String, reason: String) throws {

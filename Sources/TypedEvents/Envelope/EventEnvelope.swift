@@ -126,7 +126,7 @@ public struct EventEnvelope: Sendable, Hashable {
     guard hasJSONPayload else {
       throw EventLogError.malformed("the payload of \(name) \(id) is \(dataContentType ?? ""), not JSON")
     }
-    guard !payload.contains(0x0A), !payload.contains(0x0D) else {
+    guard !payload.containsLineBreak else {
       throw EventLogError.malformed("the payload of \(name) \(id) spans more than one line")
     }
   }
