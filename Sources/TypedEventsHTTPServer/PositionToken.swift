@@ -1,5 +1,6 @@
 #if HTTPServer
   import Foundation
+  import TypedEvents
 
   /// A store position as the opaque text of an SSE `id`, a `Last-Event-ID` or an `after`
   /// parameter: the position's JSON in base64url without padding, so that it holds no character
@@ -8,7 +9,12 @@
   enum PositionToken {
     /// The token of `position`.
     static func text<Position: Encodable>(_ position: Position) throws -> String {
-      base64URL(try encoder.encode(position))
+      // The file log's position written directly, as the same bytes JSONEncoder writes for it:
+      // the encoder took a tenth of a batch POST's time, for one number.
+      if let position = position as? EventLog.Position {
+        return base64URL(Data("{\"offset\":\(position.offset)}".utf8))
+      }
+      return base64URL(try encoder.encode(position))
     }
 
     /// One encoder for every token (JSONEncoder is Sendable): made once, not once an event.
