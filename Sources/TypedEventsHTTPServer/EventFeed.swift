@@ -1,21 +1,38 @@
 #if HTTPServer
   import Logging
+  import NIOCore
   import TypedEvents
 
   /// The newest events of a store, read once for every stream of an ``EventsEndpoint``, each with
   /// its Server-Sent Events frame written once.
   ///
   /// The feed starts at the store's end when the endpoint's service starts, and keeps at most
-  /// `capacity` events. A stream takes events from it by sequence number. One that is further
-  /// behind (it resumed from long ago, or its client is slow) reads the store itself, a batch at
-  /// a time, until a read finds nothing more, and then joins the feed at the position it reached.
+  /// `capacity` events. A stream takes events from it by sequence number, from the start when
+  /// the feed holds what follows its position. One that is further behind (it resumed from long
+  /// ago, or its client is slow) reads the store itself, a batch at a time, until a read finds
+  /// nothing more, and then joins the feed at the position it reached.
   /// A position the feed never passed (one no read gave) never joins: that stream reads the
   /// store itself.
   final class EventFeed<Store: EventStore>: Sendable {
-    /// An event of the feed.
-    struct Item: Sendable {
-      var stored: StoredEnvelope<Store.Position>
-      var frame: [UInt8]
+    /// An event of the feed. A class: every stream takes each item, and copying a reference
+    /// costs one retain where the envelope's fields cost one each.
+    final class Item: Sendable {
+      let stored: StoredEnvelope<Store.Position>
+      /// The frames of the whole batch this event was read in, one buffer shared by its items
+      /// and by every stream that writes them (``frame`` is this one's).
+      let frames: ByteBuffer
+      /// Where this event's frame is in ``frames``.
+      let range: Range<Int>
+      /// Which of the feed's reads ``frames`` holds: items of one batch with adjacent ranges are
+      /// adjacent frames in one buffer.
+      let batch: Int
+
+      init(stored: StoredEnvelope<Store.Position>, frames: ByteBuffer, range: Range<Int>, batch: Int) {
+        self.stored = stored
+        self.frames = frames
+        self.range = range
+        self.batch = batch
+      }
     }
 
     /// What ``take(from:limit:)`` found.
@@ -65,15 +82,19 @@
       state.withLock { $0.stopped ? nil : $0.sequences[position] }
     }
 
-    /// Up to `limit` events from sequence number `sequence` on, copied: a slice would keep the
-    /// feed's storage shared, and make its next append copy all of it.
+    /// Up to `limit` events from sequence number `sequence` on, all from one of the feed's
+    /// reads, so that a stream that admits them all writes one slice of that read's buffer.
+    /// Copied: a slice would keep the feed's storage shared, and make its next append copy all
+    /// of it.
     func take(from sequence: Int, limit: Int) -> Taken {
       state.withLock { state in
         if state.stopped { return .stopped }
         if sequence < state.first { return .behind }
         guard sequence < state.end else { return .upToDate }
         let start = state.head + (sequence - state.first)
-        let stop = min(state.items.count, start + max(1, limit))
+        let bound = min(state.items.count, start + max(1, limit))
+        var stop = start + 1
+        while stop < bound, state.items[stop].batch == state.items[start].batch { stop += 1 }
         return .items(Array(state.items[start..<stop]), next: sequence + (stop - start))
       }
     }
@@ -116,11 +137,23 @@
         }
       }
       let start = end
+      // A stream without a position starts at the store's beginning. When a read from there
+      // finds nothing and ends at the feed's start, by the store's own word, both are one place,
+      // and such a stream joins the feed too (on a store that was empty when the feed started).
+      var beginningIsStart = start == nil
+      if !beginningIsStart, let first = try? await store.read(after: nil, limit: 1) {
+        beginningIsStart = first.envelopes.isEmpty && first.next == start
+      }
+      var batches = 0
       state.withLock { state in
         state = State()
         state.after = start
         state.sequences[start] = 0
         state.keys.append((0, start))
+        if beginningIsStart && start != nil {
+          state.sequences[nil] = 0
+          state.keys.append((0, nil))
+        }
         state.stopped = false
       }
       while !Task.isCancelled {
@@ -128,8 +161,15 @@
         do {
           let batch = try await store.read(after: after, limit: batchSize)
           if !batch.envelopes.isEmpty || batch.next != after {
-            let items = batch.envelopes.map {
-              Item(stored: $0, frame: ServerSentEvents.frame($0, defaultSource: defaultSource))
+            var frames = ByteBuffer()
+            let ranges = batch.envelopes.map { stored in
+              let start = frames.readableBytes
+              ServerSentEvents.writeFrame(stored, defaultSource: defaultSource, to: &frames)
+              return start..<frames.readableBytes
+            }
+            batches += 1
+            let items = zip(batch.envelopes, ranges).map {
+              Item(stored: $0, frames: frames, range: $1, batch: batches)
             }
             publish(items, next: batch.next)
             continue

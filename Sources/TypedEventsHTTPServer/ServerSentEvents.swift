@@ -8,7 +8,7 @@
     /// whitespace between tokens (in a string it is escaped), so a space keeps the same JSON on
     /// one line: an SSE `data` field, or a store's line.
     func jsonOnOneLine() -> Data {
-      guard contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return self }
+      guard containsLineBreak else { return self }
       return Data(map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
     }
   }
@@ -17,32 +17,34 @@
   /// an event, `id` its position token, `event` its wire type name, `data` the structured
   /// CloudEvent on one line.
   enum ServerSentEvents {
-    /// The frame of one stored event, with `defaultSource` as its source when it has none. For
-    /// an envelope that is no CloudEvent, its `id` and a comment that says why: the client's
-    /// position moves past it, and its log shows the gap.
-    static func frame<Position: Encodable>(_ stored: StoredEnvelope<Position>, defaultSource: String) -> [UInt8] {
+    /// Writes the frame of one stored event to `buffer`, with `defaultSource` as its source when
+    /// it has none. For an envelope that is no CloudEvent, its `id` and a comment that says why:
+    /// the client's position moves past it, and its log shows the gap.
+    static func writeFrame<Position: Encodable>(
+      _ stored: StoredEnvelope<Position>, defaultSource: String, to buffer: inout ByteBuffer
+    ) {
       let id: String
       do {
         id = try PositionToken.text(stored.position)
       } catch {
-        return comment("a position could not be written: \(error)")
+        buffer.writeBytes(comment("a position could not be written: \(error)"))
+        return
       }
       do {
         let source = stored.envelope.source == nil ? defaultSource : nil
         let data = try stored.envelope.cloudEventJSON(source: source).jsonOnOneLine()
-        var frame: [UInt8] = []
-        frame.reserveCapacity(data.count + id.utf8.count + stored.envelope.name.utf8.count + 24)
-        frame += "id: ".utf8
-        frame += id.utf8
-        frame += "\nevent: ".utf8
-        frame += oneLine(stored.envelope.name).utf8
-        frame += "\ndata: ".utf8
-        frame += data
-        frame += "\n\n".utf8
-        return frame
+        buffer.reserveCapacity(minimumWritableBytes: data.count + id.utf8.count + stored.envelope.name.utf8.count + 24)
+        buffer.writeStaticString("id: ")
+        buffer.writeString(id)
+        buffer.writeStaticString("\nevent: ")
+        buffer.writeString(oneLine(stored.envelope.name))
+        buffer.writeStaticString("\ndata: ")
+        buffer.writeBytes(data)
+        buffer.writeStaticString("\n\n")
       } catch {
         // The comment keeps the stream's position moving: an `id`-only frame sets it.
-        return Array("id: \(id)\n".utf8) + comment("event \(oneLine(stored.envelope.id)) is no CloudEvent: \(error)")
+        buffer.writeString("id: \(id)\n")
+        buffer.writeBytes(comment("event \(oneLine(stored.envelope.id)) is no CloudEvent: \(error)"))
       }
     }
 

@@ -5,7 +5,8 @@
   import TypedEvents
 
   /// Writes one Server-Sent Events stream: the store's events after the request's position,
-  /// first read from the store itself, then from the endpoint's shared feed once it has caught up.
+  /// from the endpoint's shared feed when it holds them, else read from the store itself until
+  /// the stream has caught up with the feed.
   @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
   struct StreamWriter<Store: IdempotentEventStore, Principal: Sendable> {
     let endpoint: EventsEndpoint<Store, Principal>
@@ -26,20 +27,22 @@
       let configuration = endpoint.configuration
       let clock = ContinuousClock()
       // The browser's EventSource reconnects after a second, not its default of about three.
-      try await write(Array("retry: 1000\n\n".utf8), to: &writer)
+      try await write(ByteBuffer(string: "retry: 1000\n\n"), to: &writer)
       var lastWrite = clock.now
       // Where the stream has read to, and the id its client has last seen: they differ after
       // events this stream does not send (filtered out, or not the principal's).
       var position = selection.after
       var clientPosition = position
-      var sequence: Int?
+      // A position the feed has passed, with what follows still in it (a client that
+      // reconnects, or a stream from the store's end): on from the feed at once, no store read.
+      var sequence = endpoint.feed.join(after: position)
       while !Task.isCancelled {
-        var frames: [UInt8] = []
+        var frames = PendingFrames()
         if let current = sequence {
           switch endpoint.feed.take(from: current, limit: configuration.readBatchSize) {
           case .items(let items, let next):
             for item in items where selection.admits(item.stored.envelope) {
-              frames += item.frame
+              frames.append(item.frames, range: item.range, batch: item.batch)
               clientPosition = item.stored.position
             }
             position = items.last?.stored.position ?? position
@@ -56,7 +59,7 @@
           guard endpoint.status.withLock({ $0 }) == .running else { return }
           let batch = try await endpoint.store.read(after: position, limit: configuration.readBatchSize)
           for stored in batch.envelopes where selection.admits(stored.envelope) {
-            frames += ServerSentEvents.frame(stored, defaultSource: configuration.defaultSource)
+            frames.write { ServerSentEvents.writeFrame(stored, defaultSource: configuration.defaultSource, to: &$0) }
             clientPosition = stored.position
           }
           let from = position
@@ -70,18 +73,18 @@
             }
           }
         }
-        if !frames.isEmpty {
-          try await write(frames, to: &writer)
+        if let bytes = frames.take() {
+          try await write(bytes, to: &writer)
           lastWrite = clock.now
         }
         if clock.now - lastWrite >= configuration.heartbeatInterval {
           // A stream whose events are all filtered out still moves its client's Last-Event-ID:
           // an `id` line alone sets it and dispatches nothing.
-          var heartbeat: [UInt8] = []
+          var heartbeat = ByteBuffer()
           if position != clientPosition, let position, let token = try? PositionToken.text(position) {
-            heartbeat += Array("id: \(token)\n".utf8)
+            heartbeat.writeString("id: \(token)\n")
           }
-          heartbeat += ServerSentEvents.comment("heartbeat")
+          heartbeat.writeBytes(ServerSentEvents.comment("heartbeat"))
           try await write(heartbeat, to: &writer)
           clientPosition = position
           lastWrite = clock.now
@@ -89,16 +92,14 @@
       }
     }
 
-    /// Writes `bytes` in pieces of at most 64 KiB, so that the watchdog times how long the
-    /// client takes a piece, not a whole batch on a slow link.
-    private func write(_ bytes: [UInt8], to writer: inout any ResponseBodyWriter) async throws {
-      var start = 0
-      while start < bytes.count {
-        let stop = min(bytes.count, start + 64 * 1024)
+    /// Writes `bytes` in pieces of at most 64 KiB (slices, not copies), so that the watchdog
+    /// times how long the client takes a piece, not a whole batch on a slow link.
+    private func write(_ bytes: ByteBuffer, to writer: inout any ResponseBodyWriter) async throws {
+      var bytes = bytes
+      while let piece = bytes.readSlice(length: min(bytes.readableBytes, 64 * 1024)), piece.readableBytes > 0 {
         writing.withLock { $0 = .now }
         defer { writing.withLock { $0 = nil } }
-        try await writer.write(ByteBuffer(bytes: bytes[start..<stop]))
-        start = stop
+        try await writer.write(piece)
       }
     }
 
@@ -128,6 +129,52 @@
           group.cancelAll()
         }
       }
+    }
+  }
+
+  /// The frames one turn of a stream writes. Frames from the feed stay slices of the buffer the
+  /// feed wrote them to while they are adjacent there (a stream that admits a whole batch writes
+  /// the feed's own bytes: no copy for each of a hundred clients); they are copied together
+  /// only when a turn writes more than one run.
+  private struct PendingFrames {
+    /// The run of adjacent frames in one feed batch's buffer, not yet copied.
+    private var run: (frames: ByteBuffer, range: Range<Int>, batch: Int)?
+    /// What came before the run, copied.
+    private var copied = ByteBuffer()
+
+    /// Adds the frame at `range` of `frames`, the buffer of the feed's batch `batch`.
+    mutating func append(_ frames: ByteBuffer, range: Range<Int>, batch: Int) {
+      if let current = run, current.batch == batch, current.range.upperBound == range.lowerBound {
+        run = (current.frames, current.range.lowerBound..<range.upperBound, batch)
+        return
+      }
+      flush()
+      run = (frames, range, batch)
+    }
+
+    /// Adds bytes that `body` writes.
+    mutating func write(_ body: (inout ByteBuffer) -> Void) {
+      flush()
+      body(&copied)
+    }
+
+    /// Everything added, nil when nothing was.
+    mutating func take() -> ByteBuffer? {
+      if copied.readableBytes == 0, let current = run {
+        return Self.slice(current)
+      }
+      flush()
+      return copied.readableBytes > 0 ? copied : nil
+    }
+
+    private mutating func flush() {
+      guard let current = run else { return }
+      if let slice = Self.slice(current) { copied.writeImmutableBuffer(slice) }
+      run = nil
+    }
+
+    private static func slice(_ run: (frames: ByteBuffer, range: Range<Int>, batch: Int)) -> ByteBuffer? {
+      run.frames.getSlice(at: run.frames.readerIndex + run.range.lowerBound, length: run.range.count)
     }
   }
 

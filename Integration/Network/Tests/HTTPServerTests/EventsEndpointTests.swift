@@ -381,6 +381,25 @@ struct EventsEndpointTests {
     }
   }
 
+  @Test(
+    "A stream without a position starts at the store's beginning, whether the store was empty when the endpoint started or not"
+  )
+  func aStreamWithoutAPositionStartsAtTheBeginning() async throws {
+    // Empty at the start, the stream joins the feed at once; with events before, it reads the
+    // store first. Both see every event once, in order.
+    let log = try temporaryLog()
+    for (run, ids) in [(1, 1...5), (2, 6...10)] {
+      let endpoint = boardEndpoint(log) { $0.pollInterval = .milliseconds(100) }
+      try await withServer(endpoint) { url in
+        var (_, reader) = try await openStream(url)
+        try await postNotes(url, ids: ids, board: "b\(run)")
+        let frames = try await reader.events(ids.upperBound)
+        let received = frames.compactMap { $0.data.flatMap { try? EventEnvelope(cloudEventJSON: Data($0.utf8)) }?.id }
+        #expect(received == (1...ids.upperBound).map { "note-\($0)" })
+      }
+    }
+  }
+
   @Test("A quiet stream sends a heartbeat comment")
   func heartbeats() async throws {
     let log = try temporaryLog()
