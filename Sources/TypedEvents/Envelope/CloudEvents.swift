@@ -87,13 +87,10 @@ extension EventEnvelope {
   ///   not an object, another `specversion`, no `id`, `source` or `type`, a `time` that is not
   ///   RFC 3339, `data_base64` that is not base64, or an attribute of no CloudEvents type.
   public init(cloudEventJSON json: Data) throws {
-    let attributes: [String: CloudEventJSONValue]
-    do {
-      // The decoder parses all of `json`, `data` too, and refuses it unless it is JSON.
-      attributes = try JSONDecoder().decode(CloudEventJSONAttributes.self, from: json).values
-    } catch {
-      throw EventLogError.malformed("a CloudEvent is a JSON object")
-    }
+    // The common shape read directly; anything else with JSONDecoder, which parses all of
+    // `json`, `data` too, and refuses it unless it is JSON.
+    let members = try CloudEventJSONReader.read(json) ?? CloudEventJSONReader.readWithJSONDecoder(json)
+    let attributes = members.attributes
     var values: [String: EventAttributeValue] = [:]
     for (key, value) in attributes where key != "data_base64" {
       switch value {
@@ -103,7 +100,7 @@ extension EventEnvelope {
       }
     }
     var payload = Data()
-    let data = JSONObjectScanner.value(ofKey: "data", in: json)
+    let data = members.data
     if case .value(let encoded)? = attributes["data_base64"] {
       guard let text = encoded.stringValue, let bytes = Data(base64Encoded: text) else {
         throw EventLogError.malformed("the CloudEvent's data_base64 is not base64")
@@ -231,7 +228,7 @@ struct CloudEventJSONAttributes: Decodable {
 }
 
 /// One top-level member of a CloudEvent in JSON, as far as attributes go.
-enum CloudEventJSONValue: Decodable {
+enum CloudEventJSONValue: Decodable, Equatable {
   case null
   case value(EventAttributeValue)
   /// An array, an object or a fraction: `data` may be one, an attribute may not.

@@ -1,0 +1,300 @@
+import Foundation
+
+/// Reads the top-level members of a CloudEvent in JSON: its attributes, and the bytes of its
+/// `data` as written.
+///
+/// ``read(_:)`` reads the shape CloudEvents writers produce without `JSONDecoder`, which took
+/// most of a batch POST's own time: a flat object whose attribute values are strings without
+/// escapes, whole numbers, Booleans or null, and whose `data` is any JSON value, checked to be
+/// JSON. It answers only when it is sure, and gives nil for anything else: an escape in an
+/// attribute, a fraction, an object or array as an attribute, a repeated key, a surrogate escape
+/// or nesting deeper than 256 in `data`, bytes that are not JSON. The caller then reads the
+/// event with ``readWithJSONDecoder(_:)``, which decides, and words any error. Tests check that
+/// both give the same wherever ``read(_:)`` answers.
+enum CloudEventJSONReader {
+  /// What a CloudEvent in JSON holds at its top level.
+  struct Members: Equatable {
+    /// Every member but `data`, by name.
+    var attributes: [String: CloudEventJSONValue]
+    /// The bytes of `data`'s value as written (with the whitespace after a number or literal,
+    /// as ``JSONObjectScanner`` gives it); nil without `data`.
+    var data: Data?
+  }
+
+  /// The members of `json` when it has the common shape; nil when ``readWithJSONDecoder(_:)``
+  /// must decide.
+  static func read(_ json: Data) -> Members? {
+    json.withUnsafeBytes { raw -> Members? in
+      var scanner = FastScanner(bytes: raw)
+      guard let (attributes, dataRange) = scanner.event() else { return nil }
+      let data = dataRange.map { Data(UnsafeRawBufferPointer(rebasing: raw[$0])) }
+      return Members(attributes: attributes, data: data)
+    }
+  }
+
+  /// The members of `json` read with `JSONDecoder`, which parses all of it, `data` too.
+  ///
+  /// - Throws: ``EventLogError/malformed(_:)`` when `json` is not a JSON object.
+  static func readWithJSONDecoder(_ json: Data) throws -> Members {
+    let attributes: [String: CloudEventJSONValue]
+    do {
+      attributes = try JSONDecoder().decode(CloudEventJSONAttributes.self, from: json).values
+    } catch {
+      throw EventLogError.malformed("a CloudEvent is a JSON object")
+    }
+    return Members(attributes: attributes, data: JSONObjectScanner.value(ofKey: "data", in: json))
+  }
+}
+
+/// The scanner behind ``CloudEventJSONReader/read(_:)``: every method gives nil when it is not
+/// sure, and the whole read then gives nil.
+private struct FastScanner {
+  let bytes: UnsafeRawBufferPointer
+  var index = 0
+
+  init(bytes: UnsafeRawBufferPointer) {
+    self.bytes = bytes
+  }
+
+  private static let quote = UInt8(ascii: "\"")
+  private static let backslash = UInt8(ascii: "\\")
+
+  private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+  }
+
+  private static func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+
+  private mutating func skipSpace() {
+    while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
+  }
+
+  /// The whole text: one object, then only whitespace.
+  mutating func event() -> ([String: CloudEventJSONValue], Range<Int>?)? {
+    skipSpace()
+    guard current == UInt8(ascii: "{") else { return nil }
+    index += 1
+    var attributes: [String: CloudEventJSONValue] = [:]
+    var data: Range<Int>?
+    skipSpace()
+    if current == UInt8(ascii: "}") {
+      index += 1
+    } else {
+      while true {
+        skipSpace()
+        guard let key = plainString() else { return nil }
+        // A repeated key: which one counts is JSONDecoder's to say.
+        if key == "data" ? (data != nil) : (attributes[key] != nil) { return nil }
+        skipSpace()
+        guard current == UInt8(ascii: ":") else { return nil }
+        index += 1
+        skipSpace()
+        if key == "data" {
+          let start = index
+          guard let scalar = skipValue(depth: 1) else { return nil }
+          if scalar { skipSpace() }  // JSONObjectScanner keeps it, up to the `,` or `}`
+          data = start..<index
+        } else {
+          guard let value = attributeValue() else { return nil }
+          attributes[key] = value
+        }
+        skipSpace()
+        guard let separator = current else { return nil }
+        index += 1
+        if separator == UInt8(ascii: "}") { break }
+        guard separator == UInt8(ascii: ",") else { return nil }
+      }
+    }
+    skipSpace()
+    guard index == bytes.count else { return nil }
+    return (attributes, data)
+  }
+
+  /// A string without escapes or control characters, in valid UTF-8.
+  private mutating func plainString() -> String? {
+    guard current == Self.quote else { return nil }
+    let start = index + 1
+    var end = start
+    var ascii = true
+    while end < bytes.count {
+      let byte = bytes[end]
+      if byte == Self.quote { break }
+      if byte == Self.backslash || byte < 0x20 { return nil }
+      if byte >= 0x80 { ascii = false }
+      end += 1
+    }
+    guard end < bytes.count else { return nil }
+    index = end + 1
+    let text = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    return ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+  }
+
+  /// An attribute's value: a plain string, a whole number that fits `Int`, a Boolean or null.
+  private mutating func attributeValue() -> CloudEventJSONValue? {
+    guard let byte = current else { return nil }
+    switch byte {
+    case Self.quote:
+      return plainString().map { .value(.string($0)) }
+    case UInt8(ascii: "t"):
+      return literal("true") ? .value(.boolean(true)) : nil
+    case UInt8(ascii: "f"):
+      return literal("false") ? .value(.boolean(false)) : nil
+    case UInt8(ascii: "n"):
+      return literal("null") ? .null : nil
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return wholeNumber().map { .value(.integer($0)) }
+    default:
+      return nil
+    }
+  }
+
+  /// `-?(0|[1-9][0-9]*)` that fits `Int`, not followed by a fraction or an exponent; not `-0`.
+  private mutating func wholeNumber() -> Int? {
+    let negative = current == UInt8(ascii: "-")
+    if negative { index += 1 }
+    guard let first = current, Self.isDigit(first) else { return nil }
+    var value = 0
+    var digits = 0
+    while let byte = current, Self.isDigit(byte) {
+      let digit = Int(byte - UInt8(ascii: "0"))
+      let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflow2) =
+        negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+      guard !overflow1, !overflow2 else { return nil }
+      value = next
+      digits += 1
+      index += 1
+    }
+    if first == UInt8(ascii: "0") && digits > 1 { return nil }
+    if negative && value == 0 { return nil }
+    if let byte = current, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+      return nil
+    }
+    return value
+  }
+
+  private mutating func literal(_ word: StaticString) -> Bool {
+    let count = word.utf8CodeUnitCount
+    guard index + count <= bytes.count else { return false }
+    for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+    index += count
+    return true
+  }
+
+  /// Skips any JSON value, checking that it is JSON: true when it was a number or a literal.
+  private mutating func skipValue(depth: Int) -> Bool? {
+    guard depth <= 256, let byte = current else { return nil }
+    switch byte {
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      let object = byte == UInt8(ascii: "{")
+      let close = object ? UInt8(ascii: "}") : UInt8(ascii: "]")
+      index += 1
+      skipSpace()
+      if current == close {
+        index += 1
+        return false
+      }
+      while true {
+        skipSpace()
+        if object {
+          guard skipString() else { return nil }
+          skipSpace()
+          guard current == UInt8(ascii: ":") else { return nil }
+          index += 1
+          skipSpace()
+        }
+        guard skipValue(depth: depth + 1) != nil else { return nil }
+        skipSpace()
+        guard let separator = current else { return nil }
+        index += 1
+        if separator == close { return false }
+        guard separator == UInt8(ascii: ",") else { return nil }
+      }
+    case Self.quote:
+      return skipString() ? false : nil
+    case UInt8(ascii: "t"):
+      return literal("true") ? true : nil
+    case UInt8(ascii: "f"):
+      return literal("false") ? true : nil
+    case UInt8(ascii: "n"):
+      return literal("null") ? true : nil
+    default:
+      return skipNumber() ? true : nil
+    }
+  }
+
+  /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+  private mutating func skipNumber() -> Bool {
+    if current == UInt8(ascii: "-") { index += 1 }
+    guard let first = current, Self.isDigit(first) else { return false }
+    index += 1
+    if first != UInt8(ascii: "0") {
+      while let byte = current, Self.isDigit(byte) { index += 1 }
+    }
+    if current == UInt8(ascii: ".") {
+      index += 1
+      guard let byte = current, Self.isDigit(byte) else { return false }
+      while let byte = current, Self.isDigit(byte) { index += 1 }
+    }
+    if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+      index += 1
+      if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+      guard let byte = current, Self.isDigit(byte) else { return false }
+      while let byte = current, Self.isDigit(byte) { index += 1 }
+    }
+    return true
+  }
+
+  /// A JSON string: escapes as RFC 8259 allows them, but none of a surrogate (whether it is
+  /// paired is JSONDecoder's to say); no control characters; valid UTF-8.
+  private mutating func skipString() -> Bool {
+    guard current == Self.quote else { return false }
+    let start = index + 1
+    var end = start
+    var ascii = true
+    while end < bytes.count {
+      let byte = bytes[end]
+      if byte == Self.quote { break }
+      if byte < 0x20 { return false }
+      if byte >= 0x80 { ascii = false }
+      if byte == Self.backslash {
+        guard end + 1 < bytes.count else { return false }
+        switch bytes[end + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+          UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+          end += 2
+          continue
+        case UInt8(ascii: "u"):
+          guard end + 6 <= bytes.count else { return false }
+          var scalar: UInt32 = 0
+          for offset in 2..<6 {
+            guard let digit = Self.hexValue(bytes[end + offset]) else { return false }
+            scalar = scalar << 4 | digit
+          }
+          if (0xD800...0xDFFF).contains(scalar) { return false }
+          end += 6
+          continue
+        default:
+          return false
+        }
+      }
+      end += 1
+    }
+    guard end < bytes.count else { return false }
+    index = end + 1
+    return ascii || String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) != nil
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+    default: return nil
+    }
+  }
+}

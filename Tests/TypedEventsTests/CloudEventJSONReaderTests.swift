@@ -1,0 +1,129 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import TypedEvents
+
+/// `EventEnvelope(cloudEventJSON:)` reads the common shape of a CloudEvent without `JSONDecoder`
+/// (``CloudEventJSONReader/read(_:)``), and leaves the rest to it. Wherever the direct reader
+/// answers, it must give what `JSONDecoder` gives; where it is not sure, it must not answer.
+@Suite("CloudEvents JSON read without JSONDecoder")
+struct CloudEventJSONReaderTests {
+  /// Events in the shape writers produce, which the direct reader must read itself.
+  static let common: [String] = [
+    #"{"specversion":"1.0","id":"A234-1234-1234","source":"https://github.com/cloudevents/spec/pull","type":"com.github.pull_request.opened","subject":"123","time":"2018-04-05T17:31:00Z","comexampleextension1":"value","comexampleothervalue":5,"datacontenttype":"text/xml","data":"<much wow=\"xml\"/>"}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":{"a":[1,2.5e-3,-0,true,false,null,{"b":"\u00e9\n\"x\""}],"c":{}}}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":[]}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":null}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data": 42 }"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":-0.5E+2,"x":1}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data_base64":"AAEC"}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T"}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","flag":true,"off":false,"count":-2147483648,"gone":null}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","big":9223372036854775807,"small":-9223372036854775808}"#,
+    #"{"specversion":"1.0","id":"é-ü-😀","source":"/s","type":"T","data":{"name":"Zoë 😀"}}"#,
+    " \n\t{ \"specversion\" : \"1.0\" ,\r\n \"id\":\"1\", \"source\":\"/s\",\"type\":\"T\" , \"data\" : { \"a\" : 1 } } \n",
+    #"{}"#,
+    #"{"specversion":"0.3","id":"","source":"/s","type":"T"}"#,
+  ]
+
+  /// What the direct reader must leave to `JSONDecoder`: an escape or a fraction in an
+  /// attribute, nesting in one, a repeated key, a surrogate escape, bytes that are not JSON.
+  static let uncommon: [String] = [
+    #"{"specversion":"1.0","id":"a\"b","source":"/s","type":"T"}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","n":1.5}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","n":1e3}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","n":-0}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","n":9223372036854775808}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","n":{"a":1}}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","n":[1]}"#,
+    #"{"specversion":"1.0","id":"1","id":"2","source":"/s","type":"T"}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":1,"data":2}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":"\ud83d\ude00"}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":{"a":01}}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":{"a":1,}}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":{"a":tru}}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T"} x"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T",}"#,
+    #"[{"specversion":"1.0","id":"1","source":"/s","type":"T"}]"#,
+    "{\"specversion\":\"1.0\",\"id\":\"1\u{1}\",\"source\":\"/s\",\"type\":\"T\"}",
+    "\u{FEFF}{\"specversion\":\"1.0\",\"id\":\"1\",\"source\":\"/s\",\"type\":\"T\"}",
+    "",
+  ]
+
+  /// Events as this package writes them.
+  static func written() throws -> [Data] {
+    try (0..<20).map { index in
+      var envelope = try EventEnvelope(
+        Tick(source: "s-\(index)", count: index), source: "/listings-service",
+        time: Date(timeIntervalSinceReferenceDate: 785_000_000 + Double(index)))
+      envelope.subject = index.isMultiple(of: 2) ? "listing-\(index)" : nil
+      envelope.metadata = [
+        "traceparent": .string("00-\(index)"), "retries": .integer(index), "replayed": .boolean(index > 9),
+      ]
+      return try envelope.cloudEventJSON()
+    }
+  }
+
+  @Test func theCommonShapeIsReadDirectlyAndAsJSONDecoderReadsIt() throws {
+    for text in Self.common {
+      let json = Data(text.utf8)
+      let direct = try #require(CloudEventJSONReader.read(json), "not read directly: \(text)")
+      #expect(direct == (try CloudEventJSONReader.readWithJSONDecoder(json)), "\(text)")
+    }
+    for json in try Self.written() {
+      #expect(CloudEventJSONReader.read(json) != nil, "\(String(decoding: json, as: UTF8.self))")
+    }
+  }
+
+  @Test func whatItIsNotSureOfIsLeftToJSONDecoder() {
+    var invalidUTF8 = Data(#"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":""#.utf8)
+    invalidUTF8 += [0xC3, 0x28, UInt8(ascii: "\""), UInt8(ascii: "}")]
+    for json in Self.uncommon.map({ Data($0.utf8) }) + [invalidUTF8] {
+      #expect(CloudEventJSONReader.read(json) == nil, "\(String(decoding: json, as: UTF8.self))")
+    }
+  }
+
+  /// Random edits of every document above: wherever the direct reader still answers, it must
+  /// give what `JSONDecoder` gives, and `JSONDecoder` must read it too.
+  @Test func onEditedDocumentsItAnswersOnlyAsJSONDecoderDoes() throws {
+    var random = SplitMix64(state: 0xC10D_E7E7)
+    let significant = Array(#"{}[]":,\ 0123456789.eE+-tfnulrsa"#.utf8) + [0x00, 0x0A, 0x80, 0xC3, 0xFF]
+    var answered = 0
+    var tried = 0
+    let documents = (Self.common + Self.uncommon).map { Data($0.utf8) } + (try Self.written())
+    for document in documents where !document.isEmpty {
+      for _ in 0..<300 {
+        var bytes = [UInt8](document)
+        for _ in 0...Int.random(in: 0...2, using: &random) {
+          let at = Int.random(in: 0..<bytes.count, using: &random)
+          switch Int.random(in: 0..<4, using: &random) {
+          case 0: bytes.remove(at: at)
+          case 1: bytes.insert(significant.randomElement(using: &random) ?? 0, at: at)
+          case 2: bytes[at] = significant.randomElement(using: &random) ?? 0
+          default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 12)], at: at)
+          }
+          if bytes.isEmpty { bytes = [0x20] }
+        }
+        let json = Data(bytes)
+        tried += 1
+        guard let direct = CloudEventJSONReader.read(json) else { continue }
+        answered += 1
+        let decoded = try? CloudEventJSONReader.readWithJSONDecoder(json)
+        #expect(direct == decoded, "\(String(decoding: json, as: UTF8.self))")
+      }
+    }
+    // The edits leave many documents readable: the comparison above is not empty.
+    #expect(answered > tried / 20, "answered \(answered) of \(tried)")
+  }
+
+  @Test func anEnvelopeReadEitherWayIsTheSame() throws {
+    // Written with an escape in the id, so that JSONDecoder reads it; and without.
+    for id in ["plain-id", "quoted \"id\""] {
+      let envelope = try EventEnvelope(Tick(source: "s", count: 1), id: id, source: "/s")
+      let json = try envelope.cloudEventJSON()
+      #expect(try EventEnvelope(cloudEventJSON: json) == envelope)
+      #expect((CloudEventJSONReader.read(json) == nil) == id.contains("\""))
+    }
+  }
+}
