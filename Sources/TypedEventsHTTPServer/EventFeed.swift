@@ -19,7 +19,7 @@
     final class Item: Sendable {
       let stored: StoredEnvelope<Store.Position>
       /// The frames of the whole batch this event was read in, one buffer shared by its items
-      /// and by every stream that writes them (``frame`` is this one's).
+      /// and by the streams that write slices of it.
       let frames: ByteBuffer
       /// Where this event's frame is in ``frames``.
       let range: Range<Int>
@@ -82,10 +82,11 @@
       state.withLock { $0.stopped ? nil : $0.sequences[position] }
     }
 
-    /// Up to `limit` events from sequence number `sequence` on, all from one of the feed's
-    /// reads, so that a stream that admits them all writes one slice of that read's buffer.
-    /// Copied: a slice would keep the feed's storage shared, and make its next append copy all
-    /// of it.
+    /// Up to `limit` events from sequence number `sequence` on. They end where one of the feed's
+    /// reads ends once they are half of `limit`, so that a stream that admits a large read
+    /// writes one slice of its buffer; small reads (one event each, while events trickle in)
+    /// are taken together. Copied: a slice would keep the feed's storage shared, and make its
+    /// next append copy all of it.
     func take(from sequence: Int, limit: Int) -> Taken {
       state.withLock { state in
         if state.stopped { return .stopped }
@@ -94,7 +95,10 @@
         let start = state.head + (sequence - state.first)
         let bound = min(state.items.count, start + max(1, limit))
         var stop = start + 1
-        while stop < bound, state.items[stop].batch == state.items[start].batch { stop += 1 }
+        while stop < bound {
+          if stop - start >= max(1, limit / 2), state.items[stop].batch != state.items[stop - 1].batch { break }
+          stop += 1
+        }
         return .items(Array(state.items[start..<stop]), next: sequence + (stop - start))
       }
     }
@@ -146,13 +150,17 @@
       }
       var batches = 0
       state.withLock { state in
+        // Sequence numbers go on from the last run's, past a gap: a stream that still holds one
+        // from before a restart is behind (it reads the store), never given another event's.
+        let base = state.end + 1
         state = State()
+        state.first = base
         state.after = start
-        state.sequences[start] = 0
-        state.keys.append((0, start))
+        state.sequences[start] = base
+        state.keys.append((base, start))
         if beginningIsStart && start != nil {
-          state.sequences[nil] = 0
-          state.keys.append((0, nil))
+          state.sequences[nil] = base
+          state.keys.append((base, nil))
         }
         state.stopped = false
       }
@@ -208,8 +216,10 @@
           state.sequences.removeValue(forKey: state.keys[state.keysHead].position)
           state.keysHead += 1
         }
-        // Compacted once half is dropped: each event is moved at most once on average.
-        if state.head > capacity {
+        // Compacted once a quarter of the capacity is dropped: the dropped events (and their
+        // batches' buffers) kept meanwhile stay under a quarter of the capacity, and each event
+        // is moved about four times.
+        if state.head > capacity / 4 {
           state.items.removeFirst(state.head)
           state.head = 0
         }

@@ -34,7 +34,8 @@
       var position = selection.after
       var clientPosition = position
       // A position the feed has passed, with what follows still in it (a client that
-      // reconnects, or a stream from the store's end): on from the feed at once, no store read.
+      // reconnects; no position, on a store that was empty when the feed started): on from the
+      // feed at once, no store read.
       var sequence = endpoint.feed.join(after: position)
       while !Task.isCancelled {
         var frames = PendingFrames()
@@ -132,10 +133,11 @@
     }
   }
 
-  /// The frames one turn of a stream writes. Frames from the feed stay slices of the buffer the
-  /// feed wrote them to while they are adjacent there (a stream that admits a whole batch writes
-  /// the feed's own bytes: no copy for each of a hundred clients); they are copied together
-  /// only when a turn writes more than one run.
+  /// The frames one turn of a stream writes. Frames from the feed stay a slice of the buffer the
+  /// feed wrote them to when the turn writes one run of adjacent frames that is at least half of
+  /// that buffer (a stream that admits a whole batch writes the feed's own bytes: no copy for
+  /// each of a hundred clients). Otherwise they are copied: a small slice queued on a slow
+  /// connection would keep its whole batch's buffer alive.
   private struct PendingFrames {
     /// The run of adjacent frames in one feed batch's buffer, not yet copied.
     private var run: (frames: ByteBuffer, range: Range<Int>, batch: Int)?
@@ -160,7 +162,7 @@
 
     /// Everything added, nil when nothing was.
     mutating func take() -> ByteBuffer? {
-      if copied.readableBytes == 0, let current = run {
+      if copied.readableBytes == 0, let current = run, current.range.count * 2 >= current.frames.readableBytes {
         return Self.slice(current)
       }
       flush()
