@@ -116,21 +116,9 @@ private struct FastScanner {
 
   /// A string without escapes or control characters, in valid UTF-8.
   private mutating func plainString() -> String? {
-    guard current == Self.quote else { return nil }
     let start = index + 1
-    var end = start
-    var ascii = true
-    while end < bytes.count {
-      let byte = bytes[end]
-      if byte == Self.quote { break }
-      if byte == Self.backslash || byte < 0x20 { return nil }
-      if byte >= 0x80 { ascii = false }
-      end += 1
-    }
-    guard end < bytes.count else { return nil }
-    index = end + 1
-    let text = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-    return ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+    guard skipString(escapes: false) else { return nil }
+    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<(index - 1)]), as: UTF8.self)
   }
 
   /// An attribute's value: a plain string, a whole number that fits `Int`, a Boolean or null.
@@ -201,7 +189,7 @@ private struct FastScanner {
       while true {
         skipSpace()
         if object {
-          guard skipString() else { return nil }
+          guard skipString(escapes: true) else { return nil }
           skipSpace()
           guard current == UInt8(ascii: ":") else { return nil }
           index += 1
@@ -215,7 +203,7 @@ private struct FastScanner {
         guard separator == UInt8(ascii: ",") else { return nil }
       }
     case Self.quote:
-      return skipString() ? false : nil
+      return skipString(escapes: true) ? false : nil
     case UInt8(ascii: "t"):
       return literal("true") ? true : nil
     case UInt8(ascii: "f"):
@@ -249,9 +237,10 @@ private struct FastScanner {
     return true
   }
 
-  /// A JSON string: escapes as RFC 8259 allows them, but none of a surrogate (whether it is
-  /// paired is JSONDecoder's to say); no control characters; valid UTF-8.
-  private mutating func skipString() -> Bool {
+  /// Skips a string with no control characters, in valid UTF-8, and with `escapes` those RFC
+  /// 8259 allows but a surrogate's (whether it is paired is JSONDecoder's to say), else none;
+  /// false when it is not such a string.
+  private mutating func skipString(escapes: Bool) -> Bool {
     guard current == Self.quote else { return false }
     let start = index + 1
     var end = start
@@ -262,31 +251,36 @@ private struct FastScanner {
       if byte < 0x20 { return false }
       if byte >= 0x80 { ascii = false }
       if byte == Self.backslash {
-        guard end + 1 < bytes.count else { return false }
-        switch bytes[end + 1] {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-          UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-          end += 2
-          continue
-        case UInt8(ascii: "u"):
-          guard end + 6 <= bytes.count else { return false }
-          var scalar: UInt32 = 0
-          for offset in 2..<6 {
-            guard let digit = Self.hexValue(bytes[end + offset]) else { return false }
-            scalar = scalar << 4 | digit
-          }
-          if (0xD800...0xDFFF).contains(scalar) { return false }
-          end += 6
-          continue
-        default:
-          return false
-        }
+        guard escapes, let length = escapeLength(at: end) else { return false }
+        end += length
+        continue
       }
       end += 1
     }
     guard end < bytes.count else { return false }
     index = end + 1
     return ascii || String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) != nil
+  }
+
+  /// The length of the escape at `at` (a backslash), nil for one RFC 8259 does not allow or
+  /// one of a surrogate.
+  private func escapeLength(at: Int) -> Int? {
+    guard at + 1 < bytes.count else { return nil }
+    switch bytes[at + 1] {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      return 2
+    case UInt8(ascii: "u"):
+      guard at + 6 <= bytes.count else { return nil }
+      var scalar: UInt32 = 0
+      for offset in 2..<6 {
+        guard let digit = Self.hexValue(bytes[at + offset]) else { return nil }
+        scalar = scalar << 4 | digit
+      }
+      return (0xD800...0xDFFF).contains(scalar) ? nil : 6
+    default:
+      return nil
+    }
   }
 
   private static func hexValue(_ byte: UInt8) -> UInt32? {
