@@ -144,8 +144,9 @@
       // A stream without a position starts at the store's beginning. When a read from there
       // finds nothing and ends at the feed's start, by the store's own word, both are one place,
       // and such a stream joins the feed too (on a store that was empty when the feed started).
-      var beginningIsStart = start == nil
-      if !beginningIsStart, let first = try? await store.read(after: nil, limit: 1) {
+      // (A start of nil is the beginning already.)
+      var beginningIsStart = false
+      if start != nil, let first = try? await store.read(after: nil, limit: 1) {
         beginningIsStart = first.envelopes.isEmpty && first.next == start
       }
       var batches = 0
@@ -158,7 +159,7 @@
         state.after = start
         state.sequences[start] = base
         state.keys.append((base, start))
-        if beginningIsStart && start != nil {
+        if beginningIsStart {
           state.sequences[nil] = base
           state.keys.append((base, nil))
         }
