@@ -133,20 +133,28 @@
     private func answer(_ envelopes: [EventEnvelope], _ appended: [AppendedEnvelope<Store.Position>]) throws -> Response
     {
       // Written by hand: JSONSerialization took a sixth of a batch POST's time. Keys sorted.
-      var body = Array(#"{"events":["#.utf8)
-      for (index, (envelope, result)) in zip(envelopes, appended).enumerated() {
+      // Indices, not `zip` and `enumerated`: in an unspecialized generic function each of those
+      // costs metadata lookups an event.
+      var body: [UInt8] = []
+      body.reserveCapacity(32 + envelopes.count * 96)
+      body += #"{"events":["#.utf8
+      var allStored = true
+      for index in envelopes.indices {
+        let envelope = envelopes[index]
+        let wasStored = appended[index].wasStored
+        allStored = allStored && wasStored
         body += (index == 0 ? #"{"duplicate":"# : #",{"duplicate":"#).utf8
-        body += (result.wasStored ? "true" : "false").utf8
+        body += (wasStored ? "true" : "false").utf8
         body += #","id":"#.utf8
         EventEnvelope.appendJSONString(envelope.id, to: &body)
-        body += #","position":"#.utf8
-        EventEnvelope.appendJSONString(try PositionToken.text(result.position), to: &body)
-        body += #","source":"#.utf8
+        body += #","position":""#.utf8
+        try PositionToken.append(appended[index].position, to: &body)
+        body += #"","source":"#.utf8
         EventEnvelope.appendJSONString(envelope.source ?? "", to: &body)
         body.append(UInt8(ascii: "}"))
       }
       body += "]}".utf8
-      let status: HTTPResponse.Status = appended.allSatisfy(\.wasStored) ? .ok : .created
+      let status: HTTPResponse.Status = allStored ? .ok : .created
       return Response(
         status: status, headers: [.contentType: "application/json"],
         body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))

@@ -79,6 +79,8 @@ private struct FastScanner {
     guard current == UInt8(ascii: "{") else { return nil }
     index += 1
     var attributes: [String: CloudEventJSONValue] = [:]
+    // Room for the ten attributes CloudEvents and this package define: no rehashing.
+    attributes.reserveCapacity(10)
     var data: Range<Int>?
     skipSpace()
     if current == UInt8(ascii: "}") {

@@ -92,6 +92,7 @@ extension EventEnvelope {
     let members = try CloudEventJSONReader.read(json) ?? CloudEventJSONReader.readWithJSONDecoder(json)
     let attributes = members.attributes
     var values: [String: EventAttributeValue] = [:]
+    values.reserveCapacity(attributes.count)
     for (key, value) in attributes where key != "data_base64" {
       switch value {
       case .null: continue  // null means absent (CloudEvents JSON format, 2.4)

@@ -35,6 +35,7 @@ struct EventsEndpointTests {
   func appendsInEveryModeOnce() async throws {
     let log = try temporaryLog()
     let endpoint = boardEndpoint(log)
+    var first: [[String]] = []
     try await withServer(endpoint) { url in
       let structured = request(
         url, method: .POST, headers: [("Content-Type", "application/cloudevents+json; charset=utf-8")],
@@ -50,7 +51,6 @@ struct EventsEndpointTests {
       let batch = request(
         url, method: .POST, headers: [("Content-Type", EventEnvelope.cloudEventBatchContentType)],
         body: "[\(noteJSON(id: "batch-1", board: "b1")),\n\(noteJSON(id: "batch-2", board: "b2"))\n]")
-      var first: [[String]] = []
       for attempt in 0..<3 {
         var positions: [[String]] = []
         for request in [structured, binary, batch] {
@@ -66,6 +66,14 @@ struct EventsEndpointTests {
     }
     let stored = try log.read().envelopes
     #expect(stored.map(\.id) == ["s1", "bin-1", "batch-1", "batch-2"])
+    // Each answer's position is the token of the event's place in the store: its position's
+    // JSON, as JSONEncoder writes it, in base64url without padding.
+    let tokens = try await log.read(after: nil, limit: 10).envelopes.map {
+      try JSONEncoder().encode($0.position).base64EncodedString()
+        .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+    }
+    #expect(first.flatMap { $0 } == tokens)
     #expect(stored.map(\.subject) == ["b1", "b2", "b1", "b2"])
     let removed = try #require(try stored[1].decode(using: GeneratedEvents.catalog) as? NoteRemoved)
     #expect(removed == NoteRemoved(board: BoardID("b2"), index: 3))
