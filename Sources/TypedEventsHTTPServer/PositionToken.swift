@@ -34,10 +34,12 @@
     /// One encoder for every token (JSONEncoder is Sendable): made once, not once an event.
     private static let encoder = JSONEncoder()
 
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let alphabet: [UInt8] = Array(
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    /// Appends `bytes` in base64url without padding (RFC 4648, section 5) to `text`, written directly: Foundation's
-    /// base64 and three replacements of its characters took a tenth of a batch POST's time.
+    /// Appends `bytes` in base64url without padding (RFC 4648, section 5) to `text`, written
+    /// directly: Foundation's base64 and three replacements of its characters took a tenth of a
+    /// batch POST's time.
     static func appendBase64URL(_ bytes: some Collection<UInt8>, to text: inout [UInt8]) {
       text.reserveCapacity(text.count + (bytes.count + 2) / 3 * 4)
       var group: UInt32 = 0
