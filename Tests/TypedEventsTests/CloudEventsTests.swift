@@ -28,6 +28,35 @@ struct CloudEventsTests {
     #expect(try back.decode(using: catalog) as? Tick == Tick(source: "s-9", count: 3))
   }
 
+  @Test("Strings are escaped as JSON needs, every other byte kept; names come in code-point order")
+  func stringsAreEscapedAndNamesSorted() throws {
+    // Every control character, a quote, a backslash, a slash and text beyond ASCII.
+    let awkward = String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }) + "\"\\/é😀 end"
+    let envelope = try EventEnvelope(
+      Tick(source: awkward, count: 1), id: "id-\(awkward)", source: "/s\"q",
+      metadata: ["zeta": .string(awkward), "alpha": .integer(7), "beta2": .boolean(true)])
+    let json = try envelope.cloudEventJSON()
+    let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+    #expect(object["id"] as? String == "id-\(awkward)")
+    #expect(object["source"] as? String == "/s\"q")
+    #expect(object["subject"] as? String == awkward)
+    #expect(object["zeta"] as? String == awkward)
+    // Nothing but the escapes JSON requires: a slash and text beyond ASCII stay as they are.
+    // (The attributes only: `data` is the encoder's.)
+    let text = String(decoding: json, as: UTF8.self)
+    let attributes = text[..<(try #require(text.range(of: #","data":"#))).lowerBound]
+    #expect(attributes.contains(#"\"\\/é😀 end"#))
+    #expect(attributes.contains(#"\u0000\u0001"#) && attributes.contains(#"\b\t\n\u000b\f\r\u000e"#))
+    // The names in the order they are written, up to `data` (the payload's own follow it):
+    // code-point order, `data` last.
+    let written = text.matches(of: /[{,]"([a-z0-9_]+)":/).map { String($0.1) }
+    let names = Array(written.prefix(through: try #require(written.firstIndex(of: "data"))))
+    #expect(Set(names) == Set(object.keys))
+    let attributeNames = Array(names.dropLast())
+    #expect(attributeNames == attributeNames.sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) })
+    #expect(try EventEnvelope(cloudEventJSON: json) == envelope)
+  }
+
   /// The specification's own example (CloudEvents 1.0, JSON format): an id that is no UUID.
   // Computed, not a `static let`: LeakSanitizer reports a global's lazily made buffer.
   static var specificationExample: Data {
