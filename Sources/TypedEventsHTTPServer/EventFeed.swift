@@ -6,13 +6,16 @@
   /// The newest events of a store, read once for every stream of an ``EventsEndpoint``, each with
   /// its Server-Sent Events frame written once.
   ///
-  /// The feed starts at the store's end when the endpoint's service starts, and keeps at most
-  /// `capacity` events. A stream takes events from it by sequence number, from the start when
-  /// the feed holds what follows its position. One that is further behind (it resumed from long
-  /// ago, or its client is slow) reads the store itself, a batch at a time, until a read finds
-  /// nothing more, and then joins the feed at the position it reached.
-  /// A position the feed never passed (one no read gave) never joins: that stream reads the
-  /// store itself.
+  /// The feed reads the store only while streams are open: it starts at the store's end when
+  /// the first stream opens, and once no stream has been open for its idle timeout it drops
+  /// what it keeps and waits for the next, which starts it at the end again. An endpoint that
+  /// only takes POSTs reads nothing back. It keeps at most `capacity` events. A stream takes
+  /// events from it by sequence number, from the start when the feed holds what follows its
+  /// position. One that is further behind (it resumed from long ago, or its client is slow, or
+  /// it opened while the feed was idle) reads the store itself, a batch at a time, until a read
+  /// finds nothing more, and then joins the feed at the position it reached, once the feed has
+  /// passed it. A position the feed never passed (one no read gave) never joins: that stream
+  /// reads the store itself.
   final class EventFeed<Store: EventStore>: Sendable {
     /// An event of the feed. A class: every stream takes each item, and copying a reference
     /// costs one retain where the envelope's fields cost one each.
@@ -62,8 +65,33 @@
       var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
       var nextWaiter = 0
       var stopped = true
+      /// The streams open now, and when the last one closed.
+      var streams = 0
+      var lastClosed = ContinuousClock.now
+      /// The idle feed's, resumed when a stream opens.
+      var idle: CheckedContinuation<Void, Never>?
+      /// Whether the feed has started at the store's end and reads it; and the streams that
+      /// wait for that.
+      var reading = false
+      var starting: [Int: CheckedContinuation<Void, Never>] = [:]
+
+      /// The streams waiting for the feed to start, taken.
+      mutating func takeStarting() -> [CheckedContinuation<Void, Never>] {
+        defer { starting = [:] }
+        return Array(starting.values)
+      }
 
       var end: Int { first + items.count - head }
+
+      /// Drops every event and position kept; the next event's sequence number follows a gap.
+      mutating func forget() {
+        first = end + 1
+        items = []
+        head = 0
+        sequences = [:]
+        keys = []
+        keysHead = 0
+      }
     }
 
     let capacity: Int
@@ -125,13 +153,127 @@
       }
     }
 
+    /// Counts a stream as open and starts the feed when it is idle; returns once the feed reads
+    /// the store, or after `timeout` (a store that does not answer holds no stream back: the
+    /// stream reads the store itself meanwhile, as it does when behind).
+    func open(timeout: Duration) async {
+      state.withLock { state in
+        state.streams += 1
+        defer { state.idle = nil }
+        return state.idle
+      }?.resume()
+      guard !state.withLock({ $0.reading }) else { return }
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask { await self.waitUntilReading() }
+        group.addTask { try? await Task.sleep(for: timeout) }
+        await group.next()
+        group.cancelAll()
+      }
+    }
+
+    /// Returns once the feed reads the store, or the task is cancelled.
+    private func waitUntilReading() async {
+      let id = state.withLock { state in
+        defer { state.nextWaiter += 1 }
+        return state.nextWaiter
+      }
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          let now = state.withLock { state -> Bool in
+            if Task.isCancelled || state.reading { return true }
+            state.starting[id] = continuation
+            return false
+          }
+          if now { continuation.resume() }
+        }
+      } onCancel: {
+        state.withLock { $0.starting.removeValue(forKey: id) }?.resume()
+      }
+    }
+
+    /// Counts a stream as closed.
+    func close() {
+      state.withLock { state in
+        state.streams -= 1
+        state.lastClosed = .now
+      }
+    }
+
     // MARK: Reading the store
 
-    /// Reads the store from its end, until cancelled: new events go into the feed and wake the
-    /// streams waiting for them. Read errors are logged and retried after `pollInterval`.
-    func run(store: Store, batchSize: Int, pollInterval: Duration, defaultSource: String, logger: Logger) async {
-      var end: Store.Position?
+    /// Reads the store from its end while streams are open, until cancelled: new events go into
+    /// the feed and wake the streams waiting for them. After `idleTimeout` without a stream it
+    /// waits for one. Read errors are logged and retried after `pollInterval`.
+    func run(
+      store: Store, batchSize: Int, pollInterval: Duration, idleTimeout: Duration, defaultSource: String,
+      logger: Logger
+    ) async {
+      var batches = 0
       while !Task.isCancelled {
+        await waitForStream()
+        guard await begin(store: store, pollInterval: pollInterval, logger: logger) else { break }
+        while !Task.isCancelled {
+          if rest(after: idleTimeout) { break }
+          let after = state.withLock { $0.after }
+          do {
+            let batch = try await store.read(after: after, limit: batchSize)
+            if !batch.envelopes.isEmpty || batch.next != after {
+              var frames = ByteBuffer()
+              let ranges = batch.envelopes.map { stored in
+                let start = frames.readableBytes
+                ServerSentEvents.writeFrame(stored, defaultSource: defaultSource, to: &frames)
+                return start..<frames.readableBytes
+              }
+              batches += 1
+              let items = zip(batch.envelopes, ranges).map {
+                Item(stored: $0, frames: frames, range: $1, batch: batches)
+              }
+              publish(items, next: batch.next)
+              continue
+            }
+            try await store.waitForEnvelopes(after: after, timeout: pollInterval)
+          } catch is CancellationError {
+            break
+          } catch {
+            logger.warning("reading the event store failed; retrying", metadata: ["error": "\(error)"])
+            try? await Task.sleep(for: pollInterval)
+          }
+          wakeAll()
+        }
+      }
+      let starting = state.withLock { state in
+        state.stopped = true
+        state.reading = false
+        return state.takeStarting()
+      }
+      for stream in starting { stream.resume() }
+      wakeAll()
+    }
+
+    /// Returns once a stream is open, or the task is cancelled.
+    private func waitForStream() async {
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          let now = state.withLock { state -> Bool in
+            if Task.isCancelled || state.streams > 0 { return true }
+            state.idle = continuation
+            return false
+          }
+          if now { continuation.resume() }
+        }
+      } onCancel: {
+        state.withLock { state in
+          defer { state.idle = nil }
+          return state.idle
+        }?.resume()
+      }
+    }
+
+    /// Starts reading at the store's end: false when cancelled first.
+    private func begin(store: Store, pollInterval: Duration, logger: Logger) async -> Bool {
+      var end: Store.Position?
+      while true {
+        if Task.isCancelled { return false }
         do {
           end = try await store.endPosition()
           break
@@ -149,51 +291,34 @@
       if start != nil, let first = try? await store.read(after: nil, limit: 1) {
         beginningIsStart = first.envelopes.isEmpty && first.next == start
       }
-      var batches = 0
-      state.withLock { state in
+      let starting = state.withLock { state in
         // Sequence numbers go on from the last run's, past a gap: a stream that still holds one
         // from before a restart is behind (it reads the store), never given another event's.
-        let base = state.end + 1
-        state = State()
-        state.first = base
+        state.forget()
         state.after = start
-        state.sequences[start] = base
-        state.keys.append((base, start))
+        state.sequences[start] = state.first
+        state.keys.append((state.first, start))
         if beginningIsStart {
-          state.sequences[nil] = base
-          state.keys.append((base, nil))
+          state.sequences[nil] = state.first
+          state.keys.append((state.first, nil))
         }
         state.stopped = false
+        state.lastClosed = .now
+        state.reading = true
+        return state.takeStarting()
       }
-      while !Task.isCancelled {
-        let after = state.withLock { $0.after }
-        do {
-          let batch = try await store.read(after: after, limit: batchSize)
-          if !batch.envelopes.isEmpty || batch.next != after {
-            var frames = ByteBuffer()
-            let ranges = batch.envelopes.map { stored in
-              let start = frames.readableBytes
-              ServerSentEvents.writeFrame(stored, defaultSource: defaultSource, to: &frames)
-              return start..<frames.readableBytes
-            }
-            batches += 1
-            let items = zip(batch.envelopes, ranges).map {
-              Item(stored: $0, frames: frames, range: $1, batch: batches)
-            }
-            publish(items, next: batch.next)
-            continue
-          }
-          try await store.waitForEnvelopes(after: after, timeout: pollInterval)
-        } catch is CancellationError {
-          break
-        } catch {
-          logger.warning("reading the event store failed; retrying", metadata: ["error": "\(error)"])
-          try? await Task.sleep(for: pollInterval)
-        }
-        wakeAll()
+      for stream in starting { stream.resume() }
+      return true
+    }
+
+    /// Drops what the feed keeps when no stream has been open for `idleTimeout`; whether it did.
+    private func rest(after idleTimeout: Duration) -> Bool {
+      state.withLock { state in
+        guard state.streams == 0, ContinuousClock.now - state.lastClosed >= idleTimeout else { return false }
+        state.forget()
+        state.reading = false
+        return true
       }
-      state.withLock { $0.stopped = true }
-      wakeAll()
     }
 
     /// Adds `items`, read up to `next`, drops the oldest beyond the capacity, and wakes streams.

@@ -17,8 +17,9 @@
   /// try await app.runService()
   /// ```
   ///
-  /// The endpoint is a `Service`: its ``run()`` reads the store for every stream at once, and
-  /// streams answer 503 while it is not running.
+  /// The endpoint is a `Service`: its ``run()`` reads the store once for all open streams
+  /// (nothing while none is open; see ``Configuration/feedIdleTimeout``), and streams answer 503
+  /// while it is not running.
   ///
   /// Authorization is closed by default: an endpoint made without an ``EventAccess`` answers
   /// every request with 401.
@@ -49,6 +50,11 @@
       public var readBatchSize = 256
       /// The longest the feed waits for the store's wake-up before reading again. 1 second.
       public var pollInterval: Duration = .seconds(1)
+      /// How long the feed goes on reading the store after the last stream has closed. Then it
+      /// reads nothing, and keeps nothing, until a stream opens: an endpoint that only takes
+      /// POSTs does not read back what they append. Longer than a client's reconnect, so that
+      /// the feed does not start anew for each. 10 seconds.
+      public var feedIdleTimeout: Duration = .seconds(10)
       /// The CloudEvents `source` written for stored events that have none, such as those
       /// appended from Swift without one: CloudEvents requires a source. `/`.
       public var defaultSource = "/"
@@ -97,7 +103,7 @@
       await cancelWhenGracefulShutdown {
         await feed.run(
           store: store, batchSize: configuration.readBatchSize, pollInterval: configuration.pollInterval,
-          defaultSource: configuration.defaultSource, logger: logger)
+          idleTimeout: configuration.feedIdleTimeout, defaultSource: configuration.defaultSource, logger: logger)
       }
     }
 

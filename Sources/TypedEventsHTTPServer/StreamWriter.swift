@@ -18,6 +18,8 @@
     /// down gracefully, or the client takes no write for the configured timeout
     /// (``StalledClient``).
     func run(_ writer: inout any ResponseBodyWriter) async throws {
+      await endpoint.feed.open(timeout: endpoint.configuration.pollInterval)
+      defer { endpoint.feed.close() }
       try await withWatchdog {
         try await loop(&writer)
       }

@@ -1,0 +1,89 @@
+import AsyncHTTPClient
+import BoardEvents
+import Foundation
+import Testing
+import TypedEvents
+import TypedEventsHTTPServer
+
+@Suite("The feed reads the store only while streams are open")
+struct IdleFeedTests {
+  @Test("Nothing is read back before a stream opens, nor once none has been open for the idle timeout")
+  func readsOnlyForOpenStreams() async throws {
+    let store = CountingStore(log: try temporaryLog())
+    let endpoint = EventsEndpoint(
+      store: store, catalog: GeneratedEvents.catalog, access: boardAccess,
+      configuration: {
+        var configuration = EventsEndpoint<CountingStore, Reader>.Configuration()
+        configuration.pollInterval = .milliseconds(50)
+        configuration.feedIdleTimeout = .milliseconds(300)
+        return configuration
+      }())
+    try await withServer(endpoint) { url in
+      // POSTs alone: the feed, idle from the start, reads none of them back.
+      try await postNotes(url, ids: 1...10, board: "b1")
+      try await Task.sleep(for: .milliseconds(400))
+      #expect(await store.reads.count == 0)
+
+      // A stream: the events before it from the store, then new ones live.
+      let firstID = try await Task {
+        var (_, reader) = try await openStream(url)
+        let early = try await reader.events(10)
+        try await postNotes(url, ids: 11...15, board: "b1")
+        let late = try await reader.events(5)
+        #expect((early + late).compactMap(\.note?.text).count == 15)
+        #expect(
+          (early + late).compactMap { $0.data.flatMap { try? EventEnvelope(cloudEventJSON: Data($0.utf8)) }?.id }
+            == (1...15).map { "note-\($0)" })
+        return try #require(late.last?.id)
+      }.value
+      #expect(await store.reads.count > 0)
+
+      // The stream has closed (its task ended): after the idle timeout the feed reads nothing
+      // more. Polling every 50 ms, it would read about ten times in 500 ms.
+      try await Task.sleep(for: .milliseconds(1_000))
+      let idle = await store.reads.count
+      try await Task.sleep(for: .milliseconds(500))
+      #expect(await store.reads.count == idle)
+
+      // Events appended while the feed is idle reach a stream that resumes; so do later ones.
+      try await postNotes(url, ids: 16...20, board: "b1")
+      var (_, resumed) = try await openStream(url, lastEventID: firstID)
+      let missed = try await resumed.events(5)
+      try await postNotes(url, ids: 21...25, board: "b1")
+      let live = try await resumed.events(5)
+      #expect(
+        (missed + live).compactMap { $0.data.flatMap { try? EventEnvelope(cloudEventJSON: Data($0.utf8)) }?.id }
+          == (16...25).map { "note-\($0)" })
+    }
+  }
+}
+
+/// An `EventLog` that counts the reads made of it: the endpoint's feed and streams read through
+/// it; appends and the log's end are not counted.
+struct CountingStore: IdempotentEventStore {
+  typealias Position = EventLog.Position
+  let log: EventLog
+  let reads = ReadCounter()
+
+  func append(_ envelopes: [EventEnvelope]) async throws { try await log.append(envelopes) }
+
+  func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
+    try await log.appendOnce(envelopes)
+  }
+
+  func read(after position: Position?, limit: Int) async throws -> StoredBatch<Position> {
+    await reads.increment()
+    return try await log.read(after: position, limit: limit)
+  }
+
+  func waitForEnvelopes(after position: Position?, timeout: Duration) async throws {
+    try await log.waitForEnvelopes(after: position, timeout: timeout)
+  }
+
+  func endPosition() async throws -> Position? { try await log.endPosition() }
+}
+
+actor ReadCounter {
+  private(set) var count = 0
+  func increment() { count += 1 }
+}
