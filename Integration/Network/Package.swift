@@ -75,6 +75,8 @@ let package = Package(
         .product(name: "TypedEvents", package: "TypedEvents"),
         .product(name: "TypedEventsHTTPServer", package: "TypedEvents"),
         .product(name: "TypedEventsHTTPClient", package: "TypedEvents"),
+        .product(name: "TypedEventsPostgres", package: "TypedEvents"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),

@@ -5,7 +5,8 @@
 //   its feed and live (appended while the clients read), against a bare Hummingbird handler
 //   that writes the same frames, encoded beforehand;
 // - batch POST: CloudEvents batches POSTed to the endpoint, against the store's own batch
-//   append (`EventLog.appendOnce`) of the same batches;
+//   append (`appendOnce`) of the same batches, on an `EventLog` and, with
+//   TYPEDEVENTS_POSTGRES_URL set, on PostgreSQL;
 // - latency: append → an `EventsClient`'s bus, one event at a time on an idle loopback.
 //
 // Every case runs several times, each on a new server and a new log; the report gives min,
@@ -18,10 +19,12 @@ import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import PostgresNIO
 import ServiceLifecycle
 import TypedEvents
 import TypedEventsHTTPClient
 import TypedEventsHTTPServer
+import TypedEventsPostgres
 
 #if canImport(Glibc)
   import Glibc
@@ -385,20 +388,20 @@ func bareFanOut(clients: Int, events: Int, fromConnect: Bool = false) async thro
 
 // MARK: Batch POST
 
-/// Appends `batches` batches of 100 with `EventLog.appendOnce`, one after another; the time.
-func storeBatchAppend(batches: Int) async throws -> Duration {
-  let log = try freshLog(durability: .fsyncEachAppend)
+/// Appends `batches` batches of 100 with the store's `appendOnce`, one after another; the time.
+func storeBatchAppend(_ store: some IdempotentEventStore, batches: Int) async throws -> Duration {
   let all = try (0..<batches).map { try envelopes($0 * 100..<$0 * 100 + 100) }
   let start = ContinuousClock.now
-  for batch in all { _ = try await log.appendOnce(batch) }
-  return ContinuousClock.now - start
+  for batch in all { _ = try await store.appendOnce(batch) }
+  let elapsed = ContinuousClock.now - start
+  guard try await count(store) == batches * 100 else { throw BenchmarkError("the store misses events") }
+  return elapsed
 }
 
 /// POSTs the same batches, encoded beforehand as CloudEvents batches, one after another, to an
-/// endpoint on the same kind of log; the time.
-func postBatchAppend(batches: Int) async throws -> Duration {
-  let log = try freshLog(durability: .fsyncEachAppend)
-  let endpoint = EventsEndpoint(store: log, catalog: catalog, access: openAccess, logger: logger)
+/// endpoint on `store`; the time.
+func postBatchAppend(_ store: some IdempotentEventStore, batches: Int) async throws -> Duration {
+  let endpoint = EventsEndpoint(store: store, catalog: catalog, access: openAccess, logger: logger)
   let router = Router()
   endpoint.addRoutes(to: router, at: "events")
   let bodies = try (0..<batches).map {
@@ -419,8 +422,39 @@ func postBatchAppend(batches: Int) async throws -> Duration {
     }
     elapsed = ContinuousClock.now - start
   }
-  guard try log.read().envelopes.count == batches * 100 else { throw BenchmarkError("the log misses events") }
+  guard try await count(store) == batches * 100 else { throw BenchmarkError("the store misses events") }
   return elapsed
+}
+
+/// How many envelopes `store` holds, read from its beginning.
+func count(_ store: some EventStore) async throws -> Int {
+  var total = 0
+  var batch = try await store.read(after: nil, limit: 1_000)
+  while !batch.envelopes.isEmpty {
+    total += batch.envelopes.count
+    batch = try await store.read(after: batch.next, limit: 1_000)
+  }
+  return total
+}
+
+/// Runs `body` with a PostgreSQL store in a fresh schema of the server TYPEDEVENTS_POSTGRES_URL
+/// names (Benchmarks/http.sh starts one), its client and store running; drops the schema after.
+func withPostgresStore<R: Sendable>(
+  url: String, _ body: @Sendable (PostgresEventStore) async throws -> R
+) async throws -> R {
+  let client = PostgresClient(configuration: try PostgresEventStore.clientConfiguration(url: url, tls: .disable))
+  return try await withThrowingTaskGroup(of: Void.self) { group in
+    group.addTask { await client.run() }
+    defer { group.cancelAll() }
+    let store = try PostgresEventStore(
+      client: client, schema: "bench_" + UUID().uuidString.lowercased().filter { $0 != "-" }.prefix(20),
+      logger: logger)
+    try await store.migrate()
+    group.addTask { try await store.run() }
+    let result = try await body(store)
+    try await client.query("DROP SCHEMA \(unescaped: store.schema) CASCADE")
+    return result
+  }
 }
 
 // MARK: Latency
@@ -542,19 +576,35 @@ emit("")
 if runs("post") {
   section(
     "## Batch append: \(postBatches) batches of 100 events, one after another",
-    "The same batches, appended with `EventLog.appendOnce` (fsync each append, the default), and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on the same kind of log, which decodes and checks each event against the catalog. Goal: ≥ 0.7×.",
-    header: "| store's batch append: events/s | batch POST: events/s | POST / store |")
-  do {
+    "The same batches, appended with the store's `appendOnce`, and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on the same kind of store, which decodes and checks each event against the catalog. Each repetition on a new store: an `EventLog` (fsync each append, the default) in a new folder, a PostgreSQL schema (fsync and synchronous commit on, the server's defaults) on a throw-away server on 127.0.0.1. Goal: ≥ 0.7×.",
+    header: "| store | store's batch append: events/s | batch POST: events/s | POST / store |")
+  func row(_ name: String, _ measure: () async throws -> (direct: Duration, posted: Duration)) async throws {
     var store: [Double] = []
     var post: [Double] = []
     for _ in 0..<repetitions {
-      let direct = try await storeBatchAppend(batches: postBatches)
-      let posted = try await postBatchAppend(batches: postBatches)
+      let (direct, posted) = try await measure()
       store.append(Double(postBatches * 100) / seconds(direct))
       post.append(Double(postBatches * 100) / seconds(posted))
     }
     let ratio = String(format: "%.2f", median(post) / median(store))
-    emit("| \(spread(store, rate)) | \(spread(post, rate)) | \(ratio)× |")
+    emit("| \(name) | \(spread(store, rate)) | \(spread(post, rate)) | \(ratio)× |")
+  }
+  try await row("`EventLog`") {
+    (
+      try await storeBatchAppend(try freshLog(durability: .fsyncEachAppend), batches: postBatches),
+      try await postBatchAppend(try freshLog(durability: .fsyncEachAppend), batches: postBatches)
+    )
+  }
+  if let url = ProcessInfo.processInfo.environment["TYPEDEVENTS_POSTGRES_URL"] {
+    try await row("PostgreSQL") {
+      (
+        try await withPostgresStore(url: url) { try await storeBatchAppend($0, batches: postBatches) },
+        try await withPostgresStore(url: url) { try await postBatchAppend($0, batches: postBatches) }
+      )
+    }
+  } else {
+    // Said, not silent: the report shows the row is missing and why.
+    emit("| PostgreSQL | skipped: TYPEDEVENTS_POSTGRES_URL is not set (Benchmarks/http.sh sets it) | | |")
   }
 }
 emit("")
