@@ -68,17 +68,20 @@
       /// The streams open now, and when the last one closed.
       var streams = 0
       var lastClosed = ContinuousClock.now
-      /// The idle feed's, resumed when a stream opens.
-      var idle: CheckedContinuation<Void, Never>?
+      /// The idle feed's, resumed when a stream opens (by id, as `waiters`: a feed run twice at
+      /// once must not lose one).
+      var idle: [Int: CheckedContinuation<Void, Never>] = [:]
       /// Whether the feed has started at the store's end and reads it; and the streams that
       /// wait for that.
       var reading = false
       var starting: [Int: CheckedContinuation<Void, Never>] = [:]
 
-      /// The streams waiting for the feed to start, taken.
-      mutating func takeStarting() -> [CheckedContinuation<Void, Never>] {
-        defer { starting = [:] }
-        return Array(starting.values)
+      /// The continuations of `table`, taken: the caller resumes them outside the lock.
+      mutating func take(
+        _ table: WritableKeyPath<State, [Int: CheckedContinuation<Void, Never>]>
+      ) -> [CheckedContinuation<Void, Never>] {
+        defer { self[keyPath: table] = [:] }
+        return Array(self[keyPath: table].values)
       }
 
       var end: Int { first + items.count - head }
@@ -135,6 +138,16 @@
     /// empty again (about every poll interval while nothing is appended, so that a stream can
     /// send its heartbeat), when the feed stops, or when the task is cancelled.
     func waitForEvents(from sequence: Int) async {
+      await park(in: \.waiters) { $0.stopped || sequence < $0.end }
+    }
+
+    /// Waits until `ready` holds: returns at once when it does, else once the feed resumes the
+    /// continuations of `table` or the task is cancelled. Each waits under an id of its own, so
+    /// that a cancelled one removes itself.
+    private func park(
+      in table: WritableKeyPath<State, [Int: CheckedContinuation<Void, Never>]> & Sendable,
+      unless ready: (State) -> Bool
+    ) async {
       let id = state.withLock { state in
         defer { state.nextWaiter += 1 }
         return state.nextWaiter
@@ -142,14 +155,14 @@
       await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
           let now = state.withLock { state -> Bool in
-            if Task.isCancelled || state.stopped || sequence < state.end { return true }
-            state.waiters[id] = continuation
+            if Task.isCancelled || ready(state) { return true }
+            state[keyPath: table][id] = continuation
             return false
           }
           if now { continuation.resume() }
         }
       } onCancel: {
-        state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        state.withLock { $0[keyPath: table].removeValue(forKey: id) }?.resume()
       }
     }
 
@@ -157,37 +170,17 @@
     /// the store, or after `timeout` (a store that does not answer holds no stream back: the
     /// stream reads the store itself meanwhile, as it does when behind).
     func open(timeout: Duration) async {
-      state.withLock { state in
+      let (idle, reading) = state.withLock { state in
         state.streams += 1
-        defer { state.idle = nil }
-        return state.idle
-      }?.resume()
-      guard !state.withLock({ $0.reading }) else { return }
+        return (state.take(\.idle), state.reading)
+      }
+      for feed in idle { feed.resume() }
+      guard !reading else { return }
       await withTaskGroup(of: Void.self) { group in
-        group.addTask { await self.waitUntilReading() }
+        group.addTask { await self.park(in: \.starting) { $0.reading } }
         group.addTask { try? await Task.sleep(for: timeout) }
         await group.next()
         group.cancelAll()
-      }
-    }
-
-    /// Returns once the feed reads the store, or the task is cancelled.
-    private func waitUntilReading() async {
-      let id = state.withLock { state in
-        defer { state.nextWaiter += 1 }
-        return state.nextWaiter
-      }
-      await withTaskCancellationHandler {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-          let now = state.withLock { state -> Bool in
-            if Task.isCancelled || state.reading { return true }
-            state.starting[id] = continuation
-            return false
-          }
-          if now { continuation.resume() }
-        }
-      } onCancel: {
-        state.withLock { $0.starting.removeValue(forKey: id) }?.resume()
       }
     }
 
@@ -210,7 +203,7 @@
     ) async {
       var batches = 0
       while !Task.isCancelled {
-        await waitForStream()
+        await park(in: \.idle) { $0.streams > 0 }
         guard await begin(store: store, pollInterval: pollInterval, logger: logger) else { break }
         while !Task.isCancelled {
           if rest(after: idleTimeout) { break }
@@ -231,7 +224,7 @@
               publish(items, next: batch.next)
               continue
             }
-            try await store.waitForEnvelopes(after: after, timeout: pollInterval)
+            try await store.waitForEnvelopes(after: after, timeout: wait(pollInterval, idleTimeout: idleTimeout))
           } catch is CancellationError {
             break
           } catch {
@@ -242,31 +235,13 @@
         }
       }
       let starting = state.withLock { state in
+        state.forget()
         state.stopped = true
         state.reading = false
-        return state.takeStarting()
+        return state.take(\.starting)
       }
       for stream in starting { stream.resume() }
       wakeAll()
-    }
-
-    /// Returns once a stream is open, or the task is cancelled.
-    private func waitForStream() async {
-      await withTaskCancellationHandler {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-          let now = state.withLock { state -> Bool in
-            if Task.isCancelled || state.streams > 0 { return true }
-            state.idle = continuation
-            return false
-          }
-          if now { continuation.resume() }
-        }
-      } onCancel: {
-        state.withLock { state in
-          defer { state.idle = nil }
-          return state.idle
-        }?.resume()
-      }
     }
 
     /// Starts reading at the store's end: false when cancelled first.
@@ -277,6 +252,8 @@
         do {
           end = try await store.endPosition()
           break
+        } catch is CancellationError {
+          return false
         } catch {
           logger.warning("finding the event store's end failed; retrying", metadata: ["error": "\(error)"])
           try? await Task.sleep(for: pollInterval)
@@ -305,10 +282,19 @@
         state.stopped = false
         state.lastClosed = .now
         state.reading = true
-        return state.takeStarting()
+        return state.take(\.starting)
       }
       for stream in starting { stream.resume() }
       return true
+    }
+
+    /// How long to wait for the store: `pollInterval`, or less when no stream is open, so that
+    /// the feed rests once `idleTimeout` is over, not up to a poll interval later.
+    private func wait(_ pollInterval: Duration, idleTimeout: Duration) -> Duration {
+      state.withLock { state in
+        guard state.streams == 0 else { return pollInterval }
+        return max(.zero, min(pollInterval, idleTimeout - (ContinuousClock.now - state.lastClosed)))
+      }
     }
 
     /// Drops what the feed keeps when no stream has been open for `idleTimeout`; whether it did.
@@ -353,18 +339,13 @@
           state.keys.removeFirst(state.keysHead)
           state.keysHead = 0
         }
-        defer { state.waiters = [:] }
-        return Array(state.waiters.values)
+        return state.take(\.waiters)
       }
       for waiter in waiters { waiter.resume() }
     }
 
     private func wakeAll() {
-      let waiters = state.withLock { state in
-        defer { state.waiters = [:] }
-        return Array(state.waiters.values)
-      }
-      for waiter in waiters { waiter.resume() }
+      for waiter in state.withLock({ $0.take(\.waiters) }) { waiter.resume() }
     }
   }
 #endif

@@ -18,8 +18,8 @@
   /// ```
   ///
   /// The endpoint is a `Service`: its ``run()`` reads the store once for all open streams
-  /// (nothing while none is open; see ``Configuration/feedIdleTimeout``), and streams answer 503
-  /// while it is not running.
+  /// (and stops reading once none has been open for ``Configuration/feedIdleTimeout``), and
+  /// streams answer 503 while it is not running.
   ///
   /// Authorization is closed by default: an endpoint made without an ``EventAccess`` answers
   /// every request with 401.

@@ -23,6 +23,7 @@ struct IdleFeedTests {
       try await postNotes(url, ids: 1...10, board: "b1")
       try await Task.sleep(for: .milliseconds(400))
       #expect(await store.reads.count == 0)
+      #expect(await store.reads.feedStarts == 0)
 
       // A stream: the events before it from the store, then new ones live.
       let firstID = try await Task {
@@ -36,7 +37,8 @@ struct IdleFeedTests {
             == (1...15).map { "note-\($0)" })
         return try #require(late.last?.id)
       }.value
-      #expect(await store.reads.count > 0)
+      // The stream started the feed: once.
+      #expect(await store.reads.feedStarts == 1)
 
       // The stream has closed (its task ended): after the idle timeout the feed reads nothing
       // more. Polling every 50 ms, it would read about ten times in 500 ms.
@@ -54,6 +56,8 @@ struct IdleFeedTests {
       #expect(
         (missed + live).compactMap { $0.data.flatMap { try? EventEnvelope(cloudEventJSON: Data($0.utf8)) }?.id }
           == (16...25).map { "note-\($0)" })
+      // It started the feed again.
+      #expect(await store.reads.feedStarts == 2)
     }
   }
 }
@@ -72,7 +76,7 @@ struct CountingStore: IdempotentEventStore {
   }
 
   func read(after position: Position?, limit: Int) async throws -> StoredBatch<Position> {
-    await reads.increment()
+    await reads.count(after: position, limit: limit)
     return try await log.read(after: position, limit: limit)
   }
 
@@ -83,7 +87,16 @@ struct CountingStore: IdempotentEventStore {
   func endPosition() async throws -> Position? { try await log.endPosition() }
 }
 
+/// The reads of a `CountingStore`.
 actor ReadCounter {
   private(set) var count = 0
-  func increment() { count += 1 }
+  /// The reads of one event from the beginning: the feed makes one each time it starts on a
+  /// store that holds events (to learn whether the beginning is its start); streams read
+  /// `readBatchSize` at a time.
+  private(set) var feedStarts = 0
+
+  func count(after position: EventLog.Position?, limit: Int) {
+    count += 1
+    if position == nil && limit == 1 { feedStarts += 1 }
+  }
 }
