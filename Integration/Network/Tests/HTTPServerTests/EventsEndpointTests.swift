@@ -390,11 +390,11 @@ struct EventsEndpointTests {
   }
 
   @Test(
-    "A stream without a position starts at the store's beginning, whether the store was empty when the endpoint started or not"
+    "A stream without a position starts at the store's beginning, whether the store was empty when the feed started or not"
   )
   func aStreamWithoutAPositionStartsAtTheBeginning() async throws {
-    // Empty at the start, the stream joins the feed at once; with events before, it reads the
-    // store first. Both see every event once, in order.
+    // The stream starts the feed. On an empty store it joins the feed at once; with events
+    // before, it reads the store first. Both see every event once, in order.
     let log = try temporaryLog()
     for (run, ids) in [(1, 1...5), (2, 6...10)] {
       let endpoint = boardEndpoint(log) { $0.pollInterval = .milliseconds(100) }
