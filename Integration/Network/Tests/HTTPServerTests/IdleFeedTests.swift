@@ -41,11 +41,17 @@ struct IdleFeedTests {
       #expect(await store.reads.feedStarts == 1)
 
       // The stream has closed (its task ended): after the idle timeout the feed reads nothing
-      // more. Polling every 50 ms, it would read about ten times in 500 ms.
-      try await Task.sleep(for: .milliseconds(1_000))
-      let idle = await store.reads.count
-      try await Task.sleep(for: .milliseconds(500))
-      #expect(await store.reads.count == idle)
+      // more, so 500 ms without a read come. Polling every 50 ms, a feed that never rests would
+      // read about ten times in each 500 ms. (Waited for up to 20 s: under the load of the other
+      // tests the feed's loop may come round late.)
+      var quiet = false
+      let deadline = ContinuousClock.now + .seconds(20)
+      while !quiet, ContinuousClock.now < deadline {
+        let before = await store.reads.count
+        try await Task.sleep(for: .milliseconds(500))
+        quiet = await store.reads.count == before
+      }
+      #expect(quiet)
 
       // Events appended while the feed is idle reach a stream that resumes; so do later ones.
       try await postNotes(url, ids: 16...20, board: "b1")

@@ -1,0 +1,93 @@
+import BoardEvents
+import Foundation
+import Logging
+import Testing
+import TypedEvents
+
+@testable import TypedEventsHTTPServer
+
+@Suite("EventFeed")
+struct EventFeedTests {
+  @Test("Sequence numbers go on past a gap when the feed starts again: a stream holding an old one is behind")
+  func oldSequenceNumbersAreBehindAfterARestart() async throws {
+    let log = try temporaryLog()
+    let feed = EventFeed<EventLog>(capacity: 100)
+    let running = Task {
+      await feed.run(
+        store: log, batchSize: 10, pollInterval: .milliseconds(20), idleTimeout: .milliseconds(100),
+        defaultSource: "/", logger: Logger(label: "EventFeedTests"))
+    }
+    defer { running.cancel() }
+
+    // A stream opens: the feed starts on the empty log, where the beginning is its start.
+    await feed.open(timeout: .seconds(10))
+    let start = try #require(feed.join(after: nil))
+    try log.append(contentsOf: notes(1...3))
+    let (first, next) = try await take(3, from: feed, at: start)
+    #expect(first.map(\.stored.envelope.id) == ["n1", "n2", "n3"])
+    #expect(next == start + 3)
+
+    // The stream closes; once the idle timeout is over the feed rests, and the next stream
+    // starts it again at the log's end.
+    feed.close()
+    let position = try #require(first.last?.stored.position)
+    // Resting, the feed forgets every position: then none joins. (Waited for, not slept on:
+    // under the load of the other tests the feed's loop may take longer than its timeout.)
+    let deadline = ContinuousClock.now + .seconds(30)
+    while feed.join(after: position) != nil, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(feed.join(after: position) == nil)
+    await feed.open(timeout: .seconds(10))
+    defer { feed.close() }
+
+    // A number from the first run is behind, even the one the first run would have given next:
+    // the new run's numbers follow a gap, so no old number names a new event.
+    #expect(isBehind(feed.take(from: next, limit: 10)))
+    #expect(isBehind(feed.take(from: start, limit: 10)))
+
+    // The last position read before joins the new run (it is the log's end, where the feed
+    // started), past the gap, and gets exactly what is appended next.
+    let joined = try #require(feed.join(after: position))
+    #expect(joined > next)
+    try log.append(contentsOf: notes(4...4))
+    let (later, _) = try await take(1, from: feed, at: joined)
+    #expect(later.map(\.stored.envelope.id) == ["n4"])
+  }
+
+  /// `count` events of `feed` from sequence number `sequence` on, waiting for them; and the
+  /// sequence number after them.
+  private func take(
+    _ count: Int, from feed: EventFeed<EventLog>, at sequence: Int
+  ) async throws -> ([EventFeed<EventLog>.Item], Int) {
+    var items: [EventFeed<EventLog>.Item] = []
+    var next = sequence
+    while items.count < count {
+      switch feed.take(from: next, limit: count - items.count) {
+      case .items(let taken, let after):
+        items += taken
+        next = after
+      case .upToDate:
+        await feed.waitForEvents(from: next)
+      case .behind, .stopped:
+        throw FeedTestFailure(description: "the feed answered \(feed.take(from: next, limit: 1)) at \(next)")
+      }
+    }
+    return (items, next)
+  }
+
+  private func isBehind(_ taken: EventFeed<EventLog>.Taken) -> Bool {
+    if case .behind = taken { return true }
+    return false
+  }
+
+  private func notes(_ ids: ClosedRange<Int>) throws -> [EventEnvelope] {
+    try ids.map {
+      try EventEnvelope(NoteAdded(board: BoardID("b1"), text: "\($0)", author: "me"), id: "n\($0)", source: "/tests")
+    }
+  }
+}
+
+struct FeedTestFailure: Error, CustomStringConvertible {
+  var description: String
+}
