@@ -7,18 +7,30 @@ import TypedEventsHTTPServer
 
 @Suite("The feed reads the store only while streams are open")
 struct IdleFeedTests {
+  @Test("A stream that starts the feed waits for it at most a poll interval")
+  func aStreamWaitsForTheFeedAtMostAPollInterval() async throws {
+    // Finding the store's end takes 5 s, and so does the feed's start; the stream reads the
+    // store itself after 100 ms.
+    let store = CountingStore(log: try temporaryLog(), endDelay: .seconds(5))
+    try await withServer(endpoint(store, pollInterval: .milliseconds(100))) { url in
+      try await postNotes(url, ids: 1...3, board: "b1")
+      let clock = ContinuousClock()
+      let opened = clock.now
+      var (_, reader) = try await openStream(url)
+      let frames = try await reader.events(3)
+      let waited = clock.now - opened
+      #expect(
+        frames.compactMap { $0.data.flatMap { try? EventEnvelope(cloudEventJSON: Data($0.utf8)) }?.id }
+          == ["note-1", "note-2", "note-3"])
+      #expect(waited < .seconds(3), "the stream's first events came after \(waited)")
+      #expect(await store.reads.feedStarts == 0)
+    }
+  }
+
   @Test("Nothing is read back before a stream opens, nor once none has been open for the idle timeout")
   func readsOnlyForOpenStreams() async throws {
     let store = CountingStore(log: try temporaryLog())
-    let endpoint = EventsEndpoint(
-      store: store, catalog: GeneratedEvents.catalog, access: boardAccess,
-      configuration: {
-        var configuration = EventsEndpoint<CountingStore, Reader>.Configuration()
-        configuration.pollInterval = .milliseconds(50)
-        configuration.feedIdleTimeout = .milliseconds(300)
-        return configuration
-      }())
-    try await withServer(endpoint) { url in
+    try await withServer(endpoint(store, pollInterval: .milliseconds(50), idleTimeout: .milliseconds(300))) { url in
       // POSTs alone: the feed, idle from the start, reads none of them back.
       try await postNotes(url, ids: 1...10, board: "b1")
       try await Task.sleep(for: .milliseconds(400))
@@ -68,11 +80,23 @@ struct IdleFeedTests {
   }
 }
 
+/// An endpoint on `store` with the board events, polling every `pollInterval`.
+private func endpoint(
+  _ store: CountingStore, pollInterval: Duration, idleTimeout: Duration = .seconds(10)
+) -> EventsEndpoint<CountingStore, Reader> {
+  var configuration = EventsEndpoint<CountingStore, Reader>.Configuration()
+  configuration.pollInterval = pollInterval
+  configuration.feedIdleTimeout = idleTimeout
+  return EventsEndpoint(
+    store: store, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
+}
+
 /// An `EventLog` that counts the reads made of it: the endpoint's feed and streams read through
-/// it; appends and the log's end are not counted.
+/// it; appends and the log's end are not counted. Finding its end takes `endDelay` more.
 struct CountingStore: IdempotentEventStore {
   typealias Position = EventLog.Position
   let log: EventLog
+  var endDelay = Duration.zero
   let reads = ReadCounter()
 
   func append(_ envelopes: [EventEnvelope]) async throws { try await log.append(envelopes) }
@@ -90,7 +114,10 @@ struct CountingStore: IdempotentEventStore {
     try await log.waitForEnvelopes(after: position, timeout: timeout)
   }
 
-  func endPosition() async throws -> Position? { try await log.endPosition() }
+  func endPosition() async throws -> Position? {
+    try await Task.sleep(for: endDelay)
+    return try await log.endPosition()
+  }
 }
 
 /// The reads of a `CountingStore`.
