@@ -86,6 +86,11 @@
 
       var end: Int { first + items.count - head }
 
+      /// How long until the feed rests (zero or less: it is due); nil while a stream is open.
+      func timeToRest(_ idleTimeout: Duration) -> Duration? {
+        streams == 0 ? idleTimeout - (ContinuousClock.now - lastClosed) : nil
+      }
+
       /// Drops every event and position kept; the next event's sequence number follows a gap.
       mutating func forget() {
         first = end + 1
@@ -291,16 +296,14 @@
     /// How long to wait for the store: `pollInterval`, or less when no stream is open, so that
     /// the feed rests once `idleTimeout` is over, not up to a poll interval later.
     private func wait(_ pollInterval: Duration, idleTimeout: Duration) -> Duration {
-      state.withLock { state in
-        guard state.streams == 0 else { return pollInterval }
-        return max(.zero, min(pollInterval, idleTimeout - (ContinuousClock.now - state.lastClosed)))
-      }
+      let left = state.withLock { $0.timeToRest(idleTimeout) }
+      return max(.zero, min(pollInterval, left ?? pollInterval))
     }
 
     /// Drops what the feed keeps when no stream has been open for `idleTimeout`; whether it did.
     private func rest(after idleTimeout: Duration) -> Bool {
       state.withLock { state in
-        guard state.streams == 0, ContinuousClock.now - state.lastClosed >= idleTimeout else { return false }
+        guard let left = state.timeToRest(idleTimeout), left <= .zero else { return false }
         state.forget()
         state.reading = false
         return true
