@@ -186,7 +186,7 @@ struct EventsEndpointTests {
       "a bad after": "?after=%7B%7D", "limit 0": "?limit=0",
       "a subject the reader may not read": "?type=\(NoteAdded.eventName)&subject=b2",
     ]
-    #expect(cases.count >= 25)
+    #expect(cases.count >= 35)  // as many as the article says
     try await withServer(endpoint) { url in
       for (what, method, token, headers, body, status, problem) in cases {
         let answer = try await send(
@@ -416,12 +416,15 @@ struct EventsEndpointTests {
       configuration.pollInterval = .milliseconds(100)
     }
     try await withServer(endpoint) { url in
+      let start = ContinuousClock.now
       var (_, reader) = try await openStream(url)
       var comments: [String] = []
       while comments.count < 2, let frame = try await reader.next() {
         if let comment = frame.comment { comments.append(comment) }
       }
       #expect(comments == ["heartbeat", "heartbeat"])
+      // At the interval set: the default's (15 s) would take 30 s.
+      #expect(ContinuousClock.now - start < .seconds(5))
     }
   }
 }

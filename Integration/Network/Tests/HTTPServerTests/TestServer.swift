@@ -67,10 +67,18 @@ func withServer<Store: IdempotentEventStore, Principal: Sendable>(
 ) async throws {
   let router = Router()
   endpoint.addRoutes(to: router, at: "events")
+  try await withServer(router, services: runningEndpoint ? [endpoint] : [], port: port, body)
+}
+
+/// Runs `body` with the URL of the `events` path of `router`, served on `port` of 127.0.0.1 (by
+/// default a free one) by a Hummingbird application that runs `services`; stops it after.
+func withServer(
+  _ router: Router<BasicRequestContext>, services: [any Service] = [], port: Int = 0,
+  _ body: (String) async throws -> Void
+) async throws {
   let (ports, boundPort) = AsyncStream<Int>.makeStream()
   let app = Application(
-    router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
-    services: runningEndpoint ? [endpoint] : [],
+    router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), services: services,
     onServerRunning: { channel in boundPort.yield(channel.localAddress?.port ?? 0) })
   // Stopped as a deployment stops it: a graceful shutdown, which ends open streams too.
   let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))

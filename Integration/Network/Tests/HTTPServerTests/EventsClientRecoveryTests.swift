@@ -1,0 +1,105 @@
+import BoardEvents
+import Foundation
+import Hummingbird
+import NIOCore
+import Testing
+import TypedEvents
+import TypedEventsHTTPClient
+import TypedEventsHTTPServer
+
+/// How the client and the outbox get past failures, as their documentation says.
+@Suite("HTTP client: recovering from failures", .timeLimit(.minutes(1)))
+struct EventsClientRecoveryTests {
+  @Test func headersAreAskedForBeforeEachRequestSoATokenCanBeRenewed() async throws {
+    let log = try temporaryLog()
+    try await withServer(boardEndpoint(log)) { url in
+      let asked = Received()
+      // The first token has expired; each later request asks again and gets a valid one.
+      let client = EventsClient(
+        url: try #require(URL(string: url)), catalog: GeneratedEvents.catalog,
+        headers: {
+          asked.append("asked")
+          return ["Authorization": "Bearer \(asked.texts.count == 1 ? "expired" : "alice")"]
+        })
+      await #expect(throws: EventsClientError.self) { try await client.send([try noteEnvelope("n-1")]) }
+      #expect(try await client.send([try noteEnvelope("n-1")]).map(\.wasStored) == [false])
+      #expect(asked.texts.count == 2)
+      #expect(try storedIDs(log) == ["n-1"])
+    }
+  }
+
+  @Test func theCheckpointIsSavedWhenTheTaskIsCancelled() async throws {
+    let log = try temporaryLog()
+    try log.append(contentsOf: try (0..<10).map { try noteEnvelope("n-\($0)") })
+    try await withServer(boardEndpoint(log)) { url in
+      let client = try boardClient(url)
+      let checkpoint = temporaryCheckpoint()
+      let reader = Task {
+        var handled: [String] = []
+        for try await (_, envelope) in client.events(from: checkpoint) {
+          handled.append(envelope.id)
+          // Done with the third: cancelled before asking for the fourth, which has arrived.
+          if handled.count == 3 { withUnsafeCurrentTask { $0?.cancel() } }
+        }
+        return handled
+      }
+      #expect(try await reader.value == ["n-0", "n-1", "n-2"])
+      let third = try await send(
+        request(url + "?limit=3", headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(try await checkpoint.load() == third.headers.first(name: "Last-Event-ID"))
+      // A new run resumes after the third.
+      let resumed = Task { () -> String? in
+        for try await (_, envelope) in client.events(from: checkpoint) { return envelope.id }
+        return nil
+      }
+      #expect(try await resumed.value == "n-3")
+    }
+  }
+
+  @Test func aStreamWaitsAtLeastTheRetryTheServerAsksFor() async throws {
+    let attempts = Received()
+    let router = Router()
+    // A stream that asks for a second between attempts, then ends at once.
+    router.get("events") { _, _ -> Response in
+      attempts.append("attempt")
+      return Response(
+        status: .ok, headers: [.contentType: "text/event-stream"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: "retry: 1000\n\n")))
+    }
+    try await withServer(router) { url in
+      // Its own delays are 20 to 200 ms: without the server's retry it would try ten times.
+      let reader = Task { for try await _ in try boardClient(url).events(from: temporaryCheckpoint()) {} }
+      try await eventually("a second attempt") { attempts.texts.count >= 2 }
+      try await Task.sleep(for: .milliseconds(500))
+      reader.cancel()
+      try await reader.value
+      #expect(attempts.texts.count <= 3)
+    }
+  }
+
+  @Test func anOutboxRunGoesOnAfterAFailedAttemptAndSendsOnceTheEndpointIsBack() async throws {
+    let log = try temporaryLog()
+    // A port that nothing listens on once its first server has stopped.
+    var port = 0
+    try await withServer(boardEndpoint(log)) { url in port = try #require(URLComponents(string: url)?.port) }
+    var configuration = EventsClient.Configuration()
+    configuration.initialRetryDelay = .milliseconds(20)
+    configuration.maximumRetryDelay = .milliseconds(100)
+    // AsyncHTTPClient tries to connect until this deadline: each attempt fails after it.
+    configuration.requestTimeout = .milliseconds(200)
+    let client = EventsClient(
+      url: try #require(URL(string: "http://127.0.0.1:\(port)/events")), catalog: GeneratedEvents.catalog,
+      configuration: configuration, headers: { ["Authorization": "Bearer alice"] })
+    let outbox = try EventOutbox(folder: temporaryFolder(), source: "app/retry", client: client)
+    let run = Task { try await outbox.run() }
+    let ids = try (0..<3).map { try outbox.publish(NoteAdded(board: BoardID("b1"), text: "\($0)", author: "me")).id }
+    // Long enough for attempts to fail: only a run that tries again sends them later.
+    try await Task.sleep(for: .seconds(1))
+    #expect(try await outbox.pendingCount() == 3)
+    try await withServer(boardEndpoint(log), port: port) { _ in
+      try await eventually("sent once the endpoint is back") { try storedIDs(log) == ids }
+    }
+    run.cancel()
+    try await run.value
+  }
+}
