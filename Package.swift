@@ -55,7 +55,8 @@ let package = Package(
       description:
         "The TypedEventsHTTPServer product: a store's events over HTTP (Server-Sent Events, pages, CloudEvents POST) on Hummingbird."
     ),
-    // Off by default as well: only a package that enables it resolves AsyncHTTPClient.
+    // Off by default as well: only a package that enables it builds AsyncHTTPClient (HTTPServer
+    // resolves it too: Hummingbird's testing library uses it).
     .trait(
       name: "HTTPClient",
       description:
