@@ -110,6 +110,12 @@
       self.capacity = max(1, capacity)
     }
 
+    /// What the feed holds: the events it serves, those dropped and not yet compacted away,
+    /// and the positions it knows. At most `capacity`, a quarter of it, and `capacity` + 1.
+    var holdings: (events: Int, dropped: Int, positions: Int) {
+      state.withLock { ($0.items.count - $0.head, $0.head, $0.sequences.count) }
+    }
+
     // MARK: Streams
 
     /// The sequence number of the event after `position`, when the feed has passed `position`

@@ -55,6 +55,38 @@ struct EventFeedTests {
     #expect(later.map(\.stored.envelope.id) == ["n4"])
   }
 
+  @Test("The feed holds at most its capacity, and a quarter of it dropped, however much it reads")
+  func theFeedKeepsItsCapacity() async throws {
+    let log = try temporaryLog()
+    let feed = EventFeed<EventLog>(capacity: 16)
+    let running = Task {
+      await feed.run(
+        store: log, batchSize: 10, pollInterval: .milliseconds(20), idleTimeout: .seconds(60),
+        defaultSource: "/", logger: Logger(label: "EventFeedTests"))
+    }
+    defer { running.cancel() }
+    await feed.open(timeout: .seconds(10))
+    defer { feed.close() }
+    for batch in 0..<20 {
+      try log.append(contentsOf: notes(batch * 10 + 1...batch * 10 + 10))
+      // Once the feed has read the batch (its last position joins), what it keeps is bounded.
+      let last = try #require(try await log.read(after: nil, limit: 1_000).envelopes.last?.position)
+      let deadline = ContinuousClock.now + .seconds(20)
+      while feed.join(after: last) == nil, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      #expect(feed.join(after: last) != nil, "the feed never read batch \(batch)")
+      let holdings = feed.holdings
+      #expect(holdings.events <= 16, "after batch \(batch)")
+      #expect(holdings.dropped <= 16 / 4, "after batch \(batch)")
+      #expect(holdings.positions <= 16 + 1, "after batch \(batch)")
+    }
+    // The newest are the ones held.
+    let stored = try await log.read(after: nil, limit: 1_000).envelopes
+    let (items, _) = try await take(16, from: feed, at: try #require(feed.join(after: stored[183].position)))
+    #expect(items.map(\.stored.envelope.id) == (185...200).map { "n\($0)" })
+  }
+
   /// `count` events of `feed` from sequence number `sequence` on, waiting for them; and the
   /// sequence number after them.
   private func take(

@@ -27,6 +27,26 @@ struct IdleFeedTests {
     }
   }
 
+  @Test("A stream that resumes from a position the feed holds starts from the feed, without reading the store")
+  func aStreamResumesFromTheFeed() async throws {
+    let store = CountingStore(log: try temporaryLog())
+    try await withServer(endpoint(store, pollInterval: .milliseconds(50))) { url in
+      // A first stream starts the feed on the empty store; five events reach it live.
+      var (_, first) = try await openStream(url)
+      try await postNotes(url, ids: 1...5, board: "b1")
+      let live = try await first.events(5)
+      let second = try await store.log.read(after: nil, limit: 2).envelopes[1].position
+
+      var (_, resumed) = try await openStream(url, lastEventID: try #require(live[1].id))
+      let rest = try await resumed.events(3)
+      #expect(
+        rest.compactMap { $0.data.flatMap { try? EventEnvelope(cloudEventJSON: Data($0.utf8)) }?.id }
+          == ["note-3", "note-4", "note-5"])
+      // The feed's own reads go on; none is the resumed stream's, after its position.
+      #expect(await store.reads.afters.filter { $0 == second }.isEmpty)
+    }
+  }
+
   @Test("Nothing is read back before a stream opens, nor once none has been open for the idle timeout")
   func readsOnlyForOpenStreams() async throws {
     let store = CountingStore(log: try temporaryLog())
@@ -127,9 +147,12 @@ actor ReadCounter {
   /// store that holds events (to learn whether the beginning is its start); streams read
   /// `readBatchSize` at a time.
   private(set) var feedStarts = 0
+  /// The position each read was after, in order.
+  private(set) var afters: [EventLog.Position?] = []
 
   func count(after position: EventLog.Position?, limit: Int) {
     count += 1
+    afters.append(position)
     if position == nil && limit == 1 { feedStarts += 1 }
   }
 }
