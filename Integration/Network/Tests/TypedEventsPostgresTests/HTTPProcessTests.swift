@@ -54,6 +54,38 @@
       try await store.read(after: nil, limit: 100_000).envelopes.map(\.envelope)
     }
 
+    @Test func theReadmesHTTPExampleRunsAServerOnItsFileLogAReaderAndAPublisher() async throws {
+      // As README's table runs it, each in a terminal of its own, in one folder: without a
+      // PostgreSQL URL the server keeps `events.log` there.
+      let folder = try Self.processFolder()
+      defer { try? FileManager.default.removeItem(at: folder) }
+      func example(_ arguments: [String]) throws -> ExampleProcess {
+        try ExampleProcess(
+          arguments, schema: "unused", executable: "events-http-example", workingDirectory: folder,
+          removing: ["TYPEDEVENTS_POSTGRES_URL"])
+      }
+      let server = try example(["server", "0"])
+      var url: String?
+      try await eventually {
+        url = server.output.split(separator: "\n").first { $0.hasPrefix("serving ") }.map {
+          String($0.dropFirst("serving ".count))
+        }
+        return url != nil
+      }
+      let events = try #require(url, "the server did not start: \(server.output)")
+      let reader = try example(["reader", events, "reader.checkpoint"])
+      let publisher = try example(["publisher", events, "outbox", "5"])
+      try await eventually { reader.received.count >= 5 && publisher.output.contains("\nsent") }
+      #expect(publisher.output.contains("published 5\n"), "\(publisher.output)")
+      #expect(publisher.output.hasSuffix("sent\n"), "\(publisher.output)")
+      #expect(reader.received == (0..<5).map { "box \($0)" }, "\(reader.output)")
+      let log = EventLog(url: folder.appendingPathComponent("events.log"))
+      #expect(try log.read().envelopes.count == 5)
+      #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("reader.checkpoint").path))
+      for process in [reader, server] { process.kill(SIGTERM) }
+      _ = await publisher.exitStatus()
+    }
+
     @Test func aServerKilledMidStreamAndRestartedLeavesEveryReaderWithEveryEventOnceInOrder() async throws {
       try await withStore { store in
         let folder = try Self.processFolder()

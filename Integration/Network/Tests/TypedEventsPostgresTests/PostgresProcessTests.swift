@@ -74,7 +74,8 @@
 
     init(
       _ arguments: [String], schema: String, handlerDelayMilliseconds: Int = 0,
-      executable name: String = "events-postgres-example", environment extra: [String: String] = [:]
+      executable name: String = "events-postgres-example", environment extra: [String: String] = [:],
+      workingDirectory: URL? = nil, removing removed: Set<String> = []
     ) throws {
       var directory = Bundle.main.bundleURL
       if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
@@ -85,16 +86,20 @@
       environment["TYPEDEVENTS_SCHEMA"] = schema
       environment["EXAMPLE_HANDLER_DELAY_MS"] = "\(handlerDelayMilliseconds)"
       environment.merge(extra) { $1 }
+      for name in removed { environment[name] = nil }
       var actions = posix_spawn_file_actions_t()
       posix_spawn_file_actions_init(&actions)
       defer { posix_spawn_file_actions_destroy(&actions) }
       posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
       posix_spawn_file_actions_adddup2(&actions, 1, 2)
-      let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+      // In another folder through env(1): Glibc's posix_spawn_file_actions_addchdir_np is not
+      // visible to Swift.
+      let command = workingDirectory.map { ["/usr/bin/env", "-C", $0.path, executable] } ?? [executable]
+      let argv = (command + arguments).map { strdup($0) } + [nil]
       let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
       defer { for pointer in argv + envp { free(pointer) } }
       var pid: pid_t = 0
-      let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+      let result = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
       guard result == 0 else { throw PostgresTestServer.ServerError("cannot start \(executable): \(result)") }
       self.pid = pid
     }
