@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import BoardEvents
 import Foundation
 import Hummingbird
@@ -75,6 +76,38 @@ struct EventsClientRecoveryTests {
       try await reader.value
       #expect(attempts.texts.count <= 3)
     }
+  }
+
+  @Test func aStreamThatGoesSilentEndsAtTheClientsReadTimeoutAndIsOpenedAgain() async throws {
+    let attempts = Received()
+    let router = Router()
+    // A stream that sends its head and a comment, then nothing, without closing: a network
+    // that changed, a NAT that forgot the connection.
+    router.get("events") { request, _ -> Response in
+      attempts.append("attempt")
+      return Response(
+        status: .ok, headers: [.contentType: "text/event-stream"],
+        body: ResponseBody { writer in
+          try await writer.write(ByteBuffer(string: ": open\n\n"))
+          // Silent until the client closes the connection.
+          try await request.body.consumeWithCancellationOnInboundClose { _ in
+            try await Task.sleep(for: .seconds(60))
+          }
+        })
+    }
+    var configuration = HTTPClient.Configuration()
+    configuration.timeout.read = .milliseconds(300)
+    let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    try await withServer(router) { url in
+      let client = EventsClient(
+        url: try #require(URL(string: url)), catalog: GeneratedEvents.catalog, httpClient: httpClient)
+      let reader = Task { for try await _ in client.events(from: temporaryCheckpoint()) {} }
+      // With the default client's 90 s, the first connection would still be open.
+      try await eventually("the silent stream opened again", seconds: 10) { attempts.texts.count >= 2 }
+      reader.cancel()
+      try await reader.value
+    }
+    try await httpClient.shutdown()
   }
 
   @Test func anOutboxRunGoesOnAfterAFailedAttemptAndSendsOnceTheEndpointIsBack() async throws {
