@@ -12,11 +12,7 @@ struct EventFeedTests {
   func oldSequenceNumbersAreBehindAfterARestart() async throws {
     let log = try temporaryLog()
     let feed = EventFeed<EventLog>(capacity: 100)
-    let running = Task {
-      await feed.run(
-        store: log, batchSize: 10, pollInterval: .milliseconds(20), idleTimeout: .milliseconds(100),
-        defaultSource: "/", logger: Logger(label: "EventFeedTests"))
-    }
+    let running = run(feed, on: log, idleTimeout: .milliseconds(100))
     defer { running.cancel() }
 
     // A stream opens: the feed starts on the empty log, where the beginning is its start.
@@ -59,11 +55,7 @@ struct EventFeedTests {
   func theFeedKeepsItsCapacity() async throws {
     let log = try temporaryLog()
     let feed = EventFeed<EventLog>(capacity: 16)
-    let running = Task {
-      await feed.run(
-        store: log, batchSize: 10, pollInterval: .milliseconds(20), idleTimeout: .seconds(60),
-        defaultSource: "/", logger: Logger(label: "EventFeedTests"))
-    }
+    let running = run(feed, on: log, idleTimeout: .seconds(60))
     defer { running.cancel() }
     await feed.open(timeout: .seconds(10))
     defer { feed.close() }
@@ -85,6 +77,15 @@ struct EventFeedTests {
     let stored = try await log.read(after: nil, limit: 1_000).envelopes
     let (items, _) = try await take(16, from: feed, at: try #require(feed.join(after: stored[183].position)))
     #expect(items.map(\.stored.envelope.id) == (185...200).map { "n\($0)" })
+  }
+
+  /// Runs `feed` on `log`, reading 10 events at a time and every 20 ms at the latest.
+  private func run(_ feed: EventFeed<EventLog>, on log: EventLog, idleTimeout: Duration) -> Task<Void, Never> {
+    Task {
+      await feed.run(
+        store: log, batchSize: 10, pollInterval: .milliseconds(20), idleTimeout: idleTimeout,
+        defaultSource: "/", logger: Logger(label: "EventFeedTests"))
+    }
   }
 
   /// `count` events of `feed` from sequence number `sequence` on, waiting for them; and the

@@ -59,13 +59,9 @@ struct EventsClientRecoveryTests {
 
   @Test func aStreamWaitsAtLeastTheRetryTheServerAsksFor() async throws {
     let attempts = Received()
-    let router = Router()
     // A stream that asks for a second between attempts, then ends at once.
-    router.get("events") { _, _ -> Response in
-      attempts.append("attempt")
-      return Response(
-        status: .ok, headers: [.contentType: "text/event-stream"],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: "retry: 1000\n\n")))
+    let router = streamRoute(counting: attempts) { _, writer in
+      try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
     }
     try await withServer(router) { url in
       // Its own delays are 20 to 200 ms: without the server's retry it would try ten times.
@@ -80,20 +76,12 @@ struct EventsClientRecoveryTests {
 
   @Test func aStreamThatGoesSilentEndsAtTheClientsReadTimeoutAndIsOpenedAgain() async throws {
     let attempts = Received()
-    let router = Router()
     // A stream that sends its head and a comment, then nothing, without closing: a network
     // that changed, a NAT that forgot the connection.
-    router.get("events") { request, _ -> Response in
-      attempts.append("attempt")
-      return Response(
-        status: .ok, headers: [.contentType: "text/event-stream"],
-        body: ResponseBody { writer in
-          try await writer.write(ByteBuffer(string: ": open\n\n"))
-          // Silent until the client closes the connection.
-          try await request.body.consumeWithCancellationOnInboundClose { _ in
-            try await Task.sleep(for: .seconds(60))
-          }
-        })
+    let router = streamRoute(counting: attempts) { request, writer in
+      try await writer.write(ByteBuffer(string: ": open\n\n"))
+      // Silent until the client closes the connection.
+      try await request.body.consumeWithCancellationOnInboundClose { _ in try await Task.sleep(for: .seconds(60)) }
     }
     var configuration = HTTPClient.Configuration()
     configuration.timeout.read = .milliseconds(300)
@@ -135,4 +123,23 @@ struct EventsClientRecoveryTests {
     run.cancel()
     try await run.value
   }
+}
+
+/// A router whose `events` answers each GET, counted in `attempts`, with a `text/event-stream`
+/// that `write` writes.
+func streamRoute(
+  counting attempts: Received,
+  _ write: @escaping @Sendable (Request, inout any ResponseBodyWriter) async throws -> Void
+) -> Router<BasicRequestContext> {
+  let router = Router()
+  router.get("events") { request, _ -> Response in
+    attempts.append("attempt")
+    return Response(
+      status: .ok, headers: [.contentType: "text/event-stream"],
+      body: ResponseBody { writer in
+        try await write(request, &writer)
+        try await writer.finish(nil)
+      })
+  }
+  return router
 }
