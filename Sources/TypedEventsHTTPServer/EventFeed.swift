@@ -110,8 +110,9 @@
       self.capacity = max(1, capacity)
     }
 
-    /// What the feed holds: the events it serves, those dropped and not yet compacted away,
-    /// and the positions it knows. At most `capacity`, a quarter of it, and `capacity` + 1.
+    /// What the feed holds: the events it serves (at most `capacity`), those dropped and not yet
+    /// compacted away (at most a quarter of `capacity`), and the positions it knows (one per
+    /// event held, and the few that name the place before the first).
     var holdings: (events: Int, dropped: Int, positions: Int) {
       state.withLock { ($0.items.count - $0.head, $0.head, $0.sequences.count) }
     }

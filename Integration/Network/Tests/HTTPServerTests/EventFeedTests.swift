@@ -49,6 +49,8 @@ struct EventFeedTests {
     try log.append(contentsOf: notes(4...4))
     let (later, _) = try await take(1, from: feed, at: joined)
     #expect(later.map(\.stored.envelope.id) == ["n4"])
+    running.cancel()
+    await running.value
   }
 
   @Test("The feed holds at most its capacity, and a quarter of it dropped, however much it reads")
@@ -58,25 +60,33 @@ struct EventFeedTests {
     let running = run(feed, on: log, idleTimeout: .seconds(60))
     defer { running.cancel() }
     await feed.open(timeout: .seconds(10))
-    defer { feed.close() }
-    for batch in 0..<20 {
-      try log.append(contentsOf: notes(batch * 10 + 1...batch * 10 + 10))
+    // One event at a time, then ten: the feed's reads hold one to ten events.
+    let batches = (1...40).map { $0...$0 } + stride(from: 41, to: 200, by: 10).map { $0...$0 + 9 }
+    for batch in batches {
+      try log.append(contentsOf: notes(batch))
       // Once the feed has read the batch (its last position joins), what it keeps is bounded.
       let last = try #require(try await log.read(after: nil, limit: 1_000).envelopes.last?.position)
       let deadline = ContinuousClock.now + .seconds(20)
       while feed.join(after: last) == nil, ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(5))
+        try await Task.sleep(for: .milliseconds(2))
       }
-      #expect(feed.join(after: last) != nil, "the feed never read batch \(batch)")
+      #expect(feed.join(after: last) != nil, "the feed never read up to n\(batch.upperBound)")
       let holdings = feed.holdings
-      #expect(holdings.events <= 16, "after batch \(batch)")
-      #expect(holdings.dropped <= 16 / 4, "after batch \(batch)")
-      #expect(holdings.positions <= 16 + 1, "after batch \(batch)")
+      #expect(holdings.events <= 16, "after n\(batch.upperBound)")
+      #expect(holdings.dropped <= 16 / 4, "after n\(batch.upperBound)")
+      // One per event held, and the places before the first (the log's start, the end of a
+      // read that held no event).
+      #expect(holdings.positions <= 16 + 3, "after n\(batch.upperBound)")
     }
-    // The newest are the ones held.
+    // The newest are the ones held; the older are gone.
     let stored = try await log.read(after: nil, limit: 1_000).envelopes
+    #expect(stored.count == 200)
     let (items, _) = try await take(16, from: feed, at: try #require(feed.join(after: stored[183].position)))
     #expect(items.map(\.stored.envelope.id) == (185...200).map { "n\($0)" })
+    #expect(feed.join(after: stored[100].position) == nil)
+    feed.close()
+    running.cancel()
+    await running.value
   }
 
   /// Runs `feed` on `log`, reading 10 events at a time and every 20 ms at the latest.

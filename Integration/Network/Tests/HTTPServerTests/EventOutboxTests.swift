@@ -43,7 +43,7 @@ struct EventOutboxTests {
     await #expect(throws: (any Error).self) { try await outbox.sendPending() }
     #expect(try await outbox.pendingCount() == 10)
     #expect(try storedIDs(log).isEmpty)
-    // On disk once published: the outbox's log syncs each append.
+    // On disk once published: the outbox's log is made to fsync each append.
     #expect(outbox.log.durability == .fsyncEachAppend)
 
     try await withServer(boardEndpoint(log), port: port) { _ in

@@ -22,7 +22,11 @@ struct EventsClientRecoveryTests {
           asked.append("asked")
           return ["Authorization": "Bearer \(asked.texts.count == 1 ? "expired" : "alice")"]
         })
-      await #expect(throws: EventsClientError.self) { try await client.send([try noteEnvelope("n-1")]) }
+      let refused = await #expect(throws: EventsClientError.self) { try await client.send([try noteEnvelope("n-1")]) }
+      guard case .refused(let problem)? = refused else {
+        throw FeedTestFailure(description: "\(String(describing: refused))")
+      }
+      #expect(problem.status == 401)
       #expect(try await client.send([try noteEnvelope("n-1")]).map(\.wasStored) == [false])
       #expect(asked.texts.count == 2)
       #expect(try storedIDs(log) == ["n-1"])
@@ -64,13 +68,15 @@ struct EventsClientRecoveryTests {
       try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
     }
     try await withServer(router) { url in
-      // Its own delays are 20 to 200 ms: without the server's retry it would try ten times.
+      // Its own delays are 20 to 200 ms: without the server's retry it would come back sooner.
       let reader = Task { for try await _ in try boardClient(url).events(from: temporaryCheckpoint()) {} }
-      try await eventually("a second attempt") { attempts.texts.count >= 2 }
-      try await Task.sleep(for: .milliseconds(500))
+      try await eventually("three attempts") { attempts.times.count >= 3 }
       reader.cancel()
       try await reader.value
-      #expect(attempts.texts.count <= 3)
+      let times = attempts.times
+      for (earlier, later) in zip(times, times.dropFirst()).prefix(2) {
+        #expect(later - earlier >= .milliseconds(950), "\(later - earlier) between attempts")
+      }
     }
   }
 
@@ -86,44 +92,62 @@ struct EventsClientRecoveryTests {
     var configuration = HTTPClient.Configuration()
     configuration.timeout.read = .milliseconds(300)
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    try await withServer(router) { url in
-      let client = EventsClient(
-        url: try #require(URL(string: url)), catalog: GeneratedEvents.catalog, httpClient: httpClient)
-      let reader = Task { for try await _ in client.events(from: temporaryCheckpoint()) {} }
-      // With the default client's 90 s, the first connection would still be open.
-      try await eventually("the silent stream opened again", seconds: 10) { attempts.texts.count >= 2 }
-      reader.cancel()
-      try await reader.value
+    do {
+      try await withServer(router) { url in
+        let client = EventsClient(
+          url: try #require(URL(string: url)), catalog: GeneratedEvents.catalog, httpClient: httpClient)
+        let reader = Task { for try await _ in client.events(from: temporaryCheckpoint()) {} }
+        // With the default client's 90 s, the first connection would still be open.
+        try await eventually("the silent stream opened again", seconds: 10) { attempts.texts.count >= 2 }
+        reader.cancel()
+        try await reader.value
+      }
+    } catch {
+      // A client not shut down stops the test process.
+      try await httpClient.shutdown()
+      throw error
     }
     try await httpClient.shutdown()
   }
 
   @Test func anOutboxRunGoesOnAfterAFailedAttemptAndSendsOnceTheEndpointIsBack() async throws {
     let log = try temporaryLog()
-    // A port that nothing listens on once its first server has stopped.
-    var port = 0
-    try await withServer(boardEndpoint(log)) { url in port = try #require(URLComponents(string: url)?.port) }
-    var configuration = EventsClient.Configuration()
-    configuration.initialRetryDelay = .milliseconds(20)
-    configuration.maximumRetryDelay = .milliseconds(100)
-    // AsyncHTTPClient tries to connect until this deadline: each attempt fails after it.
-    configuration.requestTimeout = .milliseconds(200)
-    let client = EventsClient(
-      url: try #require(URL(string: "http://127.0.0.1:\(port)/events")), catalog: GeneratedEvents.catalog,
-      configuration: configuration, headers: { ["Authorization": "Bearer alice"] })
-    let outbox = try EventOutbox(folder: temporaryFolder(), source: "app/retry", client: client)
-    let run = Task { try await outbox.run() }
-    let ids = try (0..<3).map { try outbox.publish(NoteAdded(board: BoardID("b1"), text: "\($0)", author: "me")).id }
-    // Long enough for attempts to fail: only a run that tries again sends them later.
-    try await Task.sleep(for: .seconds(1))
-    #expect(try await outbox.pendingCount() == 3)
-    try await withServer(boardEndpoint(log), port: port) { _ in
-      try await eventually("sent once the endpoint is back") { try storedIDs(log) == ids }
+    let store = FailingStore(log: log)
+    store.failure.set(.unavailable)
+    let endpoint = EventsEndpoint(store: store, catalog: GeneratedEvents.catalog, access: boardAccess)
+    try await withServer(endpoint) { url in
+      let requests = Received()
+      let client = EventsClient(
+        url: try #require(URL(string: url)), catalog: GeneratedEvents.catalog, configuration: fastRetries,
+        headers: {
+          requests.append("request")
+          return ["Authorization": "Bearer alice"]
+        })
+      let outbox = try EventOutbox(folder: temporaryFolder(), source: "app/retry", client: client)
+      let run = Task { try await outbox.run() }
+      let ids = try (0..<3).map {
+        try outbox.publish(NoteAdded(board: BoardID("b1"), text: "\($0)", author: "me")).id
+      }
+      // The store fails: each attempt gets a 503, and only a run that tries again sends later.
+      try await eventually("two failed attempts") { requests.texts.count >= 2 }
+      #expect(try storedIDs(log).isEmpty)
+      #expect(try await outbox.pendingCount() == 3)
+      store.failure.set(nil)
+      try await eventually("sent once the store is back") { try storedIDs(log) == ids }
+      run.cancel()
+      try await run.value
     }
-    run.cancel()
-    try await run.value
   }
+
 }
+
+/// Delays of 20 to 100 ms between attempts.
+let fastRetries = {
+  var configuration = EventsClient.Configuration()
+  configuration.initialRetryDelay = .milliseconds(20)
+  configuration.maximumRetryDelay = .milliseconds(100)
+  return configuration
+}()
 
 /// A router whose `events` answers each GET, counted in `attempts`, with a `text/event-stream`
 /// that `write` writes.

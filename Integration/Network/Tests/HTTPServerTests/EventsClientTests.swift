@@ -38,12 +38,21 @@ func eventually(
 
 /// What a client task received so far.
 final class Received: @unchecked Sendable {
-  // Guards `received`.
+  // Guards `received` and `instants`.
   private let lock = NSLock()
   private var received: [String] = []
 
-  func append(_ text: String) { lock.withLock { received.append(text) } }
+  private var instants: [ContinuousClock.Instant] = []
+
+  func append(_ text: String) {
+    lock.withLock {
+      received.append(text)
+      instants.append(.now)
+    }
+  }
   var texts: [String] { lock.withLock { received } }
+  /// When each text was appended.
+  var times: [ContinuousClock.Instant] { lock.withLock { instants } }
 }
 
 @Suite("HTTP client: typed events from the endpoint", .timeLimit(.minutes(1)))

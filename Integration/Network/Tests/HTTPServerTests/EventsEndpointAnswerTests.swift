@@ -125,14 +125,21 @@ struct EventsEndpointAnswerTests {
     let log = try temporaryLog()
     let endpoint = boardEndpoint(log) { configuration in configuration.maximumBodySize = 1_000 }
     try await withServer(endpoint) { url in
-      // No Content-Length: the limit can only be found while the body is read.
-      let event = Array(noteJSON(id: "big", board: "b1", text: String(repeating: "x", count: 1_500)).utf8)
+      // No Content-Length, and a body that goes on: the answer can only come while it is read.
+      let (body, more) = AsyncStream<ByteBuffer>.makeStream()
+      for _ in 0..<3 { more.yield(ByteBuffer(repeating: UInt8(ascii: " "), count: 400)) }
+      let ending = Task {
+        // Ends the body only in case the endpoint waits for its end, so the test fails, not hangs.
+        try? await Task.sleep(for: .seconds(5))
+        more.finish()
+      }
       var chunked = request(url, method: .POST, headers: [("Content-Type", "application/cloudevents+json")])
-      chunked.body = .stream(
-        chunks(
-          stride(from: 0, to: event.count, by: 400).map { ByteBuffer(bytes: event[$0..<min($0 + 400, event.count)]) }),
-        length: .unknown)
+      chunked.body = .stream(body, length: .unknown)
+      let start = ContinuousClock.now
       let answer = try await send(chunked)
+      #expect(ContinuousClock.now - start < .seconds(4), "the answer waited for the body's end")
+      ending.cancel()
+      more.finish()
       #expect(answer.status == 413, "\(answer.body)")
       #expect(answer.problem == "too-large")
       #expect(try storedIDs(log).isEmpty)

@@ -30,11 +30,16 @@ struct IdleFeedTests {
   @Test("A stream that resumes from a position the feed holds starts from the feed, without reading the store")
   func aStreamResumesFromTheFeed() async throws {
     let store = CountingStore(log: try temporaryLog())
-    try await withServer(endpoint(store, pollInterval: .milliseconds(50))) { url in
-      // A first stream starts the feed on the empty store; five events reach it live.
+    // A long poll interval: a stream waits for the feed's start (up to that long) before its
+    // first frame. The log wakes the feed for each append.
+    try await withServer(endpoint(store, pollInterval: .seconds(5))) { url in
+      // A first stream starts the feed on the empty store; once its first frame (`retry`) has
+      // come, the feed has started, and the five events after reach it live.
       var (_, first) = try await openStream(url)
+      _ = try await first.next()
       try await postNotes(url, ids: 1...5, board: "b1")
       let live = try await first.events(5)
+      try #require(live.count == 5)
       let second = try await store.log.read(after: nil, limit: 2).envelopes[1].position
 
       var (_, resumed) = try await openStream(url, lastEventID: try #require(live[1].id))
