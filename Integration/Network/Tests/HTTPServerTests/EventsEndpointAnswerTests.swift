@@ -170,6 +170,31 @@ struct EventsEndpointAnswerTests {
     }
   }
 
+  @Test func aRequestForSeveralTypesGets403OnlyWhenThePrincipalMayReadNoneOfThem() async throws {
+    let log = try temporaryLog()
+    try log.append(
+      contentsOf: [
+        try noteEnvelope("added"),
+        try EventEnvelope(NoteRemoved(board: BoardID("b1"), index: 0), id: "removed", source: "/tests"),
+      ])
+    // Removals only, on any board.
+    let removals = EventAccess<Reader>(
+      authenticate: boardAccess.authenticate,
+      authorize: { _, permission in permission.action == .read && permission.type == NoteRemoved.eventName })
+    let endpoint = EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: removals)
+    try await withServer(endpoint) { url in
+      let added = "type=\(NoteAdded.eventName)"
+      let removed = "type=\(NoteRemoved.eventName)"
+      let none = try await send(
+        request(url + "?\(added)&subject=b1", headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(none.status == 403, "\(none.body)")
+      #expect(none.problem == "forbidden")
+      // One of the two may be read: the request is served, with what may be read.
+      let some = try await pageIDs(url + "?\(added)&\(removed)&subject=b1")
+      #expect(some == ["removed"])
+    }
+  }
+
   @Test func theDefaultsAreThoseDocumented() {
     let endpoint = EventsEndpoint<EventLog, Reader>.Configuration()
     #expect(endpoint.maximumBodySize == 1 << 20)
