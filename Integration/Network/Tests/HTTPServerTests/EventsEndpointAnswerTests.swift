@@ -153,12 +153,7 @@ struct EventsEndpointAnswerTests {
   }
 
   @Test func typeMayBeRepeatedToSelectSeveralTypes() async throws {
-    let log = try temporaryLog()
-    try log.append(
-      contentsOf: [
-        try noteEnvelope("added"),
-        try EventEnvelope(NoteRemoved(board: BoardID("b1"), index: 0), id: "removed", source: "/tests"),
-      ])
+    let log = try logWithAnAdditionAndARemoval()
     try await withServer(boardEndpoint(log)) { url in
       let added = "type=\(NoteAdded.eventName)"
       let removed = "type=\(NoteRemoved.eventName)"
@@ -171,12 +166,7 @@ struct EventsEndpointAnswerTests {
   }
 
   @Test func aRequestForSeveralTypesGets403OnlyWhenThePrincipalMayReadNoneOfThem() async throws {
-    let log = try temporaryLog()
-    try log.append(
-      contentsOf: [
-        try noteEnvelope("added"),
-        try EventEnvelope(NoteRemoved(board: BoardID("b1"), index: 0), id: "removed", source: "/tests"),
-      ])
+    let log = try logWithAnAdditionAndARemoval()
     // Removals only, on any board.
     let removals = EventAccess<Reader>(
       authenticate: boardAccess.authenticate,
@@ -215,6 +205,17 @@ struct EventsEndpointAnswerTests {
     #expect(client.requestTimeout == .seconds(30))
     #expect(client.maximumAnswerSize == 4 << 20)
   }
+}
+
+/// A log holding a note added to board b1 (id `added`), then one removed from it (`removed`).
+func logWithAnAdditionAndARemoval() throws -> EventLog {
+  let log = try temporaryLog()
+  try log.append(
+    contentsOf: [
+      try noteEnvelope("added"),
+      try EventEnvelope(NoteRemoved(board: BoardID("b1"), index: 0), id: "removed", source: "/tests"),
+    ])
+  return log
 }
 
 /// The ids of the events of the page at `url`, as alice.
