@@ -126,4 +126,98 @@ struct CloudEventJSONReaderTests {
       #expect((CloudEventJSONReader.read(json) == nil) == id.contains("\""))
     }
   }
+
+  /// What a batch's elements give read one by one with `JSONDecoder`; nil when `json` is not an
+  /// array or one element is not a JSON object.
+  static func elementByElement(_ json: Data) -> [CloudEventJSONReader.Members]? {
+    guard let elements = JSONObjectScanner.elements(ofArray: json) else { return nil }
+    var members: [CloudEventJSONReader.Members] = []
+    for element in elements {
+      guard let read = try? CloudEventJSONReader.readWithJSONDecoder(element) else { return nil }
+      members.append(read)
+    }
+    return members
+  }
+
+  /// `documents` as one JSON array, with whitespace around each element.
+  static func batch(_ documents: [String]) -> Data {
+    Data(("[" + documents.map { " \($0)\n" }.joined(separator: ",") + "] ").utf8)
+  }
+
+  @Test func aBatchIsReadInOnePassAsItsElementsAreOneByOne() throws {
+    let written = try Self.written().map { String(decoding: $0, as: UTF8.self) }
+    for documents in [Self.common, written, Self.common + written, [], [Self.common[0]]] {
+      let json = Self.batch(documents)
+      let direct = try #require(CloudEventJSONReader.readBatch(json), "not read directly: \(documents)")
+      #expect(direct.count == documents.count)
+      #expect(direct == Self.elementByElement(json))
+    }
+    // One element of another shape: the whole batch is left to the reading element by element,
+    // which still reads every element.
+    let escaped = #"{"specversion":"1.0","id":"a\"b","source":"/s","type":"T"}"#
+    let mixed = Self.batch([written[0], escaped, written[1]])
+    #expect(CloudEventJSONReader.readBatch(mixed) == nil)
+    #expect(
+      try EventEnvelope.envelopes(cloudEventBatchJSON: mixed).map(\.id) == [
+        try EventEnvelope(cloudEventJSON: Data(written[0].utf8)).id, "a\"b",
+        try EventEnvelope(cloudEventJSON: Data(written[1].utf8)).id,
+      ])
+    for notABatch in ["", "{}", "[", "[{}", "[{},]", "[{}] x", "[] []", "[1]", "[[]]"] {
+      #expect(CloudEventJSONReader.readBatch(Data(notABatch.utf8)) == nil, "\(notABatch)")
+    }
+  }
+
+  /// Random edits of batches: wherever the one-pass reader still answers, it gives what reading
+  /// each element with `JSONDecoder` gives.
+  @Test func onEditedBatchesItAnswersOnlyAsTheElementsReadOneByOneDo() throws {
+    var random = SplitMix64(state: 0xBA7C_4E57)
+    let significant = Array(#"{}[]":,\ 0123456789.eE+-tfnulrsa"#.utf8) + [0x00, 0x0A, 0x80, 0xC3, 0xFF]
+    let written = try Self.written().map { String(decoding: $0, as: UTF8.self) }
+    var answered = 0
+    var tried = 0
+    for _ in 0..<3_000 {
+      let documents = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+        (Self.common + written).randomElement(using: &random) ?? ""
+      }
+      var bytes = [UInt8](Self.batch(documents))
+      for _ in 0...Int.random(in: 0...2, using: &random) {
+        let at = Int.random(in: 0..<bytes.count, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: bytes.remove(at: at)
+        case 1: bytes.insert(significant.randomElement(using: &random) ?? 0, at: at)
+        default: bytes[at] = significant.randomElement(using: &random) ?? 0
+        }
+      }
+      let json = Data(bytes)
+      tried += 1
+      guard let direct = CloudEventJSONReader.readBatch(json) else { continue }
+      answered += 1
+      #expect(direct == Self.elementByElement(json), "\(String(decoding: json, as: UTF8.self))")
+    }
+    #expect(answered > tried / 20, "answered \(answered) of \(tried)")
+  }
+
+  @Test func nullIsAbsentAndARepeatedNameIsLeftToJSONDecoder() throws {
+    let withNulls = Data(
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","subject":null,"data_base64":null,"x":null}"#.utf8)
+    let read = try #require(CloudEventJSONReader.read(withNulls))
+    #expect(read.context.subject == nil && read.dataBase64 == nil && read.context.extensions.isEmpty)
+    for repeated in [
+      #"{"specversion":"1.0","id":null,"id":"1","source":"/s","type":"T"}"#,
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","x":1,"x":null}"#,
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data_base64":null,"data_base64":"AA=="}"#,
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","eventversion":2,"eventversion":3}"#,
+    ] {
+      #expect(CloudEventJSONReader.read(Data(repeated.utf8)) == nil, "\(repeated)")
+    }
+  }
+
+  @Test func dataBase64ThatIsNoStringIsRefused() {
+    for value in ["{}", "[1]", "1.5", "7", "true"] {
+      let json = Data(#"{"specversion":"1.0","id":"1","source":"/s","type":"T","data_base64":\#(value)}"#.utf8)
+      #expect(throws: EventLogError.malformed("the CloudEvent's data_base64 is not base64"), "\(value)") {
+        try EventEnvelope(cloudEventJSON: json)
+      }
+    }
+  }
 }

@@ -68,7 +68,7 @@ extension EventEnvelope {
   /// - Throws: ``EventLogError/malformed(_:)`` when the headers are not a CloudEvents 1.0 event
   ///   (see ``init(cloudEventJSON:)``) or an HTTP value is not valid percent-encoding.
   public init(cloudEventMessage message: CloudEventMessage) throws {
-    var attributes: [String: EventAttributeValue] = [:]
+    var attributes = CloudEventContext()
     let prefix = message.prefix
     for (header, value) in message.headers {
       let lowered = header.lowercased()
@@ -82,7 +82,7 @@ extension EventEnvelope {
         attributes[name] = .string(text)
       }
     }
-    try self.init(cloudEventAttributes: attributes, payload: message.body)
+    try self.init(cloudEventContext: attributes, payload: message.body)
   }
 
   // MARK: Batches
@@ -112,6 +112,18 @@ extension EventEnvelope {
   /// - Throws: ``EventLogError/malformed(_:)`` when `json` is not an array of CloudEvents, naming
   ///   the first element that is not one.
   public static func envelopes(cloudEventBatchJSON json: Data) throws -> [EventEnvelope] {
+    if let batch = CloudEventJSONReader.readBatch(json) {
+      var envelopes: [EventEnvelope] = []
+      envelopes.reserveCapacity(batch.count)
+      for index in batch.indices {
+        do {
+          envelopes.append(try EventEnvelope(cloudEventMembers: batch[index]))
+        } catch EventLogError.malformed(let reason) {
+          throw EventLogError.malformed("element \(index) of the batch: \(reason)")
+        }
+      }
+      return envelopes
+    }
     // Each element is parsed in full below, so the array is JSON when its elements are.
     guard let elements = JSONObjectScanner.elements(ofArray: json) else {
       throw EventLogError.malformed("a CloudEvents batch is a JSON array")

@@ -103,20 +103,15 @@ extension EventEnvelope {
   public init(cloudEventJSON json: Data) throws {
     // The common shape read directly; anything else with JSONDecoder, which parses all of
     // `json`, `data` too, and refuses it unless it is JSON.
-    let members = try CloudEventJSONReader.read(json) ?? CloudEventJSONReader.readWithJSONDecoder(json)
-    let attributes = members.attributes
-    var values: [String: EventAttributeValue] = [:]
-    values.reserveCapacity(attributes.count)
-    for (key, value) in attributes where key != "data_base64" {
-      switch value {
-      case .null: continue  // null means absent (CloudEvents JSON format, 2.4)
-      case .value(let attribute): values[key] = attribute
-      case .other: throw EventLogError.malformed("the CloudEvent attribute \(key) has no CloudEvents type")
-      }
-    }
+    try self.init(
+      cloudEventMembers: try CloudEventJSONReader.read(json) ?? CloudEventJSONReader.readWithJSONDecoder(json))
+  }
+
+  /// An envelope from the members of a CloudEvent in JSON.
+  init(cloudEventMembers members: CloudEventJSONReader.Members) throws {
     var payload = Data()
     let data = members.data
-    if case .value(let encoded)? = attributes["data_base64"] {
+    if let encoded = members.dataBase64 {
       guard let text = encoded.stringValue, let bytes = Data(base64Encoded: text) else {
         throw EventLogError.malformed("the CloudEvent's data_base64 is not base64")
       }
@@ -124,7 +119,7 @@ extension EventEnvelope {
     } else if let data, data != Data("null".utf8) {
       payload = data
     }
-    try self.init(cloudEventAttributes: values, payload: payload)
+    try self.init(cloudEventContext: members.context, payload: payload)
     // Non-JSON data in `data` is a JSON string that holds the text (JSON format, 3.1).
     if !hasJSONPayload, let data, data.first == UInt8(ascii: "\""),
       let text = try? JSONDecoder().decode(String.self, from: data)
@@ -191,28 +186,28 @@ extension EventEnvelope {
   }
 
   /// An envelope from the context attributes of a CloudEvent, in any content mode, and its data.
-  init(cloudEventAttributes attributes: [String: EventAttributeValue], payload: Data) throws {
-    guard attributes["specversion"]?.stringValue == "1.0" else {
+  init(cloudEventContext context: CloudEventContext, payload: Data) throws {
+    guard context.specversion?.stringValue == "1.0" else {
       throw EventLogError.malformed("not a CloudEvents 1.0 event (specversion)")
     }
-    guard let id = attributes["id"]?.stringValue, !id.isEmpty else {
+    guard let id = context.id?.stringValue, !id.isEmpty else {
       throw EventLogError.malformed("a CloudEvent needs a non-empty id")
     }
-    guard let type = attributes["type"]?.stringValue, !type.isEmpty else {
+    guard let type = context.type?.stringValue, !type.isEmpty else {
       throw EventLogError.malformed("the CloudEvent \(id) has no type")
     }
-    guard let source = attributes["source"]?.stringValue, !source.isEmpty else {
+    guard let source = context.source?.stringValue, !source.isEmpty else {
       throw EventLogError.malformed("the CloudEvent \(id) has no source")
     }
     var time: Date?
-    if let text = attributes["time"] {
+    if let text = context.time {
       guard let date = text.dateValue else {
         throw EventLogError.malformed("the CloudEvent \(id) has a time that is not RFC 3339: \(text)")
       }
       time = date
     }
     var version = 1
-    switch attributes[Self.cloudEventVersionAttribute] {
+    switch context.eventversion {
     case .integer(let number)?: version = number
     case .string(let text)?:  // binary mode: every attribute is text
       guard let number = Int(text) else {
@@ -223,9 +218,9 @@ extension EventEnvelope {
     case nil: break
     }
     self.init(
-      id: id, source: source, time: time, name: type, version: version, subject: attributes["subject"]?.headerText,
-      dataContentType: attributes["datacontenttype"]?.headerText, dataSchema: attributes["dataschema"]?.headerText,
-      metadata: attributes.filter { !Self.reservedAttributes.contains($0.key) }, payload: payload)
+      id: id, source: source, time: time, name: type, version: version, subject: context.subject?.headerText,
+      dataContentType: context.datacontenttype?.headerText, dataSchema: context.dataschema?.headerText,
+      metadata: context.extensions, payload: payload)
     // What this package writes for every envelope, and implies when absent: not kept twice.
     if dataContentType == "application/json" { dataContentType = nil }
   }
