@@ -28,12 +28,16 @@
       /// Which of the feed's reads ``frames`` holds: items of one batch with adjacent ranges are
       /// adjacent frames in one buffer.
       let batch: Int
+      /// What a stream asks its principal's access policy before it sends the event: made once
+      /// here, not by each stream, which copied the whole envelope for it.
+      let readPermission: EventPermission
 
       init(stored: StoredEnvelope<Store.Position>, frames: ByteBuffer, range: Range<Int>, batch: Int) {
         self.stored = stored
         self.frames = frames
         self.range = range
         self.batch = batch
+        readPermission = EventPermission(read: stored.envelope)
       }
     }
 

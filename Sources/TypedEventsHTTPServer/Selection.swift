@@ -2,6 +2,13 @@
   import Hummingbird
   import TypedEvents
 
+  extension EventPermission {
+    /// The permission to read `envelope`.
+    init(read envelope: EventEnvelope) {
+      self.init(action: .read, type: envelope.name, subject: envelope.subject, source: envelope.source)
+    }
+  }
+
   @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
   extension EventsEndpoint {
     /// What a GET asks for: the position to go on after, the types and subject it filters on,
@@ -43,11 +50,14 @@
 
       /// Whether the request selects `envelope` and its principal may read it.
       func admits(_ envelope: EventEnvelope) -> Bool {
-        if let types, !types.contains(envelope.name) { return false }
-        if let subject, envelope.subject != subject { return false }
-        return authorize(
-          principal,
-          EventPermission(action: .read, type: envelope.name, subject: envelope.subject, source: envelope.source))
+        admits(EventPermission(read: envelope))
+      }
+
+      /// Whether the request selects the event that `permission` reads, and its principal may.
+      func admits(_ permission: EventPermission) -> Bool {
+        if let types, !types.contains(permission.type) { return false }
+        if let subject, permission.subject != subject { return false }
+        return authorize(principal, permission)
       }
     }
   }

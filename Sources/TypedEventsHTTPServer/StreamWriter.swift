@@ -44,10 +44,13 @@
         if let current = sequence {
           switch endpoint.feed.take(from: current, limit: configuration.readBatchSize) {
           case .items(let items, let next):
-            for item in items where selection.admits(item.stored.envelope) {
-              frames.append(item.frames, range: item.range, batch: item.batch)
-              clientPosition = item.stored.position
+            // Per event and stream, only what cannot be shared: the access check, and a range.
+            var lastSent: EventFeed<Store>.Item?
+            for item in items where selection.admits(item.readPermission) {
+              frames.append(range: item.range, batch: item.batch) { item.frames }
+              lastSent = item
             }
+            if let lastSent { clientPosition = lastSent.stored.position }
             position = items.last?.stored.position ?? position
             sequence = next
           case .behind:
@@ -141,19 +144,26 @@
   /// each of a hundred clients). Otherwise they are copied: a small slice queued on a slow
   /// connection would keep its whole batch's buffer alive.
   private struct PendingFrames {
-    /// The run of adjacent frames in one feed batch's buffer, not yet copied.
-    private var run: (frames: ByteBuffer, range: Range<Int>, batch: Int)?
+    /// The buffer of the run of adjacent frames in one feed batch's buffer, not yet copied.
+    private var run: ByteBuffer?
+    /// Where the run is in ``run``.
+    private var runRange = 0..<0
+    /// The feed's batch whose buffer ``run`` is.
+    private var runBatch = 0
     /// What came before the run, copied.
     private var copied = ByteBuffer()
 
-    /// Adds the frame at `range` of `frames`, the buffer of the feed's batch `batch`.
-    mutating func append(_ frames: ByteBuffer, range: Range<Int>, batch: Int) {
-      if let current = run, current.batch == batch, current.range.upperBound == range.lowerBound {
-        run = (current.frames, current.range.lowerBound..<range.upperBound, batch)
+    /// Adds the frame at `range` of the buffer of the feed's batch `batch`, which `frames`
+    /// gives: asked for only when the frame does not extend the run.
+    mutating func append(range: Range<Int>, batch: Int, frames: () -> ByteBuffer) {
+      if run != nil, runBatch == batch, runRange.upperBound == range.lowerBound {
+        runRange = runRange.lowerBound..<range.upperBound
         return
       }
       flush()
-      run = (frames, range, batch)
+      run = frames()
+      runRange = range
+      runBatch = batch
     }
 
     /// Adds bytes that `body` writes.
@@ -164,21 +174,19 @@
 
     /// Everything added, nil when nothing was.
     mutating func take() -> ByteBuffer? {
-      if copied.readableBytes == 0, let current = run, current.range.count * 2 >= current.frames.readableBytes {
-        return Self.slice(current)
+      if copied.readableBytes == 0, let run, runRange.count * 2 >= run.readableBytes {
+        return run.getSlice(at: run.readerIndex + runRange.lowerBound, length: runRange.count)
       }
       flush()
       return copied.readableBytes > 0 ? copied : nil
     }
 
     private mutating func flush() {
-      guard let current = run else { return }
-      if let slice = Self.slice(current) { copied.writeImmutableBuffer(slice) }
+      guard let buffer = run else { return }
+      if let slice = buffer.getSlice(at: buffer.readerIndex + runRange.lowerBound, length: runRange.count) {
+        copied.writeImmutableBuffer(slice)
+      }
       run = nil
-    }
-
-    private static func slice(_ run: (frames: ByteBuffer, range: Range<Int>, batch: Int)) -> ByteBuffer? {
-      run.frames.getSlice(at: run.frames.readerIndex + run.range.lowerBound, length: run.range.count)
     }
   }
 
