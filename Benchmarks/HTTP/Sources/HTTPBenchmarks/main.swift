@@ -6,7 +6,8 @@
 //   that writes the same frames, encoded beforehand;
 // - batch POST: CloudEvents batches POSTed to the endpoint, against the store's own batch
 //   append (`appendOnce`) of the same batches, on an `EventLog` and, with
-//   TYPEDEVENTS_POSTGRES_URL set, on PostgreSQL;
+//   TYPEDEVENTS_POSTGRES_URL set, on PostgreSQL; beside them, the same bodies POSTed to a bare
+//   handler, which gives the share of the HTTP exchange alone;
 // - latency: append → an `EventsClient`'s bus, one event at a time on an idle loopback.
 //
 // Every case runs several times, each on a new server and a new log; the report gives min,
@@ -388,52 +389,67 @@ func bareFanOut(clients: Int, events: Int, fromConnect: Bool = false) async thro
 
 // MARK: Batch POST
 
-/// Appends `batches` batches of 100 to `direct` with the store's `appendOnce`, and POSTs the
-/// same batches, encoded beforehand as CloudEvents batches, to an endpoint on `posted`, the two
-/// taking turns batch by batch (each going first every other batch), so that both meet the same
-/// state of the disk and the machine; the time each took in all.
+/// The times of one run of ``batchAppend(direct:posted:batches:)``, each summed over its batches.
+struct BatchAppendTimes {
+  /// The store's own `appendOnce`.
+  var direct = Duration.zero
+  /// POSTs to the endpoint.
+  var posted = Duration.zero
+  /// POSTs of the same bodies to a bare handler that reads each body and answers 201: the HTTP
+  /// exchange alone, which no endpoint can do without.
+  var bare = Duration.zero
+}
+
+/// Appends `batches` batches of 100 to `direct` with the store's `appendOnce`, POSTs the same
+/// batches, encoded beforehand as CloudEvents batches, to an endpoint on `posted`, and POSTs
+/// them to a bare handler beside it. The three take turns batch by batch, each first, second
+/// and third equally often, so that all meet the same state of the disk and the machine.
 func batchAppend<Store: IdempotentEventStore>(
   direct: Store, posted: Store, batches: Int
-) async throws -> (direct: Duration, posted: Duration) {
+) async throws -> BatchAppendTimes {
   let all = try (0..<batches).map { try envelopes($0 * 100..<$0 * 100 + 100) }
   let bodies = try all.map { try EventEnvelope.cloudEventBatchJSON($0) }
   let endpoint = EventsEndpoint(store: posted, catalog: catalog, access: openAccess, logger: logger)
   let router = Router()
   endpoint.addRoutes(to: router, at: "events")
-  var directTime = Duration.zero
-  var postedTime = Duration.zero
+  // An answer of the endpoint's size: one entry of about 100 bytes an event.
+  let bareAnswer = ByteBuffer(string: "[" + String(repeating: "0", count: 100 * 100) + "]")
+  router.post("bare") { request, _ -> Response in
+    _ = try await request.body.collect(upTo: 1 << 20)
+    return Response(
+      status: .created, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: bareAnswer))
+  }
+  var times = BatchAppendTimes()
   try await withServer(router, services: [endpoint]) { port in
-    let url = "http://127.0.0.1:\(port)/events"
+    func post(_ body: Data, to path: String) async throws -> Duration {
+      let start = ContinuousClock.now
+      var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/\(path)")
+      request.method = .POST
+      request.headers.add(name: "Content-Type", value: EventEnvelope.cloudEventBatchContentType)
+      request.body = .bytes(ByteBuffer(bytes: body))
+      let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+      _ = try await response.body.collect(upTo: 1 << 20)
+      guard response.status.code / 100 == 2 else { throw BenchmarkError("POST answered \(response.status)") }
+      return ContinuousClock.now - start
+    }
     for (index, (batch, body)) in zip(all, bodies).enumerated() {
-      func append() async throws {
-        let start = ContinuousClock.now
-        _ = try await direct.appendOnce(batch)
-        directTime += ContinuousClock.now - start
-      }
-      func post() async throws {
-        let start = ContinuousClock.now
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: EventEnvelope.cloudEventBatchContentType)
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        guard response.status.code / 100 == 2 else { throw BenchmarkError("POST answered \(response.status)") }
-        postedTime += ContinuousClock.now - start
-      }
-      if index.isMultiple(of: 2) {
-        try await append()
-        try await post()
-      } else {
-        try await post()
-        try await append()
+      // Each of the three goes first, second and third equally often.
+      for turn in 0..<3 {
+        switch (index + turn) % 3 {
+        case 0:
+          let start = ContinuousClock.now
+          _ = try await direct.appendOnce(batch)
+          times.direct += ContinuousClock.now - start
+        case 1: times.posted += try await post(body, to: "events")
+        default: times.bare += try await post(body, to: "bare")
+        }
       }
     }
   }
   for store in [direct, posted] {
     guard try await count(store) == batches * 100 else { throw BenchmarkError("a store misses events") }
   }
-  return (directTime, postedTime)
+  return times
 }
 
 /// How many envelopes `store` holds, read from its beginning.
@@ -586,18 +602,26 @@ emit("")
 if runs("post") {
   section(
     "## Batch append: \(postBatches) batches of 100 events, one after another",
-    "The same batches, appended with the store's `appendOnce` to one store, and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on a second store of the same kind, which decodes and checks each event against the catalog. The two take turns batch by batch, each going first every other batch, so both meet the same state of the disk; each is timed alone. Each repetition on new stores: an `EventLog` (fsync each append, the default) in a new folder, a PostgreSQL schema (fsync and synchronous commit on, the server's defaults) on a throw-away server on 127.0.0.1. Goal: ≥ 0.7×.",
-    header: "| store | store's batch append: events/s | batch POST: events/s | POST / store |")
-  func row(_ name: String, _ measure: () async throws -> (direct: Duration, posted: Duration)) async throws {
+    "The same batches, appended with the store's `appendOnce` to one store, and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on a second store of the same kind, which decodes and checks each event against the catalog. A third party POSTs the same bodies to a bare handler that only reads each body and answers 201 with about as many bytes as the endpoint's answer: the HTTP exchange alone, which no endpoint can do without. The three take turns batch by batch, each going first, second and third equally often, so all meet the same state of the disk; each is timed alone. *Ceiling* is store / (store + bare exchange), a run's ratio if the endpoint's own work (reading the CloudEvents, checking each event, answering) took no time. Each repetition on new stores: an `EventLog` (fsync each append, the default) in a new folder, a PostgreSQL schema (fsync and synchronous commit on, the server's defaults) on a throw-away server on 127.0.0.1. Goal: ≥ 0.7×.",
+    header:
+      "| store | store's batch append: events/s | batch POST: events/s | POST / store | bare exchange: time a batch | ceiling |"
+  )
+  func row(_ name: String, _ measure: () async throws -> BatchAppendTimes) async throws {
     var store: [Double] = []
     var post: [Double] = []
+    var bare: [Double] = []
+    var bound: [Double] = []
     for _ in 0..<repetitions {
-      let (direct, posted) = try await measure()
-      store.append(Double(postBatches * 100) / seconds(direct))
-      post.append(Double(postBatches * 100) / seconds(posted))
+      let times = try await measure()
+      store.append(Double(postBatches * 100) / seconds(times.direct))
+      post.append(Double(postBatches * 100) / seconds(times.posted))
+      bare.append(seconds(times.bare) / Double(postBatches))
+      bound.append(seconds(times.direct) / (seconds(times.direct) + seconds(times.bare)))
     }
     let ratio = String(format: "%.2f", median(post) / median(store))
-    emit("| \(name) | \(spread(store, rate)) | \(spread(post, rate)) | \(ratio)× |")
+    emit(
+      "| \(name) | \(spread(store, rate)) | \(spread(post, rate)) | \(ratio)× | \(spread(bare, milliseconds)) "
+        + "| \(String(format: "%.2f", median(bound)))× |")
   }
   try await row("`EventLog`") {
     try await batchAppend(
@@ -614,7 +638,7 @@ if runs("post") {
     }
   } else {
     // Said, not silent: the report shows the row is missing and why.
-    emit("| PostgreSQL | skipped: TYPEDEVENTS_POSTGRES_URL is not set (Benchmarks/http.sh sets it) | | |")
+    emit("| PostgreSQL | skipped: TYPEDEVENTS_POSTGRES_URL is not set (Benchmarks/http.sh sets it) | | | | |")
   }
 }
 emit("")
