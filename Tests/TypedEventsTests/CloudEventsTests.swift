@@ -179,6 +179,29 @@ struct CloudEventsTests {
     #expect(try EventEnvelope(cloudEventMessage: shouted) == expected)
   }
 
+  @Test func headersNamingTheDataAreNotAttributes() throws {
+    // `data` and `data_base64` are the body's in the binary mode, never an extension attribute.
+    let message = CloudEventMessage(
+      binding: .http,
+      headers: [
+        "ce-specversion": "1.0", "ce-id": "1", "ce-source": "/s", "ce-type": "T", "ce-data": "x",
+        "ce-data_base64": "AA==", "ce-eventversion": "2", "ce-trace": "t",
+      ],
+      body: Data("{}".utf8))
+    let envelope = try EventEnvelope(cloudEventMessage: message)
+    #expect(envelope.metadata == ["trace": "t"])
+    #expect(envelope.version == 2)
+    #expect(envelope.payload == Data("{}".utf8))
+  }
+
+  @Test func whichErrorAnEventGetsDoesNotDependOnHashOrder() {
+    // Read with JSONDecoder (the fraction), whose attributes come as a dictionary.
+    let json = Data(#"{"specversion":"1.0","id":"1","source":"/s","type":"T","n":1.5,"data_base64":{}}"#.utf8)
+    #expect(throws: EventLogError.malformed("the CloudEvent attribute n has no CloudEvents type")) {
+      try EventEnvelope(cloudEventJSON: json)
+    }
+  }
+
   @Test func badPercentEncodingIsRefused() {
     let message = CloudEventMessage(
       binding: .http, headers: ["ce-specversion": "1.0", "ce-id": "1", "ce-source": "/s", "ce-type": "%G1"],

@@ -52,8 +52,9 @@ struct CloudEventContext: Equatable {
     }
   }
 
-  /// Sets the attribute named `name` as the subscript does, unless it is set already: false
-  /// then. One comparison of the name, where a read and a write would make two.
+  /// Sets the attribute named `name` as the subscript does, and says whether it was unset: one
+  /// comparison of the name, where a read and a write would make two. On false, a defined
+  /// attribute keeps its value and an extension takes the new one: a caller gives up then.
   mutating func insert(_ value: EventAttributeValue, named name: String) -> Bool {
     func fill(_ slot: inout EventAttributeValue?) -> Bool {
       guard slot == nil else { return false }

@@ -54,26 +54,26 @@ enum CloudEventJSONReader {
       throw EventLogError.malformed("a CloudEvent is a JSON object")
     }
     var members = Members(data: JSONObjectScanner.value(ofKey: "data", in: json))
-    for (key, value) in attributes {
+    for (key, value) in attributes where key != "data_base64" {
       switch value {
-      case .null:
-        continue  // null means absent (CloudEvents JSON format, 2.4)
-      case .value(let attribute) where key == "data_base64":
-        members.dataBase64 = attribute
-      case .value(let attribute):
-        members.context[key] = attribute
-      case .other where key == "data_base64":
-        throw EventLogError.malformed("the CloudEvent's data_base64 is not base64")
-      case .other:
-        throw EventLogError.malformed("the CloudEvent attribute \(key) has no CloudEvents type")
+      case .null: continue  // null means absent (CloudEvents JSON format, 2.4)
+      case .value(let attribute): members.context[key] = attribute
+      case .other: throw EventLogError.malformed("the CloudEvent attribute \(key) has no CloudEvents type")
       }
+    }
+    // After the attributes, so that which error an event gets does not depend on hash order.
+    switch attributes["data_base64"] {
+    case .value(let encoded)?: members.dataBase64 = encoded
+    case .other?: throw EventLogError.malformed("the CloudEvent's data_base64 is not base64")
+    case .null?, nil: break
     }
     return members
   }
 }
 
-/// The scanner behind ``CloudEventJSONReader/read(_:)``: every method gives nil when it is not
-/// sure, and the whole read then gives nil.
+/// The scanner behind ``CloudEventJSONReader/read(_:)`` and
+/// ``CloudEventJSONReader/readBatch(_:)``: every method gives nil when it is not sure, and the
+/// whole read then gives nil.
 private struct FastScanner {
   let bytes: UnsafeRawBufferPointer
   var index = 0
@@ -113,7 +113,8 @@ private struct FastScanner {
     index += 1
     var events: [CloudEventJSONReader.Members] = []
     // About one event in 250 bytes, as this package writes them: few regrowths of the array.
-    events.reserveCapacity(bytes.count / 250)
+    // Capped: the body is not checked yet.
+    events.reserveCapacity(min(bytes.count / 250, 1_024))
     skipSpace()
     if current == UInt8(ascii: "]") {
       index += 1
