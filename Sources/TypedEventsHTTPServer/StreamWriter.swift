@@ -175,17 +175,20 @@
     /// Everything added, nil when nothing was.
     mutating func take() -> ByteBuffer? {
       if copied.readableBytes == 0, let run, runRange.count * 2 >= run.readableBytes {
-        return run.getSlice(at: run.readerIndex + runRange.lowerBound, length: runRange.count)
+        return runSlice
       }
       flush()
       return copied.readableBytes > 0 ? copied : nil
     }
 
+    /// The run's frames: a slice of its buffer, not a copy.
+    private var runSlice: ByteBuffer? {
+      guard let run else { return nil }
+      return run.getSlice(at: run.readerIndex + runRange.lowerBound, length: runRange.count)
+    }
+
     private mutating func flush() {
-      guard let buffer = run else { return }
-      if let slice = buffer.getSlice(at: buffer.readerIndex + runRange.lowerBound, length: runRange.count) {
-        copied.writeImmutableBuffer(slice)
-      }
+      if let slice = runSlice { copied.writeImmutableBuffer(slice) }
       run = nil
     }
   }

@@ -112,29 +112,31 @@ extension EventEnvelope {
   /// - Throws: ``EventLogError/malformed(_:)`` when `json` is not an array of CloudEvents, naming
   ///   the first element that is not one.
   public static func envelopes(cloudEventBatchJSON json: Data) throws -> [EventEnvelope] {
+    // Read in one pass when every element has the common shape; else element by element. Each
+    // element is parsed in full then, so the array is JSON when its elements are.
     if let batch = CloudEventJSONReader.readBatch(json) {
-      var envelopes: [EventEnvelope] = []
-      envelopes.reserveCapacity(batch.count)
-      for index in batch.indices {
-        do {
-          envelopes.append(try EventEnvelope(cloudEventMembers: batch[index]))
-        } catch EventLogError.malformed(let reason) {
-          throw EventLogError.malformed("element \(index) of the batch: \(reason)")
-        }
-      }
-      return envelopes
+      return try elements(batch) { try EventEnvelope(cloudEventMembers: $0) }
     }
-    // Each element is parsed in full below, so the array is JSON when its elements are.
     guard let elements = JSONObjectScanner.elements(ofArray: json) else {
       throw EventLogError.malformed("a CloudEvents batch is a JSON array")
     }
-    return try elements.enumerated().map { index, element in
+    return try Self.elements(elements) { try EventEnvelope(cloudEventJSON: $0) }
+  }
+
+  /// The envelope `read` makes of each element, in order; an error names the element.
+  private static func elements<Element>(
+    _ elements: [Element], _ read: (Element) throws -> EventEnvelope
+  ) throws -> [EventEnvelope] {
+    var envelopes: [EventEnvelope] = []
+    envelopes.reserveCapacity(elements.count)
+    for index in elements.indices {
       do {
-        return try EventEnvelope(cloudEventJSON: element)
+        envelopes.append(try read(elements[index]))
       } catch EventLogError.malformed(let reason) {
         throw EventLogError.malformed("element \(index) of the batch: \(reason)")
       }
     }
+    return envelopes
   }
 }
 
