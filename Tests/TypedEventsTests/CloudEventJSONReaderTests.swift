@@ -117,6 +117,18 @@ struct CloudEventJSONReaderTests {
     #expect(answered > tried / 20, "answered \(answered) of \(tried)")
   }
 
+  @Test func attributeNamesAreMatchedByTheirBytes() {
+    let defined: [(String, CloudEventContext.Name)] = [
+      ("specversion", .specversion), ("id", .id), ("source", .source), ("type", .type), ("time", .time),
+      ("subject", .subject), ("datacontenttype", .datacontenttype), ("dataschema", .dataschema),
+      (EventEnvelope.cloudEventVersionAttribute, .eventversion), ("data", .data), ("data_base64", .dataBase64),
+    ]
+    for (text, name) in defined { #expect(CloudEventContext.Name(text) == name, "\(text)") }
+    for text in ["", "i", "ids", "Type", "tim", "datacontenttypes", "data_base65", "comexampleextension1"] {
+      #expect(CloudEventContext.Name(text) == .extension(text), "\(text)")
+    }
+  }
+
   @Test func anEnvelopeReadEitherWayIsTheSame() throws {
     // Written with an escape in the id, so that JSONDecoder reads it; and without.
     for id in ["plain-id", "quoted \"id\""] {

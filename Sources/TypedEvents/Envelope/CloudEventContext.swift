@@ -1,3 +1,5 @@
+import Foundation
+
 /// The context attributes of one CloudEvent as a content mode carries them, not yet checked:
 /// those CloudEvents 1.0 defines, and ``EventEnvelope/cloudEventVersionAttribute``, by name; the
 /// extension attributes in a dictionary.
@@ -17,62 +19,104 @@ struct CloudEventContext: Equatable {
   /// Every other attribute, by name.
   var extensions: [String: EventAttributeValue] = [:]
 
+  /// The name of a member of a CloudEvent in JSON, matched once: an attribute this type holds
+  /// by name, `data`, `data_base64`, or an extension's.
+  enum Name: Equatable {
+    case specversion, id, source, type, time, subject, datacontenttype, dataschema, eventversion
+    case data, dataBase64
+    case `extension`(String)
+
+    init(_ name: String) {
+      var name = name
+      self = name.withUTF8 { Name(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The name whose UTF-8 is `bytes`.
+    init(_ bytes: UnsafeRawBufferPointer) {
+      func equals(_ name: StaticString) -> Bool {
+        bytes.count == name.utf8CodeUnitCount
+          && UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).hasSameBytes(as: bytes)
+      }
+      // By length first: most names are told apart by it alone.
+      switch bytes.count {
+      case 2 where equals("id"): self = .id
+      case 4 where equals("type"): self = .type
+      case 4 where equals("time"): self = .time
+      case 4 where equals("data"): self = .data
+      case 6 where equals("source"): self = .source
+      case 7 where equals("subject"): self = .subject
+      case 10 where equals("dataschema"): self = .dataschema
+      case 11 where equals("specversion"): self = .specversion
+      case 11 where equals("data_base64"): self = .dataBase64
+      case 12 where equals("eventversion"): self = .eventversion  // EventEnvelope.cloudEventVersionAttribute
+      case 15 where equals("datacontenttype"): self = .datacontenttype
+      default: self = .extension(String(decoding: bytes, as: UTF8.self))
+      }
+    }
+  }
+
   /// The attribute named `name`. `data` and `data_base64` hold the event's data, not an
   /// attribute: they read as nil, and setting them does nothing.
   subscript(name: String) -> EventAttributeValue? {
+    get { self[Name(name)] }
+    set { self[Name(name)] = newValue }
+  }
+
+  /// The attribute named `name`, as the subscript by `String` reads and sets it.
+  subscript(name: Name) -> EventAttributeValue? {
     get {
       switch name {
-      case "specversion": specversion
-      case "id": id
-      case "source": source
-      case "type": type
-      case "time": time
-      case "subject": subject
-      case "datacontenttype": datacontenttype
-      case "dataschema": dataschema
-      case EventEnvelope.cloudEventVersionAttribute: eventversion
-      case "data", "data_base64": nil
-      default: extensions[name]
+      case .specversion: specversion
+      case .id: id
+      case .source: source
+      case .type: type
+      case .time: time
+      case .subject: subject
+      case .datacontenttype: datacontenttype
+      case .dataschema: dataschema
+      case .eventversion: eventversion
+      case .data, .dataBase64: nil
+      case .extension(let name): extensions[name]
       }
     }
     set {
       switch name {
-      case "specversion": specversion = newValue
-      case "id": id = newValue
-      case "source": source = newValue
-      case "type": type = newValue
-      case "time": time = newValue
-      case "subject": subject = newValue
-      case "datacontenttype": datacontenttype = newValue
-      case "dataschema": dataschema = newValue
-      case EventEnvelope.cloudEventVersionAttribute: eventversion = newValue
-      case "data", "data_base64": break
-      default: extensions[name] = newValue
+      case .specversion: specversion = newValue
+      case .id: id = newValue
+      case .source: source = newValue
+      case .type: type = newValue
+      case .time: time = newValue
+      case .subject: subject = newValue
+      case .datacontenttype: datacontenttype = newValue
+      case .dataschema: dataschema = newValue
+      case .eventversion: eventversion = newValue
+      case .data, .dataBase64: break
+      case .extension(let name): extensions[name] = newValue
       }
     }
   }
 
   /// Sets the attribute named `name` as the subscript does, and says whether it was unset: one
-  /// comparison of the name, where a read and a write would make two. On false, a defined
+  /// match of the name, where a read and a write would make two. On false, a defined
   /// attribute keeps its value and an extension takes the new one: a caller gives up then.
-  mutating func insert(_ value: EventAttributeValue, named name: String) -> Bool {
+  mutating func insert(_ value: EventAttributeValue, named name: Name) -> Bool {
     func fill(_ slot: inout EventAttributeValue?) -> Bool {
       guard slot == nil else { return false }
       slot = value
       return true
     }
     switch name {
-    case "specversion": return fill(&specversion)
-    case "id": return fill(&id)
-    case "source": return fill(&source)
-    case "type": return fill(&type)
-    case "time": return fill(&time)
-    case "subject": return fill(&subject)
-    case "datacontenttype": return fill(&datacontenttype)
-    case "dataschema": return fill(&dataschema)
-    case EventEnvelope.cloudEventVersionAttribute: return fill(&eventversion)
-    case "data", "data_base64": return true
-    default: return extensions.updateValue(value, forKey: name) == nil
+    case .specversion: return fill(&specversion)
+    case .id: return fill(&id)
+    case .source: return fill(&source)
+    case .type: return fill(&type)
+    case .time: return fill(&time)
+    case .subject: return fill(&subject)
+    case .datacontenttype: return fill(&datacontenttype)
+    case .dataschema: return fill(&dataschema)
+    case .eventversion: return fill(&eventversion)
+    case .data, .dataBase64: return true
+    case .extension(let name): return extensions.updateValue(value, forKey: name) == nil
     }
   }
 }

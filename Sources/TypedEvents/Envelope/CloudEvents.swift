@@ -116,7 +116,7 @@ extension EventEnvelope {
         throw EventLogError.malformed("the CloudEvent's data_base64 is not base64")
       }
       payload = bytes
-    } else if let data, data != Data("null".utf8) {
+    } else if let data, !data.elementsEqual("null".utf8) {
       payload = data
     }
     try self.init(cloudEventContext: members.context, payload: payload)

@@ -69,7 +69,12 @@ public enum EventTimestamp {
   /// The date of an RFC 3339 timestamp (`T` or a space between date and time; `Z` or an offset
   /// such as `+02:00`; any number of fractional digits), or nil when `text` is not one.
   public static func date(from text: String) -> Date? {
-    var scanner = Scanner(Array(text.utf8))
+    var text = text
+    return text.withUTF8 { date(utf8: $0) }
+  }
+
+  private static func date(utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+    var scanner = Scanner(utf8)
     var negativeYear = false
     if scanner.take("-") {
       negativeYear = true
@@ -89,9 +94,9 @@ public enum EventTimestamp {
       minute < 60, second < 60
     else { return nil }
 
-    var fractionDigits = ""
+    var fractionDigits = utf8[0..<0]
     if scanner.take(".") {
-      fractionDigits = String(decoding: scanner.digits(), as: UTF8.self)
+      fractionDigits = scanner.digits()
       guard !fractionDigits.isEmpty else { return nil }
     }
     var offset: Int64 = 0
@@ -107,15 +112,16 @@ public enum EventTimestamp {
     let unix = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
     let whole = Double(unix - referenceOffset)
     guard abs(whole) < limit else { return nil }
-    guard !fractionDigits.isEmpty, fractionDigits.contains(where: { $0 != "0" }) else {
+    guard fractionDigits.contains(where: { $0 != UInt8(ascii: "0") }) else {
       return Date(timeIntervalSinceReferenceDate: whole)
     }
+    let digits = String(decoding: fractionDigits, as: UTF8.self)
     if whole == -1 {
       // -1 + 0.d is -(0.e) with e the ten's complement of d: one correctly rounded parse.
-      guard let magnitude = Double("0." + tenComplement(fractionDigits)) else { return nil }
+      guard let magnitude = Double("0." + tenComplement(digits)) else { return nil }
       return Date(timeIntervalSinceReferenceDate: -magnitude)
     }
-    guard let fraction = Double("0." + fractionDigits) else { return nil }
+    guard let fraction = Self.fraction(fractionDigits) ?? Double("0." + digits) else { return nil }
     // Exact for a timestamp this type wrote: `whole + fraction` is the Date itself.
     return Date(timeIntervalSinceReferenceDate: whole + fraction)
   }
@@ -224,11 +230,20 @@ public enum EventTimestamp {
   }
 
   /// Reads a timestamp's bytes from the front.
+  /// 0.`digits`, correctly rounded, for at most 15 digits: the digits as a whole number and
+  /// 10^count are both exact Doubles, and one division rounds once, as parsing does. Nil for
+  /// more digits, which `Double("0." + digits)` parses instead.
+  private static func fraction(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
+    guard digits.count < exactPowersOfTen.count else { return nil }
+    let whole = digits.reduce(0) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+    return Double(whole) / exactPowersOfTen[digits.count]
+  }
+
   private struct Scanner {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
       self.bytes = bytes
     }
 
@@ -240,7 +255,7 @@ public enum EventTimestamp {
       return true
     }
 
-    mutating func digits() -> ArraySlice<UInt8> {
+    mutating func digits() -> Slice<UnsafeBufferPointer<UInt8>> {
       let start = index
       while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
       return bytes[start..<index]
