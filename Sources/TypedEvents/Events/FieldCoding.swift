@@ -94,6 +94,10 @@ extension FieldWriter {
 /// PostgreSQL store's format), `==`, `hash(into:)` and `hashValue` run the generic code
 /// instead; specialising them for every type took a quarter of a clean release build of 300
 /// events.
+///
+/// A conforming type keeps the `init(from:)` this protocol gives it: where it can,
+/// ``EventEnvelope/decode(using:acceptingNewerVersions:)`` reads an envelope's JSON through
+/// `init(fields:)` directly, without `init(from:)`.
 @_spi(Generated)
 public protocol FieldCodable: Hashable, Codable, UserInfoCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take
