@@ -116,6 +116,24 @@ struct EventTimestampTests {
     #expect(checked > 150_000)
   }
 
+  /// Up to 15 digits, a fraction is one division of two exact Doubles; it must round as the
+  /// parse of `0.digits` does.
+  @Test func aFractionOfUpTo15DigitsIsWhatParsingItGives() throws {
+    var random = SplitMix64(state: 0xF4AC_7105)
+    for _ in 0..<20_000 {
+      let count = Int.random(in: 1...15, using: &random)
+      let digits = String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &random))) })
+      // 2001 itself for half of them: there the sum is the fraction, every bit of it.
+      let whole =
+        Bool.random(using: &random) ? 0 : Double(Int.random(in: -3_000_000_000...3_000_000_000, using: &random))
+      guard whole != -1 else { continue }  // written as a complement: theLastSecondBefore2001IsExactToo
+      let text = try #require(EventTimestamp.string(from: Date(timeIntervalSinceReferenceDate: whole)))
+      let date = try #require(EventTimestamp.date(from: text.dropLast() + "." + digits + "Z"))
+      let parsed = try #require(Double("0." + digits))
+      #expect(date.timeIntervalSinceReferenceDate == whole + parsed, "\(text) \(digits)")
+    }
+  }
+
   @Test func theLastSecondBefore2001IsExactToo() throws {
     for interval in [-0.25, -1e-300, -0.1, -Double.ulpOfOne, -(1 - Double.ulpOfOne / 2), -Double.leastNonzeroMagnitude]
     {

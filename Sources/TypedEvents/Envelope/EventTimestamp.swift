@@ -115,13 +115,14 @@ public enum EventTimestamp {
     guard fractionDigits.contains(where: { $0 != UInt8(ascii: "0") }) else {
       return Date(timeIntervalSinceReferenceDate: whole)
     }
-    let digits = String(decoding: fractionDigits, as: UTF8.self)
     if whole == -1 {
       // -1 + 0.d is -(0.e) with e the ten's complement of d: one correctly rounded parse.
+      let digits = String(decoding: fractionDigits, as: UTF8.self)
       guard let magnitude = Double("0." + tenComplement(digits)) else { return nil }
       return Date(timeIntervalSinceReferenceDate: -magnitude)
     }
-    guard let fraction = Self.fraction(fractionDigits) ?? Double("0." + digits) else { return nil }
+    guard let fraction = Self.fraction(fractionDigits) ?? Double("0." + String(decoding: fractionDigits, as: UTF8.self))
+    else { return nil }
     // Exact for a timestamp this type wrote: `whole + fraction` is the Date itself.
     return Date(timeIntervalSinceReferenceDate: whole + fraction)
   }
