@@ -22,7 +22,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
 import ServiceLifecycle
-import TypedEvents
+@_spi(Generated) import TypedEvents
 import TypedEventsHTTPClient
 import TypedEventsHTTPServer
 import TypedEventsPostgres
@@ -31,8 +31,9 @@ import TypedEventsPostgres
   import Glibc
 #endif
 
-/// The event sent: small, as a domain event is.
-struct Tick: Event {
+/// The event sent: small, as a domain event is, and coded as generated code codes it (through
+/// `FieldCodable`), since an endpoint's catalog holds generated types.
+struct Tick: Event, FieldCodable {
   static var eventName: String { "Bench.Tick" }
   static var eventVersion: Int { 1 }
   var index: Int
@@ -42,11 +43,12 @@ struct Tick: Event {
     self.index = index
     self.text = text
   }
-  init(reading reader: UserInfoReader) throws(UserInfoDecodingError) {
-    index = try reader.decode(Int.self, forKey: "index")
-    text = try reader.decode(String.self, forKey: "text")
+
+  init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    try self.init(index: reader.decode(Int.self, forKey: "index"), text: reader.decode(String.self, forKey: "text"))
   }
-  func write(to writer: inout UserInfoWriter) {
+
+  func write<Writer: FieldWriter>(fields writer: inout Writer) {
     writer.encode(index, forKey: "index")
     writer.encode(text, forKey: "text")
   }
