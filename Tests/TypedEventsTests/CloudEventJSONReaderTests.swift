@@ -117,6 +117,16 @@ struct CloudEventJSONReaderTests {
     #expect(answered > tried / 20, "answered \(answered) of \(tried)")
   }
 
+  @Test func nullDataFollowedByWhitespaceIsNoData() throws {
+    for text in [
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":null}"#,
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":null }"#,
+      "{\"specversion\":\"1.0\",\"id\":\"1\",\"source\":\"/s\",\"type\":\"T\",\"data\":null\n\t}",
+    ] {
+      #expect(try EventEnvelope(cloudEventJSON: Data(text.utf8)).payload.isEmpty, "\(text)")
+    }
+  }
+
   @Test func attributeNamesAreMatchedByTheirBytes() {
     let defined: [(String, CloudEventContext.Name)] = [
       ("specversion", .specversion), ("id", .id), ("source", .source), ("type", .type), ("time", .time),

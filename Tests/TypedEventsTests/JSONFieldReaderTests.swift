@@ -255,6 +255,8 @@ struct JSONFieldReaderTests {
       ("sentAt", #""2026-13-01T00:00:00Z""#),  // not a timestamp
       ("serial", #""not-a-uuid""#),
       ("weight", "1e400"),  // too large for a Double
+      ("weight", "1e-400"),  // too small to be told from zero
+      ("weight", "2e-324"),
       ("count", "2147483648"),  // beyond Int32
       ("count", "1.0"),  // a fraction for an integer
       ("small", "-1"),
@@ -280,6 +282,7 @@ struct JSONFieldReaderTests {
       ("weight", "9007199254740993"),  // rounds to 2^53 either way
       ("weight", "-0.1e-310"),  // below the normal range
       ("weight", "12.5E+3"),
+      ("weight", "-0.000e-400"),  // zero, written as zero
     ]
     for (key, value) in sure {
       let json = try variant(key, value)
@@ -324,9 +327,58 @@ struct JSONFieldReaderTests {
     #expect(JSONFieldReader.read(Priced.self, from: Data(#"{"price":1}"#.utf8)) == nil)
     #expect(JSONFieldReader.read(Priced.self, from: unpriced.payload) == Priced(name: "a", price: nil))
     #expect(JSONFieldReader.read(Priced.self, from: priced.payload) == nil)
+    #expect(JSONFieldReader.typesNotRead.withLock { $0.contains(ObjectIdentifier(Priced.self)) })
     #expect(JSONFieldReader.read(Priced.self, from: unpriced.payload) == nil)
     #expect(try priced.decode(using: catalog) as? Priced == Priced(name: "b", price: Decimal(string: "12.30")))
     #expect(try unpriced.decode(using: catalog) as? Priced == Priced(name: "a", price: nil))
+  }
+
+  /// A wire key beyond ASCII.
+  struct Kelvin: Event, FieldCodable {
+    static var eventName: String { "Test.Kelvin" }
+    static var eventVersion: Int { 1 }
+    var degrees: Int?
+
+    init(degrees: Int?) { self.degrees = degrees }
+
+    init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+      try self.init(degrees: reader.decodeIfPresent(Int.self, forKey: "\u{212A}"))
+    }
+
+    func write<Writer: FieldWriter>(fields writer: inout Writer) {
+      writer.encodeIfPresent(degrees, forKey: "\u{212A}")
+    }
+  }
+
+  /// A schema's `additionalProperties`.
+  struct Open: Event, FieldCodable {
+    static var eventName: String { "Test.Open" }
+    static var eventVersion: Int { 1 }
+    var others: [String: Int]
+
+    init(others: [String: Int]) { self.others = others }
+
+    init<Reader: FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+      try self.init(others: reader.decodeOtherKeys(Int.self, excluding: []))
+    }
+
+    func write<Writer: FieldWriter>(fields writer: inout Writer) {
+      writer.encodeOtherKeys(others)
+    }
+  }
+
+  @Test func aKeyBeyondASCIIAndOtherKeysAreLeftToJSONDecoder() throws {
+    // JSONDecoder matches the Kelvin sign with `K`, its canonical equivalent: bytes do not.
+    let json = Data(#"{"K":300}"#.utf8)
+    #expect(JSONFieldReader.read(Kelvin.self, from: json) == nil)
+    #expect(Self.decodedWithJSONDecoder(Kelvin.self, json) == Kelvin(degrees: 300))
+    #expect(JSONFieldReader.typesNotRead.withLock { $0.contains(ObjectIdentifier(Kelvin.self)) })
+    let envelope = EventEnvelope(id: "k", time: nil, name: Kelvin.eventName, version: 1, payload: json)
+    #expect(try envelope.decode(using: EventCatalog([Kelvin.self])) as? Kelvin == Kelvin(degrees: 300))
+
+    #expect(JSONFieldReader.read(Open.self, from: json) == nil)
+    #expect(Self.decodedWithJSONDecoder(Open.self, json) == Open(others: ["K": 300]))
+    #expect(JSONFieldReader.typesNotRead.withLock { $0.contains(ObjectIdentifier(Open.self)) })
   }
 
   /// Random edits of payloads: wherever the direct reader still answers, it must give what

@@ -107,6 +107,13 @@ extension EventEnvelope {
       cloudEventMembers: try CloudEventJSONReader.read(json) ?? CloudEventJSONReader.readWithJSONDecoder(json))
   }
 
+  /// Whether `data`, a value's bytes as the readers give them (with the whitespace after a
+  /// literal), is `null`, which the JSON format reads as no data.
+  private static func isNull(_ data: Data) -> Bool {
+    data.prefix(4).elementsEqual("null".utf8)
+      && data.dropFirst(4).allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+  }
+
   /// An envelope from the members of a CloudEvent in JSON.
   init(cloudEventMembers members: CloudEventJSONReader.Members) throws {
     var payload = Data()
@@ -116,7 +123,7 @@ extension EventEnvelope {
         throw EventLogError.malformed("the CloudEvent's data_base64 is not base64")
       }
       payload = bytes
-    } else if let data, !data.elementsEqual("null".utf8) {
+    } else if let data, !Self.isNull(data) {
       payload = data
     }
     try self.init(cloudEventContext: members.context, payload: payload)

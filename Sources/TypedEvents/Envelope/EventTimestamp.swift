@@ -129,7 +129,8 @@ public enum EventTimestamp {
 
   // MARK: Digits
 
-  /// Powers of ten that a Double holds exactly, for the fast check in ``fractionDigits(of:whole:)``.
+  /// Powers of ten that a Double holds exactly, for the fast check in ``fractionDigits(of:whole:)``
+  /// and for ``fraction(_:)``.
   private static let exactPowersOfTen: [Double] = (0...15).map { (0..<$0).reduce(1.0) { product, _ in product * 10 } }
 
   /// The fewest digits `d` after the point for which `whole + Double("0.d")`, what ``date(from:)``
@@ -230,7 +231,6 @@ public enum EventTimestamp {
     }
   }
 
-  /// Reads a timestamp's bytes from the front.
   /// 0.`digits`, correctly rounded, for at most 15 digits: the digits as a whole number and
   /// 10^count are both exact Doubles, and one division rounds once, as parsing does. Nil for
   /// more digits, which `Double("0." + digits)` parses instead.
@@ -240,6 +240,7 @@ public enum EventTimestamp {
     return Double(whole) / exactPowersOfTen[digits.count]
   }
 
+  /// Reads a timestamp's bytes from the front.
   private struct Scanner {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0

@@ -14,7 +14,8 @@ import Foundation
 /// the same value, and throws ``Unsure`` for anything else: a missing key, a null where a value
 /// must be, an escape, a fraction for an integer, a key repeated or not in ASCII, bytes that are
 /// not JSON. The caller then decodes with `JSONDecoder`, which decides, and words any error.
-/// A type with a field of another type (`Decimal`, say) goes to `JSONDecoder` from then on.
+/// A type with a field of another type (`Decimal`, say), with a wire key not in ASCII, or
+/// that keeps other keys (`additionalProperties`) goes to `JSONDecoder` from then on.
 /// Tests check that both give the same wherever this reader answers.
 ///
 /// A ``FieldCodable`` type's `Decodable` conformance reads its fields with `init(fields:)`; so
@@ -28,7 +29,7 @@ struct JSONFieldReader: FieldReader {
 
   /// The types that had a field of a type this reader does not read (`Decimal`, say): they go
   /// to `JSONDecoder` at once, without a scan first that would only add to its time.
-  private static let typesNotRead = Locked(Set<ObjectIdentifier>())
+  static let typesNotRead = Locked(Set<ObjectIdentifier>())
 
   /// One member of an object: the bytes of its key (between the quotes) and of its value.
   struct Member {
@@ -65,12 +66,12 @@ struct JSONFieldReader: FieldReader {
   // MARK: FieldReader
 
   func decode<Value: DecodableField>(_ type: Value.Type, forKey key: String) throws(Unsure) -> Value {
-    guard let range = member(key) else { throw Unsure() }
+    guard let range = try member(key) else { throw Unsure() }
     return try value(Value.self, at: range)
   }
 
   func decodeIfPresent<Value: DecodableField>(_ type: Value.Type, forKey key: String) throws(Unsure) -> Value? {
-    guard let range = member(key) else { return nil }
+    guard let range = try member(key) else { return nil }
     if isNull(range) {
       // `JSONValue` holds null itself (``DecodingFields/decodeIfPresent(_:forKey:)``).
       guard Value.self != JSONValue.self else { throw Unsure() }
@@ -82,14 +83,14 @@ struct JSONFieldReader: FieldReader {
   func decode<Value: DecodableField>(
     _ type: Value.Type, forKey key: String, default defaultValue: @autoclosure () -> Value
   ) throws(Unsure) -> Value {
-    guard let range = member(key), !isNull(range) else { return defaultValue() }
+    guard let range = try member(key), !isNull(range) else { return defaultValue() }
     return try value(Value.self, at: range)
   }
 
   func decodeConstant<Value: DecodableField & Equatable>(
     _ expected: Value, forKey key: String, required: Bool
   ) throws(Unsure) {
-    guard let range = member(key) else {
+    guard let range = try member(key) else {
       if required { throw Unsure() }
       return
     }
@@ -99,14 +100,19 @@ struct JSONFieldReader: FieldReader {
   func decodeOtherKeys<Value: DecodableField>(
     _ type: Value.Type, excluding known: Set<String>
   ) throws(Unsure) -> [String: Value] {
-    throw Unsure()
+    // A schema's `additionalProperties`: left to JSONDecoder, for this type from now on.
+    throw Unsure(typeNotRead: true)
   }
 
   // MARK: Values
 
-  /// The bytes of the value under `key`, nil when the object has no such key.
-  private func member(_ key: String) -> Range<Int>? {
+  /// The bytes of the value under `key`, nil when the object has no such key. Unsure of a key
+  /// that is not ASCII: `JSONDecoder` would match a canonically equivalent key (`K` for the
+  /// Kelvin sign), which bytes do not.
+  private func member(_ key: String) throws(Unsure) -> Range<Int>? {
     var key = key
+    let ascii = key.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
+    guard ascii else { throw Unsure(typeNotRead: true) }
     return key.withUTF8 { wanted in
       members.first {
         UnsafeRawBufferPointer(rebasing: bytes[$0.key]).hasSameBytes(as: UnsafeRawBufferPointer(wanted))
@@ -242,7 +248,8 @@ extension FastJSONScanner {
   /// The members of the object at ``index``, each value checked to be JSON (nesting at most
   /// 256 deep from `depth`); nil unless the keys are distinct ASCII strings without escapes.
   /// ASCII, because `JSONDecoder` matches keys as `String`s, which compare canonically
-  /// equivalent Unicode as equal, and bytes are compared here.
+  /// equivalent Unicode as equal, and bytes are compared here (the keys asked for are ASCII
+  /// too: see `member(_:)`).
   mutating func objectMembers(depth: Int) -> [JSONFieldReader.Member]? {
     guard current == UInt8(ascii: "{") else { return nil }
     index += 1
@@ -279,12 +286,19 @@ extension FastJSONScanner {
   }
 
   /// A JSON number as the nearest `Double`, as `JSONDecoder` reads it (both round correctly);
-  /// nil for one too large for a `Double`, which `JSONDecoder` refuses.
+  /// nil for one too large for a `Double`, or too small to be told from zero, both of which
+  /// `JSONDecoder` refuses.
   mutating func finiteDouble() -> Double? {
     let start = index
     guard skipNumber() else { return nil }
-    let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
-    return value.flatMap { $0.isFinite ? $0 : nil }
+    let number = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+    guard let value = Double(String(decoding: number, as: UTF8.self)), value.isFinite else { return nil }
+    if value == 0 {
+      // Zero only when the digits are: `1e-400` rounds to 0, and JSONDecoder refuses it.
+      let mantissa = number.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+      guard mantissa.allSatisfy({ !Self.isDigit($0) || $0 == UInt8(ascii: "0") }) else { return nil }
+    }
+    return value
   }
 
   /// `true` or `false`.
