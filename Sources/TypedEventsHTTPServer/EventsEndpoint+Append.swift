@@ -64,9 +64,13 @@
       do {
         switch mediaType {
         case "application/cloudevents+json":
-          return [try EventEnvelope(cloudEventJSON: data).oneLine()]
+          var envelope = try EventEnvelope(cloudEventJSON: data)
+          envelope.putDataOnOneLine()
+          return [envelope]
         case EventEnvelope.cloudEventBatchContentType:
-          let envelopes = try EventEnvelope.envelopes(cloudEventBatchJSON: data).map { $0.oneLine() }
+          var envelopes = try EventEnvelope.envelopes(cloudEventBatchJSON: data)
+          // In place: a copy of every envelope, and the release of the first array, cost more.
+          for index in envelopes.indices { envelopes[index].putDataOnOneLine() }
           guard !envelopes.isEmpty else { throw EventProblem.badRequest("empty-batch", "the batch holds no event") }
           guard envelopes.count <= configuration.maximumBatchCount else {
             throw Self.tooLarge("the batch holds \(envelopes.count) events; at most \(configuration.maximumBatchCount)")
@@ -86,10 +90,10 @@
             let name = field.name.canonicalName
             headers[name] = headers[name].map { $0 + "," + field.value } ?? field.value
           }
-          return [
-            try EventEnvelope(cloudEventMessage: CloudEventMessage(binding: .http, headers: headers, body: data))
-              .oneLine()
-          ]
+          var envelope = try EventEnvelope(
+            cloudEventMessage: CloudEventMessage(binding: .http, headers: headers, body: data))
+          envelope.putDataOnOneLine()
+          return [envelope]
         }
       } catch EventLogError.malformed(let reason) {
         throw EventProblem.badRequest("malformed-cloudevent", reason)
@@ -166,12 +170,10 @@
   }
 
   extension EventEnvelope {
-    /// The envelope with its JSON data on one line, as a store keeps it.
-    func oneLine() -> EventEnvelope {
-      guard hasJSONPayload else { return self }
-      var copy = self
-      copy.payload = payload.jsonOnOneLine()
-      return copy
+    /// Puts JSON data on one line, as a store keeps it.
+    mutating func putDataOnOneLine() {
+      guard hasJSONPayload, payload.containsLineBreak else { return }
+      payload = payload.jsonOnOneLine()
     }
   }
 

@@ -23,6 +23,9 @@ struct CloudEventJSONReaderTests {
     #"{"specversion":"1.0","id":"1","source":"/s","type":"T","big":9223372036854775807,"small":-9223372036854775808}"#,
     #"{"specversion":"1.0","id":"é-ü-😀","source":"/s","type":"T","data":{"name":"Zoë 😀"}}"#,
     " \n\t{ \"specversion\" : \"1.0\" ,\r\n \"id\":\"1\", \"source\":\"/s\",\"type\":\"T\" , \"data\" : { \"a\" : 1 } } \n",
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","time":"2018-04-05 17:31:00.5+02:00"}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","time":"yesterday"}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","time":5}"#,
     #"{}"#,
     #"{"specversion":"0.3","id":"","source":"/s","type":"T"}"#,
   ]
@@ -139,16 +142,36 @@ struct CloudEventJSONReaderTests {
     }
   }
 
-  /// What a batch's elements give read one by one with `JSONDecoder`; nil when `json` is not an
-  /// array or one element is not a JSON object.
-  static func elementByElement(_ json: Data) -> [CloudEventJSONReader.Members]? {
-    guard let elements = JSONObjectScanner.elements(ofArray: json) else { return nil }
-    var members: [CloudEventJSONReader.Members] = []
-    for element in elements {
-      guard let read = try? CloudEventJSONReader.readWithJSONDecoder(element) else { return nil }
-      members.append(read)
+  /// What reading a batch gives: its envelopes, or the first error's description.
+  enum Outcome: Equatable {
+    case envelopes([EventEnvelope])
+    case error(String)
+  }
+
+  /// What ``CloudEventJSONReader/readBatch(_:)`` gives; nil when it leaves the batch to the
+  /// reading element by element.
+  static func inOnePass(_ json: Data) -> Outcome? {
+    do {
+      return try CloudEventJSONReader.readBatch(json).map(Outcome.envelopes)
+    } catch {
+      return .error("\(error)")
     }
-    return members
+  }
+
+  /// What a batch's elements give read one by one with `JSONDecoder`; nil when `json` is not an
+  /// array or an element read before the first error is not a JSON object.
+  static func elementByElement(_ json: Data) -> Outcome? {
+    guard let elements = JSONObjectScanner.elements(ofArray: json) else { return nil }
+    var envelopes: [EventEnvelope] = []
+    for (index, element) in elements.enumerated() {
+      guard let members = try? CloudEventJSONReader.readWithJSONDecoder(element) else { return nil }
+      do {
+        envelopes.append(try EventEnvelope(cloudEventMembers: members))
+      } catch {
+        return .error("\(EventEnvelope.batchError(error, element: index))")
+      }
+    }
+    return .envelopes(envelopes)
   }
 
   /// `documents` as one JSON array, with whitespace around each element.
@@ -158,24 +181,39 @@ struct CloudEventJSONReaderTests {
 
   @Test func aBatchIsReadInOnePassAsItsElementsAreOneByOne() throws {
     let written = try Self.written().map { String(decoding: $0, as: UTF8.self) }
-    for documents in [Self.common, written, Self.common + written, [], [Self.common[0]]] {
+    // `common` ends with two events that are no envelope: their batches fail at the first.
+    for documents in [Self.common, written, Self.common + written, written + Self.common, [], [Self.common[0]]] {
       let json = Self.batch(documents)
-      let direct = try #require(CloudEventJSONReader.readBatch(json), "not read directly: \(documents)")
-      #expect(direct.count == documents.count)
+      let direct = try #require(Self.inOnePass(json), "not read directly: \(documents)")
+      if case .envelopes(let envelopes) = direct { #expect(envelopes.count == documents.count) }
       #expect(direct == Self.elementByElement(json))
     }
+    let failed = Self.inOnePass(Self.batch(written + Self.common))
+    #expect(failed == .error("element 33 of the batch: the CloudEvent 1 has a time that is not RFC 3339: yesterday"))
+    // Values that repeat from event to event are taken again only where they are equal.
+    let sources = ["/a", "/b", "/b", "/a", "/é", "/a", "/ab", "/a"]
+    let varied = sources.enumerated().map { index, source in
+      #"{"specversion":"1.0","id":"\#(index)","source":"\#(source)","type":"T\#(index % 2)","datacontenttype":"\#(index == 3 ? "text/plain" : "application/json")","data":"x"}"#
+    }
+    let read = try #require(try CloudEventJSONReader.readBatch(Self.batch(varied)))
+    #expect(read.map { $0.source ?? "" } == sources)
+    #expect(read.map(\.name) == sources.indices.map { "T\($0 % 2)" })
+    #expect(read.map(\.dataContentType) == sources.indices.map { $0 == 3 ? "text/plain" : nil })
     // One element of another shape: the whole batch is left to the reading element by element,
     // which still reads every element.
     let escaped = #"{"specversion":"1.0","id":"a\"b","source":"/s","type":"T"}"#
     let mixed = Self.batch([written[0], escaped, written[1]])
-    #expect(CloudEventJSONReader.readBatch(mixed) == nil)
+    #expect(Self.inOnePass(mixed) == nil)
+    // Nor may an error before such an element be the one-pass reader's: the element-by-element
+    // reading decides which error the batch gives.
+    #expect(Self.inOnePass(Self.batch([#"{}"#, escaped])) == nil)
     #expect(
       try EventEnvelope.envelopes(cloudEventBatchJSON: mixed).map(\.id) == [
         try EventEnvelope(cloudEventJSON: Data(written[0].utf8)).id, "a\"b",
         try EventEnvelope(cloudEventJSON: Data(written[1].utf8)).id,
       ])
     for notABatch in ["", "{}", "[", "[{}", "[{},]", "[{}] x", "[] []", "[1]", "[[]]"] {
-      #expect(CloudEventJSONReader.readBatch(Data(notABatch.utf8)) == nil, "\(notABatch)")
+      #expect(Self.inOnePass(Data(notABatch.utf8)) == nil, "\(notABatch)")
     }
   }
 
@@ -194,7 +232,7 @@ struct CloudEventJSONReaderTests {
       JSONEdits.edit(&bytes, repeatingRuns: false, using: &random)
       let json = Data(bytes)
       tried += 1
-      guard let direct = CloudEventJSONReader.readBatch(json) else { continue }
+      guard let direct = Self.inOnePass(json) else { continue }
       answered += 1
       #expect(direct == Self.elementByElement(json), "\(String(decoding: json, as: UTF8.self))")
     }
@@ -211,6 +249,9 @@ struct CloudEventJSONReaderTests {
       #"{"specversion":"1.0","id":"1","source":"/s","type":"T","x":1,"x":null}"#,
       #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data_base64":null,"data_base64":"AA=="}"#,
       #"{"specversion":"1.0","id":"1","source":"/s","type":"T","eventversion":2,"eventversion":3}"#,
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","time":"2018-04-05T17:31:00Z","time":null}"#,
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","time":null,"time":"2018-04-05T17:31:00Z"}"#,
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","time":"yesterday","time":null}"#,
     ] {
       #expect(CloudEventJSONReader.read(Data(repeated.utf8)) == nil, "\(repeated)")
     }

@@ -11,13 +11,38 @@ struct CloudEventContext: Equatable {
   var id: EventAttributeValue?
   var source: EventAttributeValue?
   var type: EventAttributeValue?
-  var time: EventAttributeValue?
+  /// `time`, read as a date when it is one: the JSON reader parses the text where it lies, and
+  /// so makes no `String` of it (an allocation an event: the text is longer than a small
+  /// string holds).
+  var time: Time?
   var subject: EventAttributeValue?
   var datacontenttype: EventAttributeValue?
   var dataschema: EventAttributeValue?
   var eventversion: EventAttributeValue?
   /// Every other attribute, by name.
   var extensions: [String: EventAttributeValue] = [:]
+
+  /// The value of `time`.
+  enum Time: Equatable {
+    /// A string that is an RFC 3339 timestamp (``EventTimestamp/date(from:)``), as its date.
+    case date(Date)
+    /// Any other value, as given, which no envelope takes.
+    case other(EventAttributeValue)
+
+    /// `value`, read as a date when it is a timestamp.
+    init(_ value: EventAttributeValue) {
+      self = value.dateValue.map(Time.date) ?? .other(value)
+    }
+
+    /// The value as an attribute: a date as its ``EventTimestamp`` text (which may be written
+    /// otherwise than the text it was read from), else as given.
+    var value: EventAttributeValue? {
+      switch self {
+      case .date(let date): EventAttributeValue.timestamp(date)
+      case .other(let value): value
+      }
+    }
+  }
 
   /// The name of a member of a CloudEvent in JSON, matched once: an attribute this type holds
   /// by name, `data`, `data_base64`, or an extension's.
@@ -70,7 +95,7 @@ struct CloudEventContext: Equatable {
       case .id: id
       case .source: source
       case .type: type
-      case .time: time
+      case .time: time?.value
       case .subject: subject
       case .datacontenttype: datacontenttype
       case .dataschema: dataschema
@@ -85,7 +110,7 @@ struct CloudEventContext: Equatable {
       case .id: id = newValue
       case .source: source = newValue
       case .type: type = newValue
-      case .time: time = newValue
+      case .time: time = newValue.map(Time.init)
       case .subject: subject = newValue
       case .datacontenttype: datacontenttype = newValue
       case .dataschema: dataschema = newValue
@@ -110,7 +135,7 @@ struct CloudEventContext: Equatable {
     case .id: return fill(&id)
     case .source: return fill(&source)
     case .type: return fill(&type)
-    case .time: return fill(&time)
+    case .time: return insert(time: Time(value))
     case .subject: return fill(&subject)
     case .datacontenttype: return fill(&datacontenttype)
     case .dataschema: return fill(&dataschema)
@@ -118,5 +143,12 @@ struct CloudEventContext: Equatable {
     case .data, .dataBase64: return true
     case .extension(let name): return extensions.updateValue(value, forKey: name) == nil
     }
+  }
+
+  /// Sets `time` as ``insert(_:named:)`` does.
+  mutating func insert(time value: Time) -> Bool {
+    guard time == nil else { return false }
+    time = value
+    return true
   }
 }

@@ -114,29 +114,27 @@ extension EventEnvelope {
   public static func envelopes(cloudEventBatchJSON json: Data) throws -> [EventEnvelope] {
     // Read in one pass when every element has the common shape; else element by element. Each
     // element is parsed in full then, so the array is JSON when its elements are.
-    if let batch = CloudEventJSONReader.readBatch(json) {
-      return try elements(batch) { try EventEnvelope(cloudEventMembers: $0) }
-    }
+    if let batch = try CloudEventJSONReader.readBatch(json) { return batch }
     guard let elements = JSONObjectScanner.elements(ofArray: json) else {
       throw EventLogError.malformed("a CloudEvents batch is a JSON array")
     }
-    return try Self.elements(elements) { try EventEnvelope(cloudEventJSON: $0) }
-  }
-
-  /// The envelope `read` makes of each element, in order; an error names the element.
-  private static func elements<Element>(
-    _ elements: [Element], _ read: (Element) throws -> EventEnvelope
-  ) throws -> [EventEnvelope] {
     var envelopes: [EventEnvelope] = []
     envelopes.reserveCapacity(elements.count)
     for index in elements.indices {
       do {
-        envelopes.append(try read(elements[index]))
-      } catch EventLogError.malformed(let reason) {
-        throw EventLogError.malformed("element \(index) of the batch: \(reason)")
+        envelopes.append(try EventEnvelope(cloudEventJSON: elements[index]))
+      } catch {
+        throw batchError(error, element: index)
       }
     }
     return envelopes
+  }
+
+  /// `error`, thrown for element `element` of a batch, as the batch's: a reason names the
+  /// element.
+  static func batchError(_ error: any Error, element: Int) -> any Error {
+    guard case EventLogError.malformed(let reason) = error else { return error }
+    return EventLogError.malformed("element \(element) of the batch: \(reason)")
   }
 }
 

@@ -110,12 +110,14 @@ extension EventEnvelope {
   /// Whether `data`, a value's bytes as the readers give them (with the whitespace after a
   /// literal), is `null`, which the JSON format reads as no data.
   private static func isNull(_ data: Data) -> Bool {
-    data.prefix(4).elementsEqual("null".utf8)
+    // The first byte alone tells most data apart, without the slices below (a twentieth of
+    // reading an event).
+    data.first == UInt8(ascii: "n") && data.prefix(4).elementsEqual("null".utf8)
       && data.dropFirst(4).allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
   }
 
   /// An envelope from the members of a CloudEvent in JSON.
-  init(cloudEventMembers members: CloudEventJSONReader.Members) throws {
+  init(cloudEventMembers members: consuming CloudEventJSONReader.Members) throws {
     var payload = Data()
     let data = members.data
     if let encoded = members.dataBase64 {
@@ -193,7 +195,7 @@ extension EventEnvelope {
   }
 
   /// An envelope from the context attributes of a CloudEvent, in any content mode, and its data.
-  init(cloudEventContext context: CloudEventContext, payload: Data) throws {
+  init(cloudEventContext context: consuming CloudEventContext, payload: consuming Data) throws {
     guard context.specversion?.stringValue == "1.0" else {
       throw EventLogError.malformed("not a CloudEvents 1.0 event (specversion)")
     }
@@ -207,11 +209,11 @@ extension EventEnvelope {
       throw EventLogError.malformed("the CloudEvent \(id) has no source")
     }
     var time: Date?
-    if let text = context.time {
-      guard let date = text.dateValue else {
-        throw EventLogError.malformed("the CloudEvent \(id) has a time that is not RFC 3339: \(text)")
-      }
-      time = date
+    switch context.time {
+    case .date(let date)?: time = date
+    case .other(let text)?:
+      throw EventLogError.malformed("the CloudEvent \(id) has a time that is not RFC 3339: \(text)")
+    case nil: break
     }
     var version = 1
     switch context.eventversion {

@@ -73,7 +73,8 @@ public enum EventTimestamp {
     return text.withUTF8 { date(utf8: $0) }
   }
 
-  private static func date(utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+  /// ``date(from:)`` of the text whose UTF-8 is `utf8`.
+  static func date(utf8: UnsafeBufferPointer<UInt8>) -> Date? {
     var scanner = Scanner(utf8)
     var negativeYear = false
     if scanner.take("-") {

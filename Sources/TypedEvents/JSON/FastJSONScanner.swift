@@ -45,9 +45,15 @@ struct FastJSONScanner {
 
   /// A string without escapes or control characters, in valid UTF-8.
   mutating func plainString() -> String? {
+    plainStringBytes().map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The bytes between the quotes of a string without escapes or control characters, in valid
+  /// UTF-8.
+  mutating func plainStringBytes() -> UnsafeRawBufferPointer? {
     let start = index + 1
     guard skipString(escapes: false) else { return nil }
-    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<(index - 1)]), as: UTF8.self)
+    return UnsafeRawBufferPointer(rebasing: bytes[start..<(index - 1)])
   }
 
   /// `-?(0|[1-9][0-9]*)` that fits `Int`, not followed by a fraction or an exponent; not `-0`.
