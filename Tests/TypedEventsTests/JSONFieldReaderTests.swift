@@ -184,6 +184,11 @@ struct JSONFieldReaderTests {
       sizes: Dictionary(uniqueKeysWithValues: (0..<Int.random(in: 0...3, using: &random)).map { ("size-\($0)", $0) }))
   }
 
+  /// What the direct reader reads; nil where it is not sure.
+  static func read<Value: FieldCodable>(_ type: Value.Type, from json: Data) -> Value? {
+    try? JSONFieldReader.read(type, from: json)
+  }
+
   static func decodedWithJSONDecoder<Value: Decodable>(_ type: Value.Type, _ json: Data) -> Value? {
     try? EventJSON.decoder.decode(Value.self, from: json)
   }
@@ -194,7 +199,7 @@ struct JSONFieldReaderTests {
       let shipment = Self.shipment(&random)
       let json = try EventJSON.encoder.encode(shipment)
       let direct = try #require(
-        JSONFieldReader.read(Shipment.self, from: json), "\(String(decoding: json, as: UTF8.self))")
+        Self.read(Shipment.self, from: json), "\(String(decoding: json, as: UTF8.self))")
       #expect(direct == shipment)
       #expect(direct == Self.decodedWithJSONDecoder(Shipment.self, json))
     }
@@ -205,13 +210,13 @@ struct JSONFieldReaderTests {
     let catalog = EventCatalog([Shipment.self])
     let shipment = Self.shipment(&random)
     let envelope = try EventEnvelope(shipment)
-    #expect(JSONFieldReader.read(Shipment.self, from: envelope.payload) != nil)
+    #expect(Self.read(Shipment.self, from: envelope.payload) != nil)
     #expect(try envelope.decode(using: catalog) as? Shipment == shipment)
     // With an escape, the direct reader is not sure: JSONDecoder reads it.
     var escaped = shipment
     escaped.note = "a \"quoted\" note\n"
     let escapedEnvelope = try EventEnvelope(escaped)
-    #expect(JSONFieldReader.read(Shipment.self, from: escapedEnvelope.payload) == nil)
+    #expect(Self.read(Shipment.self, from: escapedEnvelope.payload) == nil)
     #expect(try escapedEnvelope.decode(using: catalog) as? Shipment == escaped)
   }
 
@@ -273,7 +278,7 @@ struct JSONFieldReaderTests {
     ]
     for (key, value) in unsure {
       #expect(
-        JSONFieldReader.read(Shipment.self, from: try variant(key, value)) == nil, "\(key): \(value ?? "missing")")
+        Self.read(Shipment.self, from: try variant(key, value)) == nil, "\(key): \(value ?? "missing")")
     }
     let sure: [(String, String?)] = [
       ("priority", "null"),  // null takes the default
@@ -286,15 +291,15 @@ struct JSONFieldReaderTests {
     ]
     for (key, value) in sure {
       let json = try variant(key, value)
-      let direct = JSONFieldReader.read(Shipment.self, from: json)
+      let direct = Self.read(Shipment.self, from: json)
       #expect(
         direct != nil && direct == Self.decodedWithJSONDecoder(Shipment.self, json), "\(key): \(value ?? "missing")")
     }
     for text in Self.uncommon {
-      #expect(JSONFieldReader.read(Shipment.self, from: Data(text.utf8)) == nil, "\(text)")
+      #expect(Self.read(Shipment.self, from: Data(text.utf8)) == nil, "\(text)")
     }
-    #expect(JSONFieldReader.read(Sealed.self, from: Data(#"{"state":"only"}"#.utf8)) == Sealed(state: .only))
-    #expect(JSONFieldReader.read(Sealed.self, from: Data(#"{"state":"other"}"#.utf8)) == nil)
+    #expect(Self.read(Sealed.self, from: Data(#"{"state":"only"}"#.utf8)) == Sealed(state: .only))
+    #expect(Self.read(Sealed.self, from: Data(#"{"state":"other"}"#.utf8)) == nil)
   }
 
   struct Priced: Event, FieldCodable {
@@ -320,17 +325,30 @@ struct JSONFieldReaderTests {
   }
 
   @Test func aTypeWithAFieldItDoesNotReadGoesToJSONDecoderFromThenOn() throws {
-    let catalog = EventCatalog([Priced.self])
+    let decoding = EventDecoding(Priced.self)
     let unpriced = try EventEnvelope(Priced(name: "a", price: nil))
     let priced = try EventEnvelope(Priced(name: "b", price: Decimal(string: "12.30")))
     // Unsure of the data (a missing key) is not unsure of the type.
-    #expect(JSONFieldReader.read(Priced.self, from: Data(#"{"price":1}"#.utf8)) == nil)
-    #expect(JSONFieldReader.read(Priced.self, from: unpriced.payload) == Priced(name: "a", price: nil))
-    #expect(JSONFieldReader.read(Priced.self, from: priced.payload) == nil)
-    #expect(JSONFieldReader.typesNotRead.withLock { $0.contains(ObjectIdentifier(Priced.self)) })
-    #expect(JSONFieldReader.read(Priced.self, from: unpriced.payload) == nil)
-    #expect(try priced.decode(using: catalog) as? Priced == Priced(name: "b", price: Decimal(string: "12.30")))
-    #expect(try unpriced.decode(using: catalog) as? Priced == Priced(name: "a", price: nil))
+    let missingName = Data(#"{"price":1}"#.utf8)
+    let unsureOfData = #expect(throws: JSONFieldReader.Unsure.self) {
+      try JSONFieldReader.read(Priced.self, from: missingName)
+    }
+    #expect(unsureOfData?.typeNotRead == false)
+    #expect(throws: DecodingError.self) { try decoding.decode(missingName) }
+    #expect(decoding.readsDirectly)
+    #expect(Self.read(Priced.self, from: unpriced.payload) == Priced(name: "a", price: nil))
+    #expect(try decoding.decode(unpriced.payload) as? Priced == Priced(name: "a", price: nil))
+    #expect(decoding.readsDirectly)
+    // A Decimal: unsure of the type, which JSONDecoder reads from then on.
+    let unsureOfType = #expect(throws: JSONFieldReader.Unsure.self) {
+      try JSONFieldReader.read(Priced.self, from: priced.payload)
+    }
+    #expect(unsureOfType?.typeNotRead == true)
+    #expect(try decoding.decode(priced.payload) as? Priced == Priced(name: "b", price: Decimal(string: "12.30")))
+    #expect(!decoding.readsDirectly)
+    #expect(try decoding.decode(unpriced.payload) as? Priced == Priced(name: "a", price: nil))
+    #expect(EventDecoding(Priced.self).readsDirectly, "a new catalog tries again")
+    #expect(!EventDecoding(Tick.self).readsDirectly, "a type that is not FieldCodable never does")
   }
 
   /// A wire key beyond ASCII.
@@ -370,15 +388,19 @@ struct JSONFieldReaderTests {
   @Test func aKeyBeyondASCIIAndOtherKeysAreLeftToJSONDecoder() throws {
     // JSONDecoder matches the Kelvin sign with `K`, its canonical equivalent: bytes do not.
     let json = Data(#"{"K":300}"#.utf8)
-    #expect(JSONFieldReader.read(Kelvin.self, from: json) == nil)
+    #expect(Self.read(Kelvin.self, from: json) == nil)
     #expect(Self.decodedWithJSONDecoder(Kelvin.self, json) == Kelvin(degrees: 300))
-    #expect(JSONFieldReader.typesNotRead.withLock { $0.contains(ObjectIdentifier(Kelvin.self)) })
+    let kelvin = EventDecoding(Kelvin.self)
+    #expect(try kelvin.decode(json) as? Kelvin == Kelvin(degrees: 300))
+    #expect(!kelvin.readsDirectly)
     let envelope = EventEnvelope(id: "k", time: nil, name: Kelvin.eventName, version: 1, payload: json)
     #expect(try envelope.decode(using: EventCatalog([Kelvin.self])) as? Kelvin == Kelvin(degrees: 300))
 
-    #expect(JSONFieldReader.read(Open.self, from: json) == nil)
+    #expect(Self.read(Open.self, from: json) == nil)
     #expect(Self.decodedWithJSONDecoder(Open.self, json) == Open(others: ["K": 300]))
-    #expect(JSONFieldReader.typesNotRead.withLock { $0.contains(ObjectIdentifier(Open.self)) })
+    let open = EventDecoding(Open.self)
+    #expect(try open.decode(json) as? Open == Open(others: ["K": 300]))
+    #expect(!open.readsDirectly)
   }
 
   /// Random edits of payloads: wherever the direct reader still answers, it must give what
@@ -394,7 +416,7 @@ struct JSONFieldReaderTests {
         JSONEdits.edit(&bytes, using: &random)
         let json = Data(bytes)
         tried += 1
-        guard let direct = JSONFieldReader.read(Shipment.self, from: json) else { continue }
+        guard let direct = Self.read(Shipment.self, from: json) else { continue }
         answered += 1
         #expect(direct == Self.decodedWithJSONDecoder(Shipment.self, json), "\(String(decoding: json, as: UTF8.self))")
       }

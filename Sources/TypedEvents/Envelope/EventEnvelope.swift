@@ -93,13 +93,13 @@ public struct EventEnvelope: Sendable, Hashable {
   ///   newer schema than this build's and `acceptingNewerVersions` is false, or the JSON
   ///   decoder's error when the payload does not decode.
   public func decode(using catalog: EventCatalog, acceptingNewerVersions: Bool = false) throws -> any Event {
-    guard let type = catalog.type(named: name) else {
+    guard let decoding = catalog.decoding(named: name) else {
       throw EventLogError.unknownEvent(name)
     }
-    if !acceptingNewerVersions && version > type.eventVersion {
-      throw EventLogError.newerVersion(name: name, version: version, known: type.eventVersion)
+    if !acceptingNewerVersions && version > decoding.version {
+      throw EventLogError.newerVersion(name: name, version: version, known: decoding.version)
     }
-    return try Self.decode(type, from: payload)
+    return try decoding.decode(payload)
   }
 
   /// Throws ``EventLogError/malformed(_:)`` unless the envelope can be written as one line of a
@@ -135,14 +135,6 @@ public struct EventEnvelope: Sendable, Hashable {
   /// an object.
   package var payloadIsJSONObject: Bool {
     payload.first { $0 != 0x20 && $0 != 0x09 } == UInt8(ascii: "{")
-  }
-
-  private static func decode<E: Event>(_ type: E.Type, from data: Data) throws -> E {
-    // Generated types are read without `JSONDecoder` where that is sure to give the same.
-    if let fields = E.self as? any FieldCodable.Type, let event = JSONFieldReader.read(fields, from: data) as? E {
-      return event
-    }
-    return try EventJSON.decoder.decode(E.self, from: data)
   }
 
   package static func subjectText(of event: some Event) -> String? {

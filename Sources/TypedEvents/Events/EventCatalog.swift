@@ -8,37 +8,43 @@
 public struct EventCatalog: Sendable {
   /// The types, in order, each with a wire name of its own.
   private let ordered: [any Event.Type]
-  private let types: [String: any Event.Type]
-  private let patterns: [(pattern: EventNamePattern, type: any Event.Type)]
+  private let types: [String: EventDecoding]
+  private let patterns: [(pattern: EventNamePattern, decoding: EventDecoding)]
 
   /// Creates a catalog of `types`. When two types have the same ``Event/eventName``, the first
   /// one wins and the second is left out. A type's own name always wins over a name another
   /// type lists; between two types that list one name, or whose patterns match one name, the
   /// first wins.
   public init(_ types: [any Event.Type]) {
-    var ordered: [any Event.Type] = []
-    var table: [String: any Event.Type] = [:]
-    var patterns: [(pattern: EventNamePattern, type: any Event.Type)] = []
+    var ordered: [EventDecoding] = []
+    var table: [String: EventDecoding] = [:]
+    var patterns: [(pattern: EventNamePattern, decoding: EventDecoding)] = []
     table.reserveCapacity(types.count)
     for type in types where table[type.eventName] == nil {
-      ordered.append(type)
-      table[type.eventName] = type
+      let decoding = EventDecoding(type)
+      ordered.append(decoding)
+      table[type.eventName] = decoding
     }
     // Other names after every type's own, so that no other name hides a type's own.
-    for type in ordered {
-      let accepted = type.acceptedEventNames
-      for name in accepted.names where table[name] == nil { table[name] = type }
-      if let pattern = accepted.pattern.flatMap(EventNamePattern.init) { patterns.append((pattern, type)) }
+    for decoding in ordered {
+      let accepted = decoding.type.acceptedEventNames
+      for name in accepted.names where table[name] == nil { table[name] = decoding }
+      if let pattern = accepted.pattern.flatMap(EventNamePattern.init) { patterns.append((pattern, decoding)) }
     }
-    self.ordered = ordered
+    self.ordered = ordered.map(\.type)
     self.types = table
     self.patterns = patterns
   }
 
   /// The event type with wire name `name`, if the catalog has it.
   public func type(named name: String) -> (any Event.Type)? {
-    if let type = types[name] { return type }
-    return patterns.first { $0.pattern.matches(name) }?.type
+    decoding(named: name)?.type
+  }
+
+  /// How to read the data of the type with wire name `name`, if the catalog has it.
+  func decoding(named name: String) -> EventDecoding? {
+    if let decoding = types[name] { return decoding }
+    return patterns.first { $0.pattern.matches(name) }?.decoding
   }
 
   /// Every wire name the catalog lists, sorted; names that only a pattern matches are not.

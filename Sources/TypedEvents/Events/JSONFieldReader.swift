@@ -15,8 +15,9 @@ import Foundation
 /// the same value, and throws ``Unsure`` for anything else: a missing key, a null where a value
 /// must be, an escape, a fraction for an integer, a key repeated or not in ASCII, bytes that are
 /// not JSON. The caller then decodes with `JSONDecoder`, which decides, and words any error.
-/// A type with a field of another type (`Decimal`, say), with a wire key not in ASCII, or
-/// that keeps other keys (`additionalProperties`) goes to `JSONDecoder` from then on.
+/// For a type with a field of another type (`Decimal`, say), with a wire key not in ASCII, or
+/// that keeps other keys (`additionalProperties`), ``Unsure/typeNotRead`` is true, and the
+/// catalog's ``EventDecoding`` sends the type to `JSONDecoder` from then on.
 /// Tests check that both give the same wherever this reader answers.
 ///
 /// A ``FieldCodable`` type's `Decodable` conformance reads its fields with `init(fields:)`; so
@@ -27,10 +28,6 @@ struct JSONFieldReader: FieldReader {
     /// Whether a field's type is one this reader does not read, whatever the data.
     var typeNotRead = false
   }
-
-  /// The types that had a field of a type this reader does not read (`Decimal`, say): they go
-  /// to `JSONDecoder` at once, without a scan first that would only add to its time.
-  static let typesNotRead = Locked(Set<ObjectIdentifier>())
 
   /// One member of an object: the bytes of its key (between the quotes) and of its value.
   struct Member {
@@ -48,19 +45,23 @@ struct JSONFieldReader: FieldReader {
     self.members = members
   }
 
-  /// `type` read from `json`, or nil when the reader is not sure.
-  static func read<Value: FieldCodable>(_ type: Value.Type, from json: Data) -> Value? {
-    let identity = ObjectIdentifier(Value.self)
-    guard !typesNotRead.withLock({ $0.contains(identity) }) else { return nil }
-    return json.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Value? in
-      var scanner = FastJSONScanner(bytes: raw)
-      guard let members = scanner.whole({ $0.objectMembers(depth: 1) }) else { return nil }
-      do throws(Unsure) {
+  /// `type` read from `json`.
+  ///
+  /// - Throws: ``Unsure`` when the reader is not sure what `JSONDecoder` would give.
+  static func read<Value: FieldCodable>(_ type: Value.Type, from json: Data) throws(Unsure) -> Value {
+    // `Value`, not `Value?`, as the result: in code not specialized for the type, as a
+    // catalog's is, each `Value?` makes the runtime look up its metadata. Those look-ups were a
+    // fifth of checking an event.
+    do {
+      return try json.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Value in
+        var scanner = FastJSONScanner(bytes: raw)
+        guard let members = scanner.whole({ $0.objectMembers(depth: 1) }) else { throw Unsure() }
         return try Value(fields: JSONFieldReader(bytes: raw, members: members))
-      } catch {
-        if error.typeNotRead { _ = typesNotRead.withLock { $0.insert(identity) } }
-        return nil
       }
+    } catch let unsure as Unsure {
+      throw unsure
+    } catch {
+      throw Unsure()
     }
   }
 
@@ -140,6 +141,14 @@ struct JSONFieldReader: FieldReader {
     if Value.self == Date.self { return try exactly(scanner.plainString().flatMap(EventTimestamp.date(from:))) }
     if Value.self == UUID.self { return try exactly(scanner.plainString().flatMap(UUID.init(uuidString:))) }
     if Value.self == URL.self { return try exactly(scanner.plainString().flatMap { URL(string: $0) }) }
+    return try otherValue(Value.self, at: range)
+  }
+
+  /// The value of a type that is not one of the common ones above. A function of its own, so
+  /// that those need no metadata of `Value?`: each look-up was half the cost of reading a field.
+  @inline(never)
+  private func otherValue<Value>(_ type: Value.Type, at range: Range<Int>) throws(Unsure) -> Value {
+    var scanner = FastJSONScanner(bytes: bytes, at: range.lowerBound)
     let read: Any?
     if let nested = Value.self as? any FieldCodable.Type {
       read = try object(nested, at: range)

@@ -1,0 +1,52 @@
+import Foundation
+
+/// How an ``EventCatalog`` reads the data of one of its types, decided once, when the catalog is
+/// made, instead of for every event: whether the type is ``FieldCodable`` (a conformance
+/// look-up), and whether ``JSONFieldReader`` reads it (a lock and a hash). What it read needs no
+/// cast back to the type either.
+struct EventDecoding: Sendable {
+  /// The type.
+  let type: any Event.Type
+  /// The type's ``Event/eventVersion``.
+  let version: Int
+  /// Reads an event of the type from its JSON data.
+  let decode: @Sendable (Data) throws -> any Event
+  /// Whether ``decode`` tries ``JSONFieldReader`` first; nil for a type it never reads.
+  private let direct: Locked<Bool>?
+
+  init<E: Event>(_ type: E.Type) {
+    self.type = type
+    version = type.eventVersion
+    if let fields = type as? any (Event & FieldCodable).Type {
+      (decode, direct) = Self.decoding(fields)
+    } else {
+      decode = { try EventJSON.decoder.decode(E.self, from: $0) }
+      direct = nil
+    }
+  }
+
+  /// Whether ``decode`` tries ``JSONFieldReader`` first: a generated type, until an event showed
+  /// a field of a type the reader does not read.
+  var readsDirectly: Bool { direct?.withLock { $0 } ?? false }
+
+  /// Generated types are read without `JSONDecoder` where that is sure to give the same, and with
+  /// it otherwise, which decides and words any error. A type with a field the reader does not
+  /// read (`Decimal`, say), a wire key not in ASCII, or other keys (`additionalProperties`) goes
+  /// to `JSONDecoder` from then on, without a scan first that would only add to its time.
+  private static func decoding<F: Event & FieldCodable>(
+    _ type: F.Type
+  ) -> (@Sendable (Data) throws -> any Event, Locked<Bool>) {
+    let readsDirectly = Locked(true)
+    let decode: @Sendable (Data) throws -> any Event = { data in
+      if readsDirectly.withLock({ $0 }) {
+        do throws(JSONFieldReader.Unsure) {
+          return try JSONFieldReader.read(F.self, from: data)
+        } catch {
+          if error.typeNotRead { readsDirectly.withLock { $0 = false } }
+        }
+      }
+      return try EventJSON.decoder.decode(F.self, from: data)
+    }
+    return (decode, readsDirectly)
+  }
+}
