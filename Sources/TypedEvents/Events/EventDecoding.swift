@@ -1,9 +1,10 @@
 import Foundation
 
-/// How an ``EventCatalog`` reads the data of one of its types, decided once, when the catalog is
-/// made, instead of for every event: whether the type is ``FieldCodable`` (a conformance
-/// look-up), and whether ``JSONFieldReader`` reads it (a lock and a hash). What it read needs no
-/// cast back to the type either.
+/// How an ``EventCatalog`` reads the data of one of its types. Whether the type is
+/// ``FieldCodable`` (a conformance look-up) is decided once, when the catalog is made, instead of
+/// for every event, and what ``JSONFieldReader`` read needs no cast back to the type. Whether
+/// the reader still tries the type is a flag of the type's own: a lock for each event, where a
+/// set of all the types the reader gave up on cost a hash too.
 struct EventDecoding: Sendable {
   /// The type.
   let type: any Event.Type
