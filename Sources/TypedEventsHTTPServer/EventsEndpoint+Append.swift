@@ -170,9 +170,10 @@
   }
 
   extension EventEnvelope {
-    /// Puts JSON data on one line, as a store keeps it.
+    /// Puts JSON data on one line, as a store keeps it (`jsonOnOneLine()` gives data without a
+    /// line break back as it is).
     mutating func putDataOnOneLine() {
-      guard hasJSONPayload, payload.containsLineBreak else { return }
+      guard hasJSONPayload else { return }
       payload = payload.jsonOnOneLine()
     }
   }
