@@ -3,7 +3,7 @@
   import PostgresNIO
   import TypedEvents
 
-  extension PostgresEventStore: IdempotentEventStore {
+  extension PostgresEventStore: IdempotentEventStore, ParsedPayloadsAppending {
     /// Appends the envelopes whose `id` the store does not hold, in one transaction, and returns
     /// where each is; readers are woken once it commits.
     ///
@@ -11,11 +11,22 @@
     /// than CloudEvents' `source` + `id`: an envelope whose `id` is stored with another `source`
     /// is refused with `EventLogError.malformed`, and nothing of the call is appended.
     public func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
+      try await appendOnce(envelopes, parsingPayloads: true)
+    }
+
+    /// ``appendOnce(_:)`` without parsing each payload again (`ParsedPayloadsAppending`).
+    package func appendOnce(parsedPayloads envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
+      try await appendOnce(envelopes, parsingPayloads: false)
+    }
+
+    private func appendOnce(
+      _ envelopes: [EventEnvelope], parsingPayloads: Bool
+    ) async throws -> [AppendedEnvelope<Position>] {
       guard !envelopes.isEmpty else { return [] }
       let logger = logger
       var answers: [AppendedEnvelope<Position>] = []
       try await sending(envelopes) { traced in
-        let statements = try self.insertStatements(traced)
+        let statements = try self.insertStatements(traced, parsingPayloads: parsingPayloads)
         do {
           answers = try await self.withLiveConnection { connection in
             try await connection.withTransaction(logger: logger) { connection in

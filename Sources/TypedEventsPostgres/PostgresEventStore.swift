@@ -219,9 +219,10 @@
       return try await appendTraced([envelope], on: connection, notify: notify).first ?? envelope
     }
 
-    /// One multi-row INSERT per 1,000 envelopes (11 binds a row, PostgreSQL allows 65,535).
-    func insertStatements(_ envelopes: [EventEnvelope]) throws -> [PostgresQuery] {
-      for envelope in envelopes { try envelope.validate() }
+    /// One multi-row INSERT per 1,000 envelopes (11 binds a row, PostgreSQL allows 65,535),
+    /// each envelope validated first, its payload parsed too unless the caller has.
+    func insertStatements(_ envelopes: [EventEnvelope], parsingPayloads: Bool = true) throws -> [PostgresQuery] {
+      for envelope in envelopes { try envelope.validate(parsingPayload: parsingPayloads) }
       let metadataEncoder = JSONEncoder()
       metadataEncoder.outputFormatting = .sortedKeys
       var statements: [PostgresQuery] = []

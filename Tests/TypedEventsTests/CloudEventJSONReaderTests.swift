@@ -266,4 +266,48 @@ struct CloudEventJSONReaderTests {
       }
     }
   }
+
+  /// The first byte from `start` on that a string scan must look at, one byte at a time.
+  private static func firstSpecialByte(_ bytes: [UInt8], from start: Int) -> Int {
+    bytes[start...].firstIndex { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || $0 >= 0x80 } ?? bytes.count
+  }
+
+  @Test func aStringScanStopsAtTheFirstByteToLookAtInEveryPlaceOfAWord() {
+    // The scan tests eight bytes at once. Every byte it must stop at, at every offset of a word
+    // and in the bytes after the last whole word, after bytes next to each in value (`!` and `#`
+    // beside the quote, `[` and `]` beside the backslash, space above the control characters,
+    // DEL below 0x80), with another byte to stop at after it: the lowest must win.
+    let stops: [UInt8] = [0x22, 0x5C, 0x00, 0x01, 0x1F, 0x0A, 0x80, 0xC3, 0xFF]
+    let others: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x41]
+    for length in 1...26 {
+      for position in 0..<length {
+        for stop in stops {
+          for other in others {
+            var bytes = [UInt8](repeating: other, count: length)
+            bytes[position] = stop
+            if position + 1 < length { bytes[position + 1] = stops[(position + Int(stop)) % stops.count] }
+            for start in [0, position / 2, position] {
+              let found = bytes.withUnsafeBytes { FastJSONScanner.firstSpecialByte(in: $0, from: start) }
+              #expect(found == position, "\(bytes) from \(start)")
+            }
+            bytes[position] = other
+            if position + 1 < length { bytes[position + 1] = other }
+            let none = bytes.withUnsafeBytes { FastJSONScanner.firstSpecialByte(in: $0, from: 0) }
+            #expect(none == length, "\(bytes)")
+          }
+        }
+      }
+    }
+    var random = SplitMix64(state: 0x5EED_0B7E)
+    for _ in 0..<20_000 {
+      let bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+        // Mostly plain ASCII, so that words without a byte to stop at are common.
+        Int.random(in: 0..<8, using: &random) == 0
+          ? UInt8.random(in: 0...255, using: &random) : UInt8.random(in: 0x20...0x7E, using: &random)
+      }
+      let start = Int.random(in: 0...bytes.count, using: &random)
+      let found = bytes.withUnsafeBytes { FastJSONScanner.firstSpecialByte(in: $0, from: start) }
+      #expect(found == Self.firstSpecialByte(bytes, from: start), "\(bytes) from \(start)")
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TypedEvents
+
+@testable import TypedEvents
 
 @Suite("Appending once by CloudEvents source and id")
 struct IdempotentAppendTests {
@@ -68,5 +69,33 @@ struct IdempotentAppendTests {
       let rest = try await log.read(after: stored.position, limit: 10)
       #expect(rest.envelopes.map(\.envelope.id) == Array(batch.envelopes.map(\.envelope.id).dropFirst(index + 1)))
     }
+  }
+
+  @Test("Without parsing payloads, an append checks all else and answers as appendOnce does")
+  func parsedPayloadsAreNotParsedAgain() async throws {
+    let log = temporaryLog()
+    let first = try await log.appendOnce(parsedPayloads: [try tick("1"), try tick("2")])
+    #expect(first.map(\.wasStored) == [false, false])
+    let again = try await log.appendOnce([try tick("2"), try tick("3")])
+    #expect(again.map(\.wasStored) == [true, false])
+    #expect(again[0].position == first[1].position)
+    #expect(try log.read().envelopes.map(\.id) == ["1", "2", "3"])
+
+    // What `validate()` checks besides parsing the payload is still checked, and nothing of
+    // the call is appended.
+    var twoLines = try tick("4")
+    twoLines.payload = Data("{\n}".utf8)
+    var array = try tick("5")
+    array.payload = Data("[1]".utf8)
+    var text = try tick("6")
+    text.dataContentType = "text/plain"
+    var noID = try tick("7")
+    noID.id = ""
+    for refused in [twoLines, array, text, noID] {
+      await #expect(throws: EventLogError.self, "\(refused.id)") {
+        try await log.appendOnce(parsedPayloads: [try tick("8"), refused])
+      }
+    }
+    #expect(try log.read().envelopes.map(\.id) == ["1", "2", "3"])
   }
 }

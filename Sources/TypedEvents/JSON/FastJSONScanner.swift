@@ -163,6 +163,9 @@ struct FastJSONScanner {
     var end = start
     var ascii = true
     while end < bytes.count {
+      // Eight bytes at a time up to the first that needs a look: most strings have none.
+      end = Self.firstSpecialByte(in: bytes, from: end)
+      guard end < bytes.count else { break }
       let byte = bytes[end]
       if byte == Self.quote { break }
       if byte < 0x20 { return false }
@@ -177,6 +180,36 @@ struct FastJSONScanner {
     guard end < bytes.count else { return false }
     index = end + 1
     return ascii || String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) != nil
+  }
+
+  /// The index of the first byte from `start` on that is a quote, a backslash, a control
+  /// character or not ASCII; `bytes.count` when there is none. Words of eight bytes are tested
+  /// at once (the lowest byte a test flags is exact: a borrow only runs upwards from a byte that
+  /// is flagged itself); the last few bytes one by one. Scanning strings a byte at a time was a
+  /// tenth of reading a CloudEvents batch.
+  @inline(__always)
+  static func firstSpecialByte(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var index = start
+    while index + 8 <= bytes.count {
+      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let quotes = word ^ (ones &* UInt64(quote))
+      let backslashes = word ^ (ones &* UInt64(backslash))
+      // A byte below 0x20 becomes one with its high bit set; so do bytes of 0x80 and more,
+      // which `word & highs` flags anyway.
+      let special =
+        ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | (word &- ones &* 0x20) | word
+      let flags = special & highs
+      if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
+      index += 8
+    }
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == quote || byte == backslash || byte < 0x20 || byte >= 0x80 { return index }
+      index += 1
+    }
+    return index
   }
 
   /// The length of the escape at `at` (a backslash), nil for one RFC 8259 does not allow or

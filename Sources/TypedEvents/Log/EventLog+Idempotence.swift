@@ -1,4 +1,4 @@
-extension EventLog: IdempotentEventStore {
+extension EventLog: IdempotentEventStore, ParsedPayloadsAppending {
   /// Appends the envelopes whose `source` and `id` the log does not hold, with one `write` and,
   /// by default, one `fsync`, and returns where each is.
   ///
@@ -14,6 +14,15 @@ extension EventLog: IdempotentEventStore {
   ///   refuses (nothing is written), ``EventLogError/io(path:reason:)`` when reading or writing
   ///   fails.
   public func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
+    try appendOnce(envelopes, parsingPayloads: true)
+  }
+
+  /// ``appendOnce(_:)`` without parsing each payload again (``ParsedPayloadsAppending``).
+  package func appendOnce(parsedPayloads envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
+    try appendOnce(envelopes, parsingPayloads: false)
+  }
+
+  private func appendOnce(_ envelopes: [EventEnvelope], parsingPayloads: Bool) throws -> [AppendedEnvelope<Position>] {
     try identities.withLock { index in
       try catchUp(&index)
       var fresh: [EventEnvelope] = []
@@ -22,7 +31,7 @@ extension EventLog: IdempotentEventStore {
         let identity = EnvelopeIdentity(envelope)
         if index.positions[identity] == nil, appending.insert(identity).inserted { fresh.append(envelope) }
       }
-      try append(contentsOf: fresh)
+      try append(contentsOf: fresh, parsingPayloads: parsingPayloads)
       try catchUp(&index)
       return try envelopes.map { envelope in
         let identity = EnvelopeIdentity(envelope)

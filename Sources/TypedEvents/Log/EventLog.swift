@@ -122,9 +122,15 @@ public final class EventLog: Sendable {
   ///
   /// Every envelope is validated first: when one is refused, none is written.
   public func append(contentsOf envelopes: some Sequence<EventEnvelope>) throws {
+    try append(contentsOf: envelopes, parsingPayloads: true)
+  }
+
+  /// ``append(contentsOf:)``, parsing each payload as JSON unless the caller has
+  /// (``ParsedPayloadsAppending``).
+  func append(contentsOf envelopes: some Sequence<EventEnvelope>, parsingPayloads: Bool) throws {
     var lines = Data()
     for envelope in envelopes {
-      try envelope.validate()
+      try envelope.validate(parsingPayload: parsingPayloads)
       lines.append(try Self.line(for: envelope))
     }
     if !lines.isEmpty { try writeLines(lines) }

@@ -16,6 +16,16 @@ public protocol IdempotentEventStore: EventStore {
   func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>]
 }
 
+/// A store that can leave out parsing each payload as JSON when it appends, for a caller in this
+/// package that has parsed every payload itself: the HTTP endpoint decodes each event's data
+/// before it appends, and parsing it again with `JSONSerialization` took as long as all the
+/// endpoint's own work on a batch.
+package protocol ParsedPayloadsAppending: IdempotentEventStore {
+  /// ``IdempotentEventStore/appendOnce(_:)`` for envelopes whose payloads the caller has parsed
+  /// as JSON: everything else ``EventEnvelope/validate()`` checks is still checked.
+  func appendOnce(parsedPayloads envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>]
+}
+
 /// Where ``IdempotentEventStore/appendOnce(_:)`` stored an envelope.
 public struct AppendedEnvelope<Position: Hashable & Sendable>: Sendable, Hashable {
   /// The envelope's position, as ``StoredEnvelope/position``: reading after it gives the
