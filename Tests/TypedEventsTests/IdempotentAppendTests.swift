@@ -97,5 +97,16 @@ struct IdempotentAppendTests {
       }
     }
     #expect(try log.read().envelopes.map(\.id) == ["1", "2", "3"])
+
+    // Every other append parses: a payload that begins like an object but is no JSON is refused.
+    var broken = try tick("9")
+    broken.payload = Data(#"{"count":"#.utf8)
+    await #expect(throws: EventLogError.malformed("the payload of \(broken.name) 9 is not JSON")) {
+      try await log.appendOnce([broken])
+    }
+    #expect(throws: EventLogError.malformed("the payload of \(broken.name) 9 is not JSON")) {
+      try log.append(contentsOf: [broken])
+    }
+    #expect(try log.read().envelopes.map(\.id) == ["1", "2", "3"])
   }
 }
