@@ -84,7 +84,8 @@ enum CloudEventJSONReader {
     }
   }
 
-  /// The members of `json` read with `JSONDecoder`, which parses all of it, `data` too.
+  /// The members of `json` read with `JSONDecoder`, which reads all of it, `data` too; it only
+  /// skims `data` and other values no key reads, so a bad escape in them passes.
   ///
   /// - Throws: ``EventLogError/malformed(_:)`` when `json` is not a JSON object, or a member
   ///   but `data` is an object, an array or a fraction, which no CloudEvents type is.

@@ -93,6 +93,16 @@ public struct EventEnvelope: Sendable, Hashable {
   ///   newer schema than this build's and `acceptingNewerVersions` is false, or the JSON
   ///   decoder's error when the payload does not decode.
   public func decode(using catalog: EventCatalog, acceptingNewerVersions: Bool = false) throws -> any Event {
+    try decodeSayingReader(using: catalog, acceptingNewerVersions: acceptingNewerVersions).event
+  }
+
+  /// ``decode(using:acceptingNewerVersions:)``, and whether ``JSONFieldReader`` read the data,
+  /// which scans all of it as strict JSON; `JSONDecoder` skims what no field reads, so data it
+  /// decoded may hold what no JSON parser accepts (an escape such as `\q`, a number such as
+  /// `1.2.3`) in a key the type ignores.
+  package func decodeSayingReader(
+    using catalog: EventCatalog, acceptingNewerVersions: Bool = false
+  ) throws -> (event: any Event, readDirectly: Bool) {
     guard let decoding = catalog.decoding(named: name) else {
       throw EventLogError.unknownEvent(name)
     }
@@ -118,8 +128,8 @@ public struct EventEnvelope: Sendable, Hashable {
     }
   }
 
-  /// ``validate()``, or, without `parsingPayload`, all of it but parsing the payload, which the
-  /// caller has parsed as JSON: it must still begin with `{`.
+  /// ``validate()``, or, without `parsingPayload`, all of it but parsing the payload, for a
+  /// caller that has parsed it as strict JSON itself: it must still begin with `{`.
   package func validate(parsingPayload: Bool) throws {
     guard parsingPayload else {
       try validateAllButPayloadSyntax()
@@ -132,7 +142,7 @@ public struct EventEnvelope: Sendable, Hashable {
   }
 
   /// What ``validate()`` checks but that the payload parses as a JSON object: for a caller that
-  /// decodes the payload anyway and checks that it begins with `{` (``payloadIsJSONObject``).
+  /// parses the payload itself and checks that it begins with `{` (``payloadIsJSONObject``).
   package func validateAllButPayloadSyntax() throws {
     guard !id.isEmpty else { throw EventLogError.malformed("an envelope needs an id") }
     guard !name.isEmpty else { throw EventLogError.malformed("an envelope needs a name") }

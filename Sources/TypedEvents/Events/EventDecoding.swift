@@ -10,8 +10,10 @@ struct EventDecoding: Sendable {
   let type: any Event.Type
   /// The type's ``Event/eventVersion``.
   let version: Int
-  /// Reads an event of the type from its JSON data.
-  let decode: @Sendable (Data) throws -> any Event
+  /// Reads an event of the type from its JSON data, and says whether ``JSONFieldReader`` read
+  /// it: then the whole data was scanned as strict JSON, where `JSONDecoder` only skims what no
+  /// field reads.
+  let decode: @Sendable (Data) throws -> (event: any Event, readDirectly: Bool)
   /// Whether ``decode`` tries ``JSONFieldReader`` first; nil for a type it never reads.
   private let direct: Locked<Bool>?
 
@@ -21,7 +23,7 @@ struct EventDecoding: Sendable {
     if let fields = type as? any (Event & FieldCodable).Type {
       (decode, direct) = Self.decoding(fields)
     } else {
-      decode = { try EventJSON.decoder.decode(E.self, from: $0) }
+      decode = { (try EventJSON.decoder.decode(E.self, from: $0), false) }
       direct = nil
     }
   }
@@ -36,17 +38,17 @@ struct EventDecoding: Sendable {
   /// to `JSONDecoder` from then on, without a scan first that would only add to its time.
   private static func decoding<F: Event & FieldCodable>(
     _ type: F.Type
-  ) -> (@Sendable (Data) throws -> any Event, Locked<Bool>) {
+  ) -> (@Sendable (Data) throws -> (event: any Event, readDirectly: Bool), Locked<Bool>) {
     let readsDirectly = Locked(true)
-    let decode: @Sendable (Data) throws -> any Event = { data in
+    let decode: @Sendable (Data) throws -> (event: any Event, readDirectly: Bool) = { data in
       if readsDirectly.withLock({ $0 }) {
         do throws(JSONFieldReader.Unsure) {
-          return try JSONFieldReader.read(F.self, from: data)
+          return (try JSONFieldReader.read(F.self, from: data), true)
         } catch {
           if error.typeNotRead { readsDirectly.withLock { $0 = false } }
         }
       }
-      return try EventJSON.decoder.decode(F.self, from: data)
+      return (try EventJSON.decoder.decode(F.self, from: data), false)
     }
     return (decode, readsDirectly)
   }

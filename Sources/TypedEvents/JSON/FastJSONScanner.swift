@@ -134,6 +134,7 @@ struct FastJSONScanner {
 
   /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
   mutating func skipNumber() -> Bool {
+    let start = index
     if current == UInt8(ascii: "-") { index += 1 }
     guard let first = current, Self.isDigit(first) else { return false }
     index += 1
@@ -150,8 +151,17 @@ struct FastJSONScanner {
       if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
       guard let byte = current, Self.isDigit(byte) else { return false }
       while let byte = current, Self.isDigit(byte) { index += 1 }
+      return Self.isWithinDoubleRange(bytes, start..<index)
     }
-    return true
+    return index - start <= 300 || Self.isWithinDoubleRange(bytes, start..<index)
+  }
+
+  /// Whether the number at `range` is within `Double`'s range: `JSONSerialization`, which
+  /// ``EventEnvelope/validate()`` parses with, refuses one beyond it (`1e400`, which RFC 8259
+  /// allows), and so does this scanner, so that whatever it passes, `validate()` passes.
+  /// Only a number with an exponent or of over 300 characters can be beyond it.
+  private static func isWithinDoubleRange(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+    Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self))?.isFinite ?? false
   }
 
   /// Skips a string with no control characters, in valid UTF-8, and with `escapes` those RFC
@@ -196,8 +206,8 @@ struct FastJSONScanner {
       let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
       let quotes = word ^ (ones &* UInt64(quote))
       let backslashes = word ^ (ones &* UInt64(backslash))
-      // A byte below 0x20 becomes one with its high bit set; so do bytes of 0x80 and more,
-      // which `word & highs` flags anyway.
+      // A byte below 0x20 becomes one with its high bit set (so do those from 0xA0); `| word`
+      // flags every byte from 0x80.
       let special =
         ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | (word &- ones &* 0x20) | word
       let flags = special & highs

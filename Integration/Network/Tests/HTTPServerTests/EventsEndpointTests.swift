@@ -131,6 +131,24 @@ struct EventsEndpointTests {
         "data of the wrong type", .POST, "alice", structured,
         good.replacingOccurrences(of: "\"text\":\"hello\"", with: "\"text\":5"), 422, "undecodable-data"
       ),
+      // JSONDecoder skims a key the type ignores; what no JSON parser accepts there is refused
+      // all the same, so that a store is never given data that is no JSON.
+      (
+        "data with a bad escape in a key the type ignores", .POST, "alice", structured,
+        good.replacingOccurrences(of: "\"author\":\"tester\",", with: #""author":"tester","x":"\q","#), 422,
+        "undecodable-data"
+      ),
+      (
+        "data with a number beyond Double in a key the type ignores", .POST, "alice", structured,
+        good.replacingOccurrences(of: "\"author\":\"tester\",", with: #""author":"tester","x":1e400,"#), 422,
+        "undecodable-data"
+      ),
+      (
+        "a batch with a bad escape in one event's data", .POST, "alice", batchType,
+        "[\(noteJSON(id: "fine", board: "b1")), "
+          + good.replacingOccurrences(of: "\"author\":\"tester\",", with: #""author":"tester","x":"\q","#) + "]",
+        422, "undecodable-data"
+      ),
       (
         "a subject that is not the data's", .POST, "alice", structured, noteJSON(id: "x", board: "b1", subject: "b2"),
         422, "subject-mismatch"
@@ -186,7 +204,7 @@ struct EventsEndpointTests {
       "a bad after": "?after=%7B%7D", "limit 0": "?limit=0",
       "a subject the reader may not read": "?type=\(NoteAdded.eventName)&subject=b2",
     ]
-    #expect(cases.count == 35, "EventsToEveryClient.md counts 35 bad requests: update it too")
+    #expect(cases.count == 38, "EventsToEveryClient.md counts 38 bad requests: update it too")
     try await withServer(endpoint) { url in
       for (what, method, token, headers, body, status, problem) in cases {
         let answer = try await send(
