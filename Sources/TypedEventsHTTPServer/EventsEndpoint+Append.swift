@@ -112,10 +112,10 @@
       }
       let event: any Event
       do {
-        // Data the direct reader read was scanned whole as strict JSON, and `validate()` would
-        // parse it a second time. `JSONDecoder` only skims what no field reads (`"\q"`, `1.2.3`
-        // pass in a key the type ignores), so data it decoded is parsed as the store would: the
-        // store then parses none (`appendChecked`).
+        // Data the direct reader read was scanned whole, at least as strictly as `validate()`
+        // parses, which would parse it a second time. `JSONDecoder` only skims what no field
+        // reads (`"\q"`, `1.2.3` pass in a key the type ignores), so data it decoded is parsed
+        // as the store would: the store then parses none (`appendChecked`).
         try envelope.validateAllButPayloadSyntax()
         let decoded = try envelope.decodeSayingReader(using: catalog)
         event = decoded.event
@@ -140,7 +140,8 @@
     }
 
     /// `appendOnce` of envelopes that ``check(_:index:)`` has passed, without the store parsing
-    /// each payload again where it can leave that out: `check` has parsed each as strict JSON.
+    /// each payload again where it can leave that out: `check` has parsed each, at least as
+    /// strictly as the store would.
     private func appendChecked(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Store.Position>] {
       guard let parsing = store as? any ParsedPayloadsAppending else { return try await store.appendOnce(envelopes) }
       return try await Self.appendOnce(parsedPayloads: envelopes, to: parsing)

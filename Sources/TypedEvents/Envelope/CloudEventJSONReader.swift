@@ -7,8 +7,9 @@ import Foundation
 /// most of a batch POST's own time: a flat object whose attribute values are strings without
 /// escapes, whole numbers, Booleans or null, and whose `data` is any JSON value, checked to be
 /// JSON. It answers only when it is sure, and gives nil for anything else: an escape in an
-/// attribute, a fraction, an object or array as an attribute, a repeated key, a surrogate escape
-/// or nesting deeper than 256 in `data`, bytes that are not JSON. The caller then reads the
+/// attribute, a fraction, an object or array as an attribute, a repeated key, a surrogate escape,
+/// nesting deeper than 256 or a number beyond `Double`'s range in `data`, bytes that are not
+/// JSON. The caller then reads the
 /// event with ``readWithJSONDecoder(_:)``, which decides, and words any error. Tests check that
 /// both give the same wherever ``read(_:)`` answers.
 enum CloudEventJSONReader {
@@ -84,8 +85,8 @@ enum CloudEventJSONReader {
     }
   }
 
-  /// The members of `json` read with `JSONDecoder`, which reads all of it, `data` too; it only
-  /// skims `data` and other values no key reads, so a bad escape in them passes.
+  /// The members of `json` read with `JSONDecoder`, and `data`'s bytes as written: `JSONDecoder`
+  /// only skims `data`, so a bad escape in it passes.
   ///
   /// - Throws: ``EventLogError/malformed(_:)`` when `json` is not a JSON object, or a member
   ///   but `data` is an object, an array or a fraction, which no CloudEvents type is.

@@ -101,8 +101,8 @@ extension EventEnvelope {
   ///   not an object, another `specversion`, no `id`, `source` or `type`, a `time` that is not
   ///   RFC 3339, `data_base64` that is not base64, or an attribute of no CloudEvents type.
   public init(cloudEventJSON json: Data) throws {
-    // The common shape read directly; anything else with JSONDecoder, which reads all of
-    // `json`, `data` too (values no key reads only skimmed, not checked as strictly).
+    // The common shape read directly; anything else with JSONDecoder, which only skims `data`
+    // (a bad escape in it passes).
     try self.init(
       cloudEventMembers: try CloudEventJSONReader.read(json) ?? CloudEventJSONReader.readWithJSONDecoder(json))
   }

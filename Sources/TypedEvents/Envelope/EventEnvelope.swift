@@ -97,7 +97,8 @@ public struct EventEnvelope: Sendable, Hashable {
   }
 
   /// ``decode(using:acceptingNewerVersions:)``, and whether ``JSONFieldReader`` read the data,
-  /// which scans all of it as strict JSON; `JSONDecoder` skims what no field reads, so data it
+  /// which scans all of it at least as strictly as `validate()` parses it; `JSONDecoder` skims
+  /// what no field reads, so data it
   /// decoded may hold what no JSON parser accepts (an escape such as `\q`, a number such as
   /// `1.2.3`) in a key the type ignores.
   package func decodeSayingReader(
@@ -129,7 +130,8 @@ public struct EventEnvelope: Sendable, Hashable {
   }
 
   /// ``validate()``, or, without `parsingPayload`, all of it but parsing the payload, for a
-  /// caller that has parsed it as strict JSON itself: it must still begin with `{`.
+  /// caller that has parsed it itself, at least as strictly as `validate()` does: it must still
+  /// begin with `{`.
   package func validate(parsingPayload: Bool) throws {
     guard parsingPayload else {
       try validateAllButPayloadSyntax()

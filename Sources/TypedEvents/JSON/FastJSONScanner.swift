@@ -132,7 +132,11 @@ struct FastJSONScanner {
     }
   }
 
-  /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+  /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, within `Double`'s range.
+  ///
+  /// `JSONSerialization`, which ``EventEnvelope/validate()`` parses with, refuses a number beyond
+  /// that range (`1e400`, which RFC 8259 allows), and so does this scanner, so that whatever it
+  /// passes, `validate()` passes.
   mutating func skipNumber() -> Bool {
     let start = index
     if current == UInt8(ascii: "-") { index += 1 }
@@ -141,6 +145,9 @@ struct FastJSONScanner {
     if first != UInt8(ascii: "0") {
       while let byte = current, Self.isDigit(byte) { index += 1 }
     }
+    // The number is below 10^(integer digits + exponent): it is parsed to learn whether it is
+    // within range only when that bound passes 10^308, so ordinary numbers are never parsed.
+    var magnitude = index - start
     if current == UInt8(ascii: ".") {
       index += 1
       guard let byte = current, Self.isDigit(byte) else { return false }
@@ -148,20 +155,19 @@ struct FastJSONScanner {
     }
     if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
       index += 1
-      if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+      let negative = current == UInt8(ascii: "-")
+      if negative || current == UInt8(ascii: "+") { index += 1 }
       guard let byte = current, Self.isDigit(byte) else { return false }
-      while let byte = current, Self.isDigit(byte) { index += 1 }
-      return Self.isWithinDoubleRange(bytes, start..<index)
+      var exponent = 0
+      while let byte = current, Self.isDigit(byte) {
+        exponent = min(exponent * 10 + Int(byte - UInt8(ascii: "0")), 100_000)
+        index += 1
+      }
+      magnitude += negative ? -exponent : exponent
     }
-    return index - start <= 300 || Self.isWithinDoubleRange(bytes, start..<index)
-  }
-
-  /// Whether the number at `range` is within `Double`'s range: `JSONSerialization`, which
-  /// ``EventEnvelope/validate()`` parses with, refuses one beyond it (`1e400`, which RFC 8259
-  /// allows), and so does this scanner, so that whatever it passes, `validate()` passes.
-  /// Only a number with an exponent or of over 300 characters can be beyond it.
-  private static func isWithinDoubleRange(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
-    Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self))?.isFinite ?? false
+    guard magnitude > 308 else { return true }
+    let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    return Double(text)?.isFinite ?? false
   }
 
   /// Skips a string with no control characters, in valid UTF-8, and with `escapes` those RFC

@@ -17,13 +17,13 @@ public protocol IdempotentEventStore: EventStore {
 }
 
 /// A store that can leave out parsing each payload as JSON when it appends, for a caller in this
-/// package that has parsed every payload as strict JSON itself: the HTTP endpoint reads each
-/// event's data before it appends (with ``JSONFieldReader``, which scans all of it, or else with
-/// `JSONSerialization`, as the store would), and parsing it again took as long as all the
-/// endpoint's own work on a batch.
+/// package that has parsed every payload itself, at least as strictly as
+/// ``EventEnvelope/validate()`` does: the HTTP endpoint reads each event's data before it appends
+/// (with ``JSONFieldReader``, which scans all of it, or else with `validate()` itself), and
+/// parsing it again took as long as all the endpoint's own work on a batch.
 package protocol ParsedPayloadsAppending: IdempotentEventStore {
   /// ``IdempotentEventStore/appendOnce(_:)`` for envelopes whose payloads the caller has parsed
-  /// as strict JSON: everything else ``EventEnvelope/validate()`` checks is still checked.
+  /// at least as strictly as `validate()`: everything else `validate()` checks is still checked.
   func appendOnce(parsedPayloads envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>]
 }
 

@@ -131,8 +131,8 @@ struct EventsEndpointTests {
         "data of the wrong type", .POST, "alice", structured,
         good.replacingOccurrences(of: "\"text\":\"hello\"", with: "\"text\":5"), 422, "undecodable-data"
       ),
-      // JSONDecoder skims a key the type ignores; what no JSON parser accepts there is refused
-      // all the same, so that a store is never given data that is no JSON.
+      // JSONDecoder skims a key the type ignores; what the store's parse refuses there is
+      // refused all the same, before anything is appended.
       (
         "data with a bad escape in a key the type ignores", .POST, "alice", structured,
         good.replacingOccurrences(of: "\"author\":\"tester\",", with: #""author":"tester","x":"\q","#), 422,
