@@ -9,9 +9,8 @@ import Foundation
 /// JSON. It answers only when it is sure, and gives nil for anything else: an escape in an
 /// attribute, a fraction, an object or array as an attribute, a repeated key, a surrogate escape,
 /// nesting deeper than 256 or a number beyond `Double`'s range in `data`, bytes that are not
-/// JSON. The caller then reads the
-/// event with ``readWithJSONDecoder(_:)``, which decides, and words any error. Tests check that
-/// both give the same wherever ``read(_:)`` answers.
+/// JSON. The caller then reads the event with ``readWithJSONDecoder(_:)``, which decides, and
+/// words any error. Tests check that both give the same wherever ``read(_:)`` answers.
 enum CloudEventJSONReader {
   /// What a CloudEvent in JSON holds at its top level.
   struct Members: Equatable {

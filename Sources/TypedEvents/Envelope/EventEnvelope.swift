@@ -98,9 +98,8 @@ public struct EventEnvelope: Sendable, Hashable {
 
   /// ``decode(using:acceptingNewerVersions:)``, and whether ``JSONFieldReader`` read the data,
   /// which scans all of it at least as strictly as `validate()` parses it; `JSONDecoder` skims
-  /// what no field reads, so data it
-  /// decoded may hold what no JSON parser accepts (an escape such as `\q`, a number such as
-  /// `1.2.3`) in a key the type ignores.
+  /// what no field reads, so data it decoded may hold what no JSON parser accepts (an escape
+  /// such as `\q`, a number such as `1.2.3`) in a key the type ignores.
   package func decodeSayingReader(
     using catalog: EventCatalog, acceptingNewerVersions: Bool = false
   ) throws -> (event: any Event, readDirectly: Bool) {
