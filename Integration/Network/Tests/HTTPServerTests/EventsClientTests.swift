@@ -7,12 +7,17 @@ import TypedEventsHTTPClient
 import TypedEventsHTTPServer
 
 /// A client of the board endpoint at `url`, as `token`, that retries quickly.
-func boardClient(_ url: String, token: String? = "alice") throws -> EventsClient {
+///
+/// `requestTimeout` is the default's 30 seconds unless a test needs an offline request to fail
+/// sooner (AsyncHTTPClient tries to connect until this deadline). A short one for requests that
+/// should succeed fails them when the machine is loaded: 54 tests start at once on 2 cores.
+func boardClient(
+  _ url: String, token: String? = "alice", requestTimeout: Duration = .seconds(30)
+) throws -> EventsClient {
   var configuration = EventsClient.Configuration()
   configuration.initialRetryDelay = .milliseconds(20)
   configuration.maximumRetryDelay = .milliseconds(200)
-  // AsyncHTTPClient tries to connect until this deadline: an offline request fails after it.
-  configuration.requestTimeout = .seconds(2)
+  configuration.requestTimeout = requestTimeout
   return EventsClient(
     url: try #require(URL(string: url)), catalog: GeneratedEvents.catalog, configuration: configuration,
     headers: { token.map { ["Authorization": "Bearer \($0)"] } ?? [:] })

@@ -441,8 +441,9 @@ struct EventsEndpointTests {
         if let comment = frame.comment { comments.append(comment) }
       }
       #expect(comments == ["heartbeat", "heartbeat"])
-      // At the interval set: the default's (15 s) would take 30 s.
-      #expect(ContinuousClock.now - start < .seconds(5))
+      // At the interval set: the default's (15 s) would take 30 s. (A wide bound: the other
+      // tests load the machine.)
+      #expect(ContinuousClock.now - start < .seconds(15))
     }
   }
 }

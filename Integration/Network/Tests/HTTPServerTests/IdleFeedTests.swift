@@ -9,9 +9,10 @@ import TypedEventsHTTPServer
 struct IdleFeedTests {
   @Test("A stream that starts the feed waits for it at most a poll interval")
   func aStreamWaitsForTheFeedAtMostAPollInterval() async throws {
-    // Finding the store's end takes 5 s, and so does the feed's start; the stream reads the
-    // store itself after 100 ms.
-    let store = CountingStore(log: try temporaryLog(), endDelay: .seconds(5))
+    // Finding the store's end takes 30 s, and so does the feed's start; the stream reads the
+    // store itself after 100 ms. (The margin between the two is wide because the other tests
+    // load the machine: a stream took 3 s to open on a loaded one.)
+    let store = CountingStore(log: try temporaryLog(), endDelay: .seconds(30))
     try await withServer(endpoint(store, pollInterval: .milliseconds(100))) { url in
       try await postNotes(url, ids: 1...3, board: "b1")
       let clock = ContinuousClock()
@@ -22,7 +23,7 @@ struct IdleFeedTests {
       #expect(
         frames.compactMap { $0.data.flatMap { try? EventEnvelope(cloudEventJSON: Data($0.utf8)) }?.id }
           == ["note-1", "note-2", "note-3"])
-      #expect(waited < .seconds(3), "the stream's first events came after \(waited)")
+      #expect(waited < .seconds(15), "the stream's first events came after \(waited)")
       #expect(await store.reads.feedStarts == 0)
     }
   }
