@@ -53,7 +53,9 @@ struct DeepReferenceTests {
     let elapsed = clock.measure { result = loadAsyncAPI(lines.joined(separator: "\n") + "\n") }
     #expect(result?.diagnostics.isEmpty == true)
     #expect(result?.schema?.files.first?.types.count == 2_000)
-    #expect(elapsed < .seconds(2))
+    // 0.2 s alone in a debug build; read path by path, it would never end. A wide bound, since
+    // the other tests share the cores.
+    #expect(elapsed < .seconds(10))
   }
 
   @Test func aChainDeeperThanTheBoundIsRefusedWhereItGoesTooDeep() throws {
