@@ -36,7 +36,8 @@ struct AsyncAPIInputTests {
       }
     }
     #expect(found == bad.expected)
-    #expect(elapsed < .seconds(2))
+    // Milliseconds alone; a wide bound, since the other tests share the cores.
+    #expect(elapsed < .seconds(10))
   }
 
   @Test func thereAreAtLeastThirtyDistinctBadDocuments() {

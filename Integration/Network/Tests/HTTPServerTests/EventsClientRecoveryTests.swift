@@ -98,7 +98,7 @@ struct EventsClientRecoveryTests {
           url: try #require(URL(string: url)), catalog: GeneratedEvents.catalog, httpClient: httpClient)
         let reader = Task { for try await _ in client.events(from: temporaryCheckpoint()) {} }
         // With the default client's 90 s, the first connection would still be open.
-        try await eventually("the silent stream opened again", seconds: 10) { attempts.texts.count >= 2 }
+        try await eventually("the silent stream opened again", seconds: 30) { attempts.texts.count >= 2 }
         reader.cancel()
         try await reader.value
       }

@@ -160,7 +160,8 @@
             "--user-data-dir=\(folder.appendingPathComponent("profile").path)", page + "?token=reader",
           ], schema: store.schema, executable: try #require(Self.chromium))
         try await Self.appendBoxes(store, 0..<50)
-        try await eventually { Self.boxesReceived(by: browser).count >= 50 }
+        // A cold Chromium on a loaded machine may take many seconds to start.
+        try await eventually(seconds: 90) { Self.boxesReceived(by: browser).count >= 50 }
         #expect(Self.boxesReceived(by: browser).count >= 50, "\(browser.output.suffix(3_000))")
 
         server.kill(SIGKILL)

@@ -126,8 +126,10 @@
     @Test func anotherMemberTakesOverWhenTheLeaseOfACrashedOneExpires() async throws {
       try await withStore { store in
         try await store.append((0..<5).map { try EventEnvelope(Self.box("\($0)")) })
-        // A member that crashed while holding the lease: it renews nothing any more.
+        // A member that crashed while holding the lease: it renews nothing any more. The clock
+        // starts before the lease is stamped, so a slow INSERT cannot shorten what it measures.
         let crashed = UUID()
+        let started = ContinuousClock.now
         try await store.client.query(
           "INSERT INTO \(unescaped: store.schema).consumer_groups (name, partitions) VALUES ('readers', 1)")
         try await store.client.query(
@@ -141,7 +143,6 @@
           VALUES ('readers', \(crashed), now() + interval '2 seconds')
           """)
         let delivered = Collected<String>()
-        let started = ContinuousClock.now
         let running = Task {
           try await Self.group(store, lease: .seconds(1)).run { event, _ in await delivered.append(Self.title(event)) }
         }
@@ -162,7 +163,9 @@
             await delivered.append("1:" + Self.title(event))
           }
         }
-        try await Task.sleep(for: .milliseconds(300))  // the first member takes the lease
+        // The first member takes the lease before the second starts (a fixed sleep could be too
+        // short on a loaded machine).
+        try await eventually { try await Self.owners(store, group: "readers").count == 1 }
         let second = Task {
           try await Self.group(store, lease: .seconds(1)).run { event, _ in
             await delivered.append("2:" + Self.title(event))

@@ -60,9 +60,9 @@ import Testing
     }
   }
 
-  /// Waits until `condition` holds, up to 30 s (a bound on a hang, not a timing assertion).
-  func eventually(_ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(30)
+  /// Waits until `condition` holds, up to `seconds` (a bound on a hang, not a timing assertion).
+  func eventually(seconds: Int = 30, _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(seconds)
     while try await !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
   }
 
