@@ -28,8 +28,10 @@ struct SlowClientTests {
         }
         _ = try await log.appendOnce(envelopes)
       }
-      // Longer than the write timeout and the watchdog's tick.
-      try await Task.sleep(for: .seconds(3))
+      // Longer than the server's lag in filling the buffers, plus the write timeout (1 s) and
+      // the watchdog's tick (250 ms): reading before the cut-off would let the writes go on, and
+      // the stream would never be cut. Wide, for a loaded machine.
+      try await Task.sleep(for: .seconds(8))
       var reader = stalled
       var received: [String] = []
       var lastID: String?

@@ -267,8 +267,10 @@
         #expect(received.allSatisfy { $0 == expected }, "a reader missed or repeated a box")
 
         // The stalled client: cut off once its writes stopped for the write timeout (10 s; the
-        // watchdog looks every second), then resumed from its last id without loss.
-        try await clock.sleep(until: exportsAppended + .seconds(12))
+        // watchdog looks every second), then resumed from its last id without loss. Reading
+        // before the cut-off would let the writes go on, so the wait leaves the server 9 s to
+        // fall behind on a loaded machine.
+        try await clock.sleep(until: exportsAppended + .seconds(20))
         let cutOff = stalled.readToEnd()
         #expect(cutOff.closed, "the server kept the stalled connection open")
         var stream = BoxTitles()
