@@ -60,46 +60,64 @@
         throw Self.tooLarge("the body has more than \(limit) bytes")
       }
       let data = Data(body.readableBytesView)
+      do {
+        return try read(data, of: request)
+      } catch EventLogError.malformed(let reason) {
+        throw EventProblem.badRequest("malformed-cloudevent", reason)
+      }
+    }
+
+    /// The envelopes of a body, by the request's content type, each checked by `StrictJSON`
+    /// before anything reads it, its data then put on one line. What a store refuses in an
+    /// attribute (a control character, an extension name or integer no CloudEvents reader takes)
+    /// is refused here too, as the request's fault.
+    private func read(_ data: Data, of request: Request) throws -> [EventEnvelope] {
       let contentType = request.headers[.contentType] ?? ""
       let mediaType = contentType.split(separator: ";").first.map {
         $0.trimmingCharacters(in: .whitespaces).lowercased()
       }
-      do {
-        switch mediaType {
-        case "application/cloudevents+json":
-          var envelope = try EventEnvelope(cloudEventJSON: data)
-          envelope.putDataOnOneLine()
-          return [envelope]
-        case EventEnvelope.cloudEventBatchContentType:
-          var envelopes = try EventEnvelope.envelopes(cloudEventBatchJSON: data)
-          // In place: a copy of every envelope, and the release of the first array, cost more.
-          for index in envelopes.indices { envelopes[index].putDataOnOneLine() }
-          guard !envelopes.isEmpty else { throw EventProblem.badRequest("empty-batch", "the batch holds no event") }
-          guard envelopes.count <= configuration.maximumBatchCount else {
-            throw Self.tooLarge("the batch holds \(envelopes.count) events; at most \(configuration.maximumBatchCount)")
+      switch mediaType {
+      case "application/cloudevents+json":
+        var envelope = try EventEnvelope(cloudEventJSON: data, limits: configuration.jsonLimits)
+        try envelope.validateAttributes()
+        envelope.putDataOnOneLine()
+        return [envelope]
+      case EventEnvelope.cloudEventBatchContentType:
+        var envelopes = try EventEnvelope.envelopes(cloudEventBatchJSON: data, limits: configuration.jsonLimits)
+        // In place: a copy of every envelope, and the release of the first array, cost more.
+        for index in envelopes.indices {
+          do {
+            try envelopes[index].validateAttributes()
+          } catch EventLogError.malformed(let reason) {
+            throw EventLogError.malformed("element \(index) of the batch: \(reason)")
           }
-          return envelopes
-        default:
-          guard request.headers[HTTPField.Name("ce-specversion")!] != nil else {
-            throw EventProblem(
-              status: 415, kind: "unsupported-media-type", title: "Unsupported media type",
-              detail:
-                "a POST is a CloudEvent: application/cloudevents+json, \(EventEnvelope.cloudEventBatchContentType), "
-                + "or the binary mode with ce-specversion and the other ce- headers; this one is "
-                + (contentType.isEmpty ? "without Content-Type" : contentType))
-          }
-          var headers: [String: String] = [:]
-          for field in request.headers {
-            let name = field.name.canonicalName
-            headers[name] = headers[name].map { $0 + "," + field.value } ?? field.value
-          }
-          var envelope = try EventEnvelope(
-            cloudEventMessage: CloudEventMessage(binding: .http, headers: headers, body: data))
-          envelope.putDataOnOneLine()
-          return [envelope]
+          envelopes[index].putDataOnOneLine()
         }
-      } catch EventLogError.malformed(let reason) {
-        throw EventProblem.badRequest("malformed-cloudevent", reason)
+        guard !envelopes.isEmpty else { throw EventProblem.badRequest("empty-batch", "the batch holds no event") }
+        guard envelopes.count <= configuration.maximumBatchCount else {
+          throw Self.tooLarge("the batch holds \(envelopes.count) events; at most \(configuration.maximumBatchCount)")
+        }
+        return envelopes
+      default:
+        guard request.headers[HTTPField.Name("ce-specversion")!] != nil else {
+          throw EventProblem(
+            status: 415, kind: "unsupported-media-type", title: "Unsupported media type",
+            detail:
+              "a POST is a CloudEvent: application/cloudevents+json, \(EventEnvelope.cloudEventBatchContentType), "
+              + "or the binary mode with ce-specversion and the other ce- headers; this one is "
+              + (contentType.isEmpty ? "without Content-Type" : contentType))
+        }
+        var headers: [String: String] = [:]
+        for field in request.headers {
+          let name = field.name.canonicalName
+          headers[name] = headers[name].map { $0 + "," + field.value } ?? field.value
+        }
+        var envelope = try EventEnvelope(
+          cloudEventMessage: CloudEventMessage(binding: .http, headers: headers, body: data),
+          limits: configuration.jsonLimits)
+        try envelope.validateAttributes()
+        envelope.putDataOnOneLine()
+        return [envelope]
       }
     }
 
@@ -112,14 +130,10 @@
       }
       let event: any Event
       do {
-        // Data the direct reader read was scanned whole, at least as strictly as `validate()`
-        // parses, which would parse it a second time. `JSONDecoder` only skims what no field
-        // reads (`"\q"`, `1.2.3` pass in a key the type ignores), so data it decoded is parsed
-        // as the store would: the store then parses none (`appendChecked`).
-        try envelope.validateAllButPayloadSyntax()
-        let decoded = try envelope.decodeSayingReader(using: catalog)
-        event = decoded.event
-        if !decoded.readDirectly { try envelope.validate() }
+        // Every mode's reader had StrictJSON check the data (`incoming`), as `validate()` would:
+        // the store checks none of it again (`appendChecked`).
+        try envelope.validateAllButPayloadSyntax(checkingAttributes: false)
+        event = try envelope.decode(using: catalog)
         guard envelope.payloadIsJSONObject else {
           throw EventLogError.malformed("the payload of \(envelope.name) \(envelope.id) is not a JSON object")
         }

@@ -31,6 +31,10 @@
       public var maximumBodySize = 1 << 20
       /// The most events a batch POST may hold; more get 413. 1,000.
       public var maximumBatchCount = 1_000
+      /// The caps on the JSON of a POST: nesting, members of one object or array (a batch's
+      /// events among them), and string length. Every body is checked by ``StrictJSON``'s grammar
+      /// within them before anything reads it.
+      public var jsonLimits = JSONLimits.standard
       /// The events of a page when the request names no `limit`. 100.
       public var defaultPageSize = 100
       /// The most events a page holds, whatever `limit` asks. 1,000.

@@ -45,7 +45,16 @@
     ) -> Result<StoredEnvelope<Position>, SkippedRow> {
       let (tx, sequence, id, source, time, name, version, subject, contentType, dataSchema, metadata, payload) = columns
       let here = Position(transaction: UInt64(tx) ?? 0, sequence: sequence)
-      guard let metadata = try? JSONDecoder().decode([String: EventAttributeValue].self, from: Data(metadata.utf8))
+      // The grammar decides, JSONDecoder only maps: PostgreSQL's `json` keeps a repeated key.
+      let payload = Data(payload.utf8)
+      do {
+        try StrictJSON.checkEvent(payload, limits: .stored, what: "the payload")
+      } catch {
+        return .failure(SkippedRow(position: here, reason: "\(here): \(error)"))
+      }
+      let metadataJSON = Data(metadata.utf8)
+      guard (try? StrictJSON.checkEvent(metadataJSON, limits: .stored)) != nil,
+        let metadata = try? JSONDecoder().decode([String: EventAttributeValue].self, from: metadataJSON)
       else {
         return .failure(
           SkippedRow(
@@ -54,7 +63,7 @@
       let envelope = EventEnvelope(
         id: id, source: source, time: time.map(Date.init(timeIntervalSinceReferenceDate:)), name: name,
         version: version, subject: subject, dataContentType: contentType, dataSchema: dataSchema,
-        metadata: metadata, payload: Data(payload.utf8))
+        metadata: metadata, payload: payload)
       return .success(StoredEnvelope(position: here, envelope: envelope))
     }
 

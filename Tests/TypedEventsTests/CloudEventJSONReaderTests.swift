@@ -14,6 +14,7 @@ struct CloudEventJSONReaderTests {
     #"{"specversion":"1.0","id":"A234-1234-1234","source":"https://github.com/cloudevents/spec/pull","type":"com.github.pull_request.opened","subject":"123","time":"2018-04-05T17:31:00Z","comexampleextension1":"value","comexampleothervalue":5,"datacontenttype":"text/xml","data":"<much wow=\"xml\"/>"}"#,
     #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":{"a":[1,2.5e-3,-0,true,false,null,{"b":"\u00e9\n\"x\""}],"c":{}}}"#,
     #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":[]}"#,
+    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":"\ud83d\ude00"}"#,
     #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":null}"#,
     #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data": 42 }"#,
     #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":-0.5E+2,"x":1}"#,
@@ -42,7 +43,6 @@ struct CloudEventJSONReaderTests {
     #"{"specversion":"1.0","id":"1","source":"/s","type":"T","n":[1]}"#,
     #"{"specversion":"1.0","id":"1","id":"2","source":"/s","type":"T"}"#,
     #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":1,"data":2}"#,
-    #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":"\ud83d\ude00"}"#,
     #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":{"a":01}}"#,
     #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":{"a":1,}}"#,
     #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":{"a":tru}}"#,
@@ -189,7 +189,7 @@ struct CloudEventJSONReaderTests {
       #expect(direct == Self.elementByElement(json))
     }
     let failed = Self.inOnePass(Self.batch(written + Self.common))
-    #expect(failed == .error("element 33 of the batch: the CloudEvent 1 has a time that is not RFC 3339: yesterday"))
+    #expect(failed == .error("element 34 of the batch: the CloudEvent 1 has a time that is not RFC 3339: yesterday"))
     // Values that repeat from event to event are taken again only where they are equal.
     let sources = ["/a", "/b", "/b", "/a", "/é", "/a", "/ab", "/a"]
     let varied = sources.enumerated().map { index, source in
@@ -287,12 +287,12 @@ struct CloudEventJSONReaderTests {
             bytes[position] = stop
             if position + 1 < length { bytes[position + 1] = stops[(position + Int(stop)) % stops.count] }
             for start in [0, position / 2, position] {
-              let found = bytes.withUnsafeBytes { FastJSONScanner.firstSpecialByte(in: $0, from: start) }
+              let found = bytes.withUnsafeBytes { JSONScanner.firstSpecialByte(in: $0, from: start) }
               #expect(found == position, "\(bytes) from \(start)")
             }
             bytes[position] = other
             if position + 1 < length { bytes[position + 1] = other }
-            let none = bytes.withUnsafeBytes { FastJSONScanner.firstSpecialByte(in: $0, from: 0) }
+            let none = bytes.withUnsafeBytes { JSONScanner.firstSpecialByte(in: $0, from: 0) }
             #expect(none == length, "\(bytes)")
           }
         }
@@ -306,7 +306,7 @@ struct CloudEventJSONReaderTests {
           ? UInt8.random(in: 0...255, using: &random) : UInt8.random(in: 0x20...0x7E, using: &random)
       }
       let start = Int.random(in: 0...bytes.count, using: &random)
-      let found = bytes.withUnsafeBytes { FastJSONScanner.firstSpecialByte(in: $0, from: start) }
+      let found = bytes.withUnsafeBytes { JSONScanner.firstSpecialByte(in: $0, from: start) }
       #expect(found == Self.firstSpecialByte(bytes, from: start), "\(bytes) from \(start)")
     }
   }

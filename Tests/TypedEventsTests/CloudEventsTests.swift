@@ -231,16 +231,33 @@ struct CloudEventsTests {
     #expect(throws: EventLogError.malformed("a CloudEvents batch is a JSON array")) {
       try EventEnvelope.envelopes(cloudEventBatchJSON: Data("{}".utf8))
     }
-    // Each element is parsed once, so one that is not JSON is named; after the array, nothing.
+    // The whole batch is checked by the grammar, which says where it breaks; after the array,
+    // nothing.
     let good = #"{"specversion":"1.0","id":"1","source":"/s","type":"T"}"#
-    #expect(throws: EventLogError.malformed("element 1 of the batch: a CloudEvent is a JSON object")) {
+    #expect(
+      throws: EventLogError.malformed(
+        "the batch is not JSON at line 1, column 66 (byte 65): 't' where a value must come")
+    ) {
       try EventEnvelope.envelopes(cloudEventBatchJSON: Data("[\(good), {\"id\": tru}]".utf8))
     }
-    #expect(throws: EventLogError.malformed("a CloudEvents batch is a JSON array")) {
+    #expect(
+      throws: EventLogError.malformed(
+        "the batch is not JSON at line 1, column 59 (byte 58): 'x' where nothing after the JSON value must come")
+    ) {
       try EventEnvelope.envelopes(cloudEventBatchJSON: Data("[\(good)] x".utf8))
     }
-    #expect(throws: EventLogError.malformed("a CloudEvents batch is a JSON array")) {
+    #expect(
+      throws: EventLogError.malformed(
+        "the batch is not JSON at line 1, column 4 (byte 3): '[' where nothing after the JSON value must come")
+    ) {
       try EventEnvelope.envelopes(cloudEventBatchJSON: Data("[] []".utf8))
+    }
+    #expect(
+      throws: EventLogError.malformed(
+        "the batch is not JSON at line 1, column 57 (byte 56): a comma before the closing bracket (a trailing comma is not JSON)"
+      )
+    ) {
+      try EventEnvelope.envelopes(cloudEventBatchJSON: Data("[\(good),]".utf8))
     }
   }
 

@@ -46,7 +46,7 @@ struct CloudEventContext: Equatable {
 
   /// The name of a member of a CloudEvent in JSON, matched once: an attribute this type holds
   /// by name, `data`, `data_base64`, or an extension's.
-  enum Name: Equatable {
+  enum Name: Hashable {
     case specversion, id, source, type, time, subject, datacontenttype, dataschema, eventversion
     case data, dataBase64
     case `extension`(String)

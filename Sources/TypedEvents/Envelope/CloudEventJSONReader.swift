@@ -3,14 +3,15 @@ import Foundation
 /// Reads the top-level members of a CloudEvent in JSON: its attributes, and the bytes of its
 /// `data` as written.
 ///
-/// ``read(_:)`` reads the shape CloudEvents writers produce without `JSONDecoder`, which took
-/// most of a batch POST's own time: a flat object whose attribute values are strings without
-/// escapes, whole numbers, Booleans or null, and whose `data` is any JSON value, checked to be
-/// JSON. It answers only when it is sure, and gives nil for anything else: an escape in an
-/// attribute, a fraction, an object or array as an attribute, a repeated key, a surrogate escape,
-/// nesting deeper than 256 or a number beyond `Double`'s range in `data`, bytes that are not
-/// JSON. The caller then reads the event with ``readWithJSONDecoder(_:)``, which decides, and
-/// words any error. Tests check that both give the same wherever ``read(_:)`` answers.
+/// ``read(_:limits:)`` reads the shape CloudEvents writers produce without `JSONDecoder`, which
+/// took most of a batch POST's own time: a flat object whose attribute values are strings
+/// without escapes, whole numbers, Booleans or null, and whose `data` is any JSON value, checked
+/// by ``StrictJSON``'s grammar as it is skipped. It gives nil for anything else (an escape in an
+/// attribute, a fraction, an object or array as an attribute, a repeated key, bytes that break
+/// the grammar); the caller then reads the event with ``readWithJSONDecoder(_:limits:)``, which
+/// has ``StrictJSON`` check the whole text first, refusing it with where it breaks the grammar,
+/// and lets `JSONDecoder` map only what it accepted. Tests check that both give the same
+/// wherever ``read(_:limits:)`` answers.
 enum CloudEventJSONReader {
   /// What a CloudEvent in JSON holds at its top level.
   struct Members: Equatable {
@@ -18,18 +19,17 @@ enum CloudEventJSONReader {
     var context = CloudEventContext()
     /// The value of `data_base64`; nil without it, or when it is null.
     var dataBase64: EventAttributeValue?
-    /// The bytes of `data`'s value as written (with the whitespace after a number or literal,
-    /// as ``JSONObjectScanner`` gives it); nil without `data`.
+    /// The bytes of `data`'s value as written; nil without `data`.
     var data: Data?
   }
 
-  /// The members of `json` when it has the common shape; nil when ``readWithJSONDecoder(_:)``
-  /// must decide.
-  static func read(_ json: Data) -> Members? {
+  /// The members of `json` when it has the common shape; nil when
+  /// ``readWithJSONDecoder(_:limits:)`` must read it.
+  static func read(_ json: Data, limits: JSONLimits = .standard) -> Members? {
     json.withUnsafeBytes { raw -> Members? in
-      var scanner = FastJSONScanner(bytes: raw)
+      var scanner = JSONScanner(bytes: raw, limits: limits)
       var recent = RecentAttributes()
-      return scanner.whole { $0.event(recent: &recent) }
+      return scanner.whole { $0.event(recent: &recent, depth: 0) }
     }
   }
 
@@ -41,9 +41,9 @@ enum CloudEventJSONReader {
   /// - Throws: what ``EventEnvelope/envelopes(cloudEventBatchJSON:)`` throws for the first
   ///   element that is not an envelope, once every element is known to have the common shape;
   ///   the same error as reading the batch element by element gives.
-  static func readBatch(_ json: Data) throws -> [EventEnvelope]? {
+  static func readBatch(_ json: Data, limits: JSONLimits = .standard) throws -> [EventEnvelope]? {
     try json.withUnsafeBytes { raw -> Result<[EventEnvelope], any Error>? in
-      var scanner = FastJSONScanner(bytes: raw)
+      var scanner = JSONScanner(bytes: raw, limits: limits)
       return scanner.whole { $0.batch() }
     }?.get()
   }
@@ -84,12 +84,14 @@ enum CloudEventJSONReader {
     }
   }
 
-  /// The members of `json` read with `JSONDecoder`, and `data`'s bytes as written: `JSONDecoder`
-  /// only skims `data`, so a bad escape in it passes.
+  /// The members of `json`, checked by ``StrictJSON`` and then read with `JSONDecoder`, and
+  /// `data`'s bytes as written.
   ///
-  /// - Throws: ``EventLogError/malformed(_:)`` when `json` is not a JSON object, or a member
-  ///   but `data` is an object, an array or a fraction, which no CloudEvents type is.
-  static func readWithJSONDecoder(_ json: Data) throws -> Members {
+  /// - Throws: ``EventLogError/malformed(_:)`` when `json` breaks the grammar (saying where), is
+  ///   not a JSON object, or a member but `data` is an object, an array or a fraction, which no
+  ///   CloudEvents type is.
+  static func readWithJSONDecoder(_ json: Data, limits: JSONLimits = .standard) throws -> Members {
+    try StrictJSON.checkEvent(json, limits: limits)
     let attributes: [String: CloudEventJSONValue]
     do {
       attributes = try JSONDecoder().decode(CloudEventJSONAttributes.self, from: json).values
@@ -116,7 +118,7 @@ enum CloudEventJSONReader {
 
 /// What ``CloudEventJSONReader/read(_:)`` and ``CloudEventJSONReader/readBatch(_:)`` read:
 /// every method gives nil when it is not sure, and the whole read then gives nil.
-extension FastJSONScanner {
+extension JSONScanner {
   /// An array of events, each made into its envelope; the first element's error that is not
   /// one, once every element has been read.
   mutating func batch() -> Result<[EventEnvelope], any Error>? {
@@ -137,7 +139,7 @@ extension FastJSONScanner {
     }
     while true {
       skipSpace()
-      guard let event = event(recent: &recent) else { return nil }
+      guard envelopes.count < limits.maximumMembers, let event = event(recent: &recent, depth: 1) else { return nil }
       if failure == nil {
         do {
           envelopes.append(try EventEnvelope(cloudEventMembers: consume event))
@@ -153,19 +155,25 @@ extension FastJSONScanner {
     }
   }
 
-  /// One event: an object.
-  mutating func event(recent: inout CloudEventJSONReader.RecentAttributes) -> CloudEventJSONReader.Members? {
-    guard current == UInt8(ascii: "{") else { return nil }
+  /// One event: an object, inside `depth` arrays.
+  mutating func event(
+    recent: inout CloudEventJSONReader.RecentAttributes, depth: Int
+  ) -> CloudEventJSONReader.Members? {
+    guard depth < limits.maximumDepth, current == UInt8(ascii: "{") else { return nil }
     index += 1
     var members = CloudEventJSONReader.Members()
     var data: Range<Int>?
-    // Names seen with null, which `members` leaves out: a repeat of one is a repeated key too.
-    var nulls: [CloudEventContext.Name] = []
+    // Names seen with null, which `members` leaves out: a repeat of one is a repeated key too. A
+    // set: a list searched for each name made an event of many null attributes cost their square.
+    var nulls: Set<CloudEventContext.Name> = []
     skipSpace()
     if current == UInt8(ascii: "}") {
       index += 1
     } else {
+      var count = 0
       while true {
+        count += 1
+        guard count <= limits.maximumMembers else { return nil }
         skipSpace()
         // The name is matched by its bytes: a String for each took a fifth of reading an event.
         let nameStart = index + 1
@@ -179,8 +187,7 @@ extension FastJSONScanner {
           // A repeated key: which one counts is JSONDecoder's to say.
           guard data == nil else { return nil }
           let start = index
-          guard let scalar = skipValue(depth: 1) else { return nil }
-          if scalar { skipSpace() }  // JSONObjectScanner keeps it, up to the `,` or `}`
+          guard skipValue(depth: depth + 1) != nil else { return nil }
           data = start..<index
         } else if name == .time && current == Self.quote {
           // Parsed where it lies: its text would be a String of its own.
@@ -196,7 +203,7 @@ extension FastJSONScanner {
               default: members.context[name] != nil
               }
             guard !isSet else { return nil }
-            nulls.append(name)
+            nulls.insert(name)
           case .value(let attribute) where name == .dataBase64:
             guard members.dataBase64 == nil else { return nil }
             members.dataBase64 = attribute

@@ -65,9 +65,13 @@ extension EventEnvelope {
   /// ``cloudEventMessage(_:source:)``. Headers without the binding's prefix, other than the
   /// content type, are not the event's and are left out.
   ///
+  /// A body of a JSON content type is checked by ``StrictJSON``'s grammar within `limits`; an
+  /// empty body is no data.
+  ///
   /// - Throws: ``EventLogError/malformed(_:)`` when the headers are not a CloudEvents 1.0 event
-  ///   (see ``init(cloudEventJSON:)``) or an HTTP value is not valid percent-encoding.
-  public init(cloudEventMessage message: CloudEventMessage) throws {
+  ///   (see ``init(cloudEventJSON:limits:)``), an HTTP value is not valid percent-encoding, or a
+  ///   JSON body is not JSON.
+  public init(cloudEventMessage message: CloudEventMessage, limits: JSONLimits = .standard) throws {
     var attributes = CloudEventContext()
     let prefix = message.prefix
     for (header, value) in message.headers {
@@ -83,6 +87,7 @@ extension EventEnvelope {
       }
     }
     try self.init(cloudEventContext: attributes, payload: message.body)
+    if hasJSONPayload && !payload.isEmpty { try StrictJSON.checkEvent(payload, limits: limits, what: "the body") }
   }
 
   // MARK: Batches
@@ -107,14 +112,19 @@ extension EventEnvelope {
     return json
   }
 
-  /// The envelopes of a CloudEvents JSON batch, in order; an empty array gives none.
+  /// The envelopes of a CloudEvents JSON batch, in order; an empty array gives none. The whole
+  /// batch is checked by ``StrictJSON``'s grammar within `limits`, as
+  /// ``init(cloudEventJSON:limits:)`` checks one event.
   ///
-  /// - Throws: ``EventLogError/malformed(_:)`` when `json` is not an array of CloudEvents, naming
-  ///   the first element that is not one.
-  public static func envelopes(cloudEventBatchJSON json: Data) throws -> [EventEnvelope] {
-    // Read in one pass when every element has the common shape; else element by element. Each
-    // element is parsed in full then, so the array is JSON when its elements are.
-    if let batch = try CloudEventJSONReader.readBatch(json) { return batch }
+  /// - Throws: ``EventLogError/malformed(_:)`` when `json` is not JSON (saying where), not an
+  ///   array of CloudEvents (naming the first element that is not one).
+  public static func envelopes(
+    cloudEventBatchJSON json: Data, limits: JSONLimits = .standard
+  ) throws -> [EventEnvelope] {
+    // Read in one pass, under the grammar, when every element has the common shape; else
+    // checked whole by the grammar, then element by element.
+    if let batch = try CloudEventJSONReader.readBatch(json, limits: limits) { return batch }
+    try StrictJSON.checkEvent(json, limits: limits, what: "the batch")
     guard let elements = JSONObjectScanner.elements(ofArray: json) else {
       throw EventLogError.malformed("a CloudEvents batch is a JSON array")
     }
@@ -122,7 +132,7 @@ extension EventEnvelope {
     envelopes.reserveCapacity(elements.count)
     for index in elements.indices {
       do {
-        envelopes.append(try EventEnvelope(cloudEventJSON: elements[index]))
+        envelopes.append(try EventEnvelope(cloudEventJSON: elements[index], limits: limits))
       } catch {
         throw batchError(error, element: index)
       }
@@ -164,17 +174,18 @@ enum HeaderText {
         bytes.append(byte)
         continue
       }
-      guard let high = iterator.next(), let low = iterator.next(),
-        let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+      // Two hex digits each: `UInt8("-0", radix: 16)` is 0, and took `%-0` for a NUL.
+      guard let high = iterator.next().flatMap(JSONScanner.hexValue),
+        let low = iterator.next().flatMap(JSONScanner.hexValue)
       else { return nil }
-      bytes.append(value)
+      bytes.append(UInt8(high << 4 | low))
     }
     return String(bytes: bytes, encoding: .utf8)
   }
 }
 
 extension String {
-  fileprivate func leftPadded(to width: Int) -> String {
+  func leftPadded(to width: Int) -> String {
     count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }

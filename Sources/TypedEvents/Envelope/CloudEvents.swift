@@ -97,14 +97,20 @@ extension EventEnvelope {
   /// strings they travel as). `eventversion` becomes ``version`` (1 when absent). Written again
   /// with ``cloudEventJSON(source:)`` it gives the same attributes and data.
   ///
+  /// Every byte is checked by ``StrictJSON``'s grammar within `limits` before anything reads
+  /// it: a trailing comma, a repeated key at any depth, a raw control character in a string,
+  /// a byte order mark, UTF-16, a lone surrogate and `\u0000` are refused, saying where.
+  ///
   /// - Throws: ``EventLogError/malformed(_:)`` when the JSON is not a CloudEvents 1.0 event:
-  ///   not an object, another `specversion`, no `id`, `source` or `type`, a `time` that is not
-  ///   RFC 3339, `data_base64` that is not base64, or an attribute of no CloudEvents type.
-  public init(cloudEventJSON json: Data) throws {
-    // The common shape read directly; anything else with JSONDecoder, which only skims `data`
-    // (a bad escape in it passes).
+  ///   not JSON under ``StrictJSON``, not an object, another `specversion`, no `id`, `source` or
+  ///   `type`, a `time` that is not RFC 3339, `data_base64` that is not base64, or an attribute
+  ///   of no CloudEvents type.
+  public init(cloudEventJSON json: Data, limits: JSONLimits = .standard) throws {
+    // The common shape read directly, under the grammar; anything else checked whole by it, then
+    // mapped by JSONDecoder.
     try self.init(
-      cloudEventMembers: try CloudEventJSONReader.read(json) ?? CloudEventJSONReader.readWithJSONDecoder(json))
+      cloudEventMembers: try CloudEventJSONReader.read(json, limits: limits)
+        ?? CloudEventJSONReader.readWithJSONDecoder(json, limits: limits))
   }
 
   /// Whether `data`, a value's bytes as the readers give them (with the whitespace after a

@@ -96,10 +96,8 @@ public struct EventEnvelope: Sendable, Hashable {
     try decodeSayingReader(using: catalog, acceptingNewerVersions: acceptingNewerVersions).event
   }
 
-  /// ``decode(using:acceptingNewerVersions:)``, and whether ``JSONFieldReader`` read the data,
-  /// which scans all of it at least as strictly as `validate()` parses it; `JSONDecoder` skims
-  /// what no field reads, so data it decoded may hold what no JSON parser accepts (an escape
-  /// such as `\q`, a number such as `1.2.3`) in a key the type ignores.
+  /// ``decode(using:acceptingNewerVersions:)``, and whether ``JSONFieldReader`` read the data
+  /// rather than `JSONDecoder`.
   package func decodeSayingReader(
     using catalog: EventCatalog, acceptingNewerVersions: Bool = false
   ) throws -> (event: any Event, readDirectly: Bool) {
@@ -113,24 +111,24 @@ public struct EventEnvelope: Sendable, Hashable {
   }
 
   /// Throws ``EventLogError/malformed(_:)`` unless the envelope can be written as one line of a
-  /// log or a row of a store and read back: a non-empty id and name, and a JSON payload that is
-  /// an object on one line.
+  /// log or a row of a store, read back, and sent as a CloudEvent:
+  /// - a non-empty id and name;
+  /// - a JSON payload that is an object on one line, accepted by ``StrictJSON``'s grammar within
+  ///   ``JSONLimits/standard`` (no repeated key at any depth, no trailing comma, UTF-8 only);
+  /// - no control character (U+0000–U+001F, U+007F–U+009F) in any attribute's text, which
+  ///   CloudEvents forbids and PostgreSQL's `text` and `jsonb` cannot hold (U+0000);
+  /// - metadata keys that are CloudEvents extension names (lower-case letters and digits, at
+  ///   most 20, none of the defined attributes' names) and integers of 32 bits.
   public func validate() throws {
     try validateAllButPayloadSyntax()
-    let object: Any
-    do {
-      object = try JSONSerialization.jsonObject(with: payload)
-    } catch {
-      throw EventLogError.malformed("the payload of \(name) \(id) is not JSON")
-    }
-    guard object is [String: Any] else {
+    try StrictJSON.checkEvent(payload, limits: .standard, what: "the payload of \(name) \(id)")
+    guard payloadIsJSONObject else {
       throw EventLogError.malformed("the payload of \(name) \(id) is not a JSON object")
     }
   }
 
-  /// ``validate()``, or, without `parsingPayload`, all of it but parsing the payload, for a
-  /// caller that has parsed it itself, at least as strictly as `validate()` does: it must still
-  /// begin with `{`.
+  /// ``validate()``, or, without `parsingPayload`, all of it but checking the payload's JSON, for
+  /// a caller that has had ``StrictJSON`` check it: it must still begin with `{`.
   package func validate(parsingPayload: Bool) throws {
     guard parsingPayload else {
       try validateAllButPayloadSyntax()
@@ -142,9 +140,10 @@ public struct EventEnvelope: Sendable, Hashable {
     try validate()
   }
 
-  /// What ``validate()`` checks but that the payload parses as a JSON object: for a caller that
-  /// parses the payload itself and checks that it begins with `{` (``payloadIsJSONObject``).
-  package func validateAllButPayloadSyntax() throws {
+  /// What ``validate()`` checks but the payload's JSON: for a caller that has had ``StrictJSON``
+  /// check the payload and checks that it begins with `{` (``payloadIsJSONObject``); without
+  /// `checkingAttributes`, for one that has called ``validateAttributes()`` too.
+  package func validateAllButPayloadSyntax(checkingAttributes: Bool = true) throws {
     guard !id.isEmpty else { throw EventLogError.malformed("an envelope needs an id") }
     guard !name.isEmpty else { throw EventLogError.malformed("an envelope needs a name") }
     guard hasJSONPayload else {
@@ -152,6 +151,55 @@ public struct EventEnvelope: Sendable, Hashable {
     }
     guard !payload.containsLineBreak else {
       throw EventLogError.malformed("the payload of \(name) \(id) spans more than one line")
+    }
+    if checkingAttributes { try validateAttributes() }
+  }
+
+  /// The attribute rules of ``validate()``: every text free of control characters, every
+  /// metadata key an extension name and every integer 32 bits, so that what a log or store
+  /// takes, a CloudEvents reader and PostgreSQL take too.
+  package func validateAttributes() throws {
+    func check(_ text: String?, _ attribute: String) throws {
+      guard let text, let byte = Self.controlCharacter(in: text) else { return }
+      throw EventLogError.malformed(
+        "the \(attribute) of \(name) holds the control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(to: 4))"
+      )
+    }
+    try check(id, "id")
+    try check(name, "type")
+    try check(source, "source")
+    try check(subject, "subject")
+    try check(dataContentType, "datacontenttype")
+    try check(dataSchema, "dataschema")
+    guard !metadata.isEmpty else { return }
+    for (key, value) in metadata {
+      guard Self.isExtensionName(key) else {
+        throw EventLogError.malformed(
+          "metadata key \"\(key)\" cannot be a CloudEvents attribute (lower-case letters and digits, at most 20, not reserved)"
+        )
+      }
+      switch value {
+      case .integer(let number) where Int32(exactly: number) == nil:
+        throw EventLogError.malformed("metadata \(key) = \(number) is not a CloudEvents Integer (32 bits)")
+      case .string(let text): try check(text, "metadata \(key)")
+      default: break
+      }
+    }
+  }
+
+  /// The first control character in `text` (U+0000–U+001F, U+007F–U+009F), as its code point.
+  static func controlCharacter(in text: String) -> UInt32? {
+    var text = text
+    return text.withUTF8 { bytes -> UInt32? in
+      for index in bytes.indices {
+        let byte = bytes[index]
+        if byte < 0x20 || byte == 0x7F { return UInt32(byte) }
+        // U+0080–U+009F are C2 80 to C2 9F in UTF-8.
+        if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+          return UInt32(bytes[index + 1])
+        }
+      }
+      return nil
     }
   }
 

@@ -54,8 +54,8 @@ struct JSONFieldReader: FieldReader {
     // fifth of checking an event.
     do {
       return try json.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Value in
-        var scanner = FastJSONScanner(bytes: raw)
-        guard let members = scanner.whole({ $0.objectMembers(depth: 1) }) else { throw Unsure() }
+        var scanner = JSONScanner(bytes: raw)
+        guard let members = scanner.whole({ $0.objectMembers(depth: 0) }) else { throw Unsure() }
         return try Value(fields: JSONFieldReader(bytes: raw, members: members))
       }
     } catch let unsure as Unsure {
@@ -129,7 +129,7 @@ struct JSONFieldReader: FieldReader {
 
   /// The value of `type` at `range`, which the scan found to be one JSON value.
   func value<Value>(_ type: Value.Type, at range: Range<Int>) throws(Unsure) -> Value {
-    var scanner = FastJSONScanner(bytes: bytes, at: range.lowerBound)
+    var scanner = JSONScanner(bytes: bytes, at: range.lowerBound)
     // The common types first, by their metatype: that costs less than a conformance lookup, and
     // the value is then of type `Value` itself, which needs no dynamic cast (a third of reading
     // a field with one).
@@ -148,7 +148,7 @@ struct JSONFieldReader: FieldReader {
   /// that those need no metadata of `Value?`: each look-up was half the cost of reading a field.
   @inline(never)
   private func otherValue<Value>(_ type: Value.Type, at range: Range<Int>) throws(Unsure) -> Value {
-    var scanner = FastJSONScanner(bytes: bytes, at: range.lowerBound)
+    var scanner = JSONScanner(bytes: bytes, at: range.lowerBound)
     let read: Any?
     if let nested = Value.self as? any FieldCodable.Type {
       read = try object(nested, at: range)
@@ -179,7 +179,7 @@ struct JSONFieldReader: FieldReader {
   }
 
   private func object<Nested: FieldCodable>(_ type: Nested.Type, at range: Range<Int>) throws(Unsure) -> Nested {
-    var scanner = FastJSONScanner(bytes: bytes, at: range.lowerBound)
+    var scanner = JSONScanner(bytes: bytes, at: range.lowerBound)
     guard let members = scanner.objectMembers(depth: 1) else { throw Unsure() }
     return try Nested(fields: JSONFieldReader(bytes: bytes, members: members))
   }
@@ -192,7 +192,7 @@ struct JSONFieldReader: FieldReader {
 
   /// The members of the object at `range`, each value read as `Value`.
   fileprivate func entries<Value>(_ type: Value.Type, at range: Range<Int>) throws(Unsure) -> [String: Value] {
-    var scanner = FastJSONScanner(bytes: bytes, at: range.lowerBound)
+    var scanner = JSONScanner(bytes: bytes, at: range.lowerBound)
     // Distinct ASCII keys without escapes: which of two equal keys counts is JSONDecoder's to say.
     guard let members = scanner.objectMembers(depth: 1) else { throw Unsure() }
     var entries: [String: Value] = [:]
@@ -206,7 +206,7 @@ struct JSONFieldReader: FieldReader {
 
   /// The elements of the array at `range`, each read as `Element`.
   fileprivate func elements<Element>(_ type: Element.Type, at range: Range<Int>) throws(Unsure) -> [Element] {
-    var scanner = FastJSONScanner(bytes: bytes, at: range.lowerBound)
+    var scanner = JSONScanner(bytes: bytes, at: range.lowerBound)
     guard scanner.current == UInt8(ascii: "[") else { throw Unsure() }
     scanner.index += 1
     var elements: [Element] = []
@@ -254,9 +254,10 @@ extension Array: JSONFieldArray {
   }
 }
 
-extension FastJSONScanner {
-  /// The members of the object at ``index``, each value checked to be JSON (nesting at most
-  /// 256 deep from `depth`); nil unless the keys are distinct ASCII strings without escapes.
+extension JSONScanner {
+  /// The members of the object at ``index``, each value checked by the grammar (`depth` objects
+  /// and arrays around the object itself); nil unless the keys are distinct ASCII strings without
+  /// escapes.
   /// ASCII, because `JSONDecoder` matches keys as `String`s, which compare canonically
   /// equivalent Unicode as equal, and bytes are compared here (the keys asked for are ASCII
   /// too: see `member(_:)`).
@@ -269,23 +270,26 @@ extension FastJSONScanner {
       index += 1
       return members
     }
+    guard depth < limits.maximumDepth else { return nil }
+    // The grammar's own record of an object's keys, which finds a repeat in time linear in the
+    // keys: comparing each with every earlier one made an object of many keys cost their square.
+    var keys = OpenContainers()
+    keys.frames.append(.init(isObject: true, firstKey: 0))
     while true {
       skipSpace()
       let keyStart = index + 1
-      guard skipString(escapes: false) else { return nil }
+      guard members.count < limits.maximumMembers, skipString(escapes: false) else { return nil }
       let key = keyStart..<(index - 1)
       let keyBytes = UnsafeRawBufferPointer(rebasing: bytes[key])
       guard !keyBytes.contains(where: { $0 >= 0x80 }) else { return nil }
-      // A repeated key: which one counts is JSONDecoder's to say.
-      for member in members where UnsafeRawBufferPointer(rebasing: bytes[member.key]).hasSameBytes(as: keyBytes) {
-        return nil
-      }
+      // A repeated key, which the grammar refuses.
+      guard !keys.insertIsRepeat(.written(key), bytes: bytes) else { return nil }
       skipSpace()
       guard current == UInt8(ascii: ":") else { return nil }
       index += 1
       skipSpace()
       let valueStart = index
-      guard skipValue(depth: depth) != nil else { return nil }
+      guard skipValue(depth: depth + 1) != nil else { return nil }
       members.append(JSONFieldReader.Member(key: key, value: valueStart..<index))
       skipSpace()
       guard let separator = current else { return nil }

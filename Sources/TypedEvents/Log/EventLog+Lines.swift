@@ -41,6 +41,13 @@ extension EventLog {
   }
 
   static func envelope(from line: Data) throws(EventLogError) -> EventEnvelope {
+    // The grammar decides, JSONDecoder only maps: it would take a trailing comma or a repeated
+    // key. Limits of its own: the line was checked with its appender's when it was written.
+    do {
+      try StrictJSON.checkEvent(line, limits: .stored, what: "the line")
+    } catch {
+      throw EventLogError.malformed("\(error)")
+    }
     let header: Header
     do {
       header = try JSONDecoder().decode(Header.self, from: line)

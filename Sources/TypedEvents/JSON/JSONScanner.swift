@@ -1,19 +1,25 @@
 import Foundation
 
-/// Scans JSON bytes for the readers that skip `JSONDecoder` on the shapes writers produce
-/// (``CloudEventJSONReader``, ``JSONFieldReader``): every method gives nil or false when it is
-/// not sure the bytes are what it reads, and the reader then leaves the whole input to
-/// `JSONDecoder`, which decides and words any error. So a method may refuse more than JSON
-/// does, never less.
-struct FastJSONScanner {
+/// The lexer of ``StrictJSON``'s grammar, and the scanner the readers that skip `JSONDecoder`
+/// (``CloudEventJSONReader``, ``JSONFieldReader``) read with: one grammar, so that whatever a
+/// reader takes is JSON by the same rules that refuse what it does not.
+///
+/// The throwing methods check and say where a text breaks the grammar. The optional ones read the
+/// shapes writers produce and give nil or false when the bytes are not that shape (or not JSON):
+/// a reader then gives up, and its caller has ``StrictJSON`` check the whole text, which either
+/// refuses it, saying where, or accepts it for `JSONDecoder` to map.
+struct JSONScanner {
   /// The bytes scanned; valid only as long as the caller's `withUnsafeBytes`.
   let bytes: UnsafeRawBufferPointer
   /// Where the scan is.
   var index: Int
+  /// The caps on nesting, members and strings.
+  let limits: JSONLimits
 
-  init(bytes: UnsafeRawBufferPointer, at index: Int = 0) {
+  init(bytes: UnsafeRawBufferPointer, at index: Int = 0, limits: JSONLimits = .standard) {
     self.bytes = bytes
     self.index = index
+    self.limits = limits
   }
 
   static let quote = UInt8(ascii: "\"")
@@ -36,7 +42,7 @@ struct FastJSONScanner {
   }
 
   /// What `read` reads after any whitespace, when only whitespace follows it.
-  mutating func whole<Value>(_ read: (inout FastJSONScanner) -> Value?) -> Value? {
+  mutating func whole<Value>(_ read: (inout JSONScanner) -> Value?) -> Value? {
     skipSpace()
     guard let value = read(&self) else { return nil }
     skipSpace()
@@ -89,75 +95,59 @@ struct FastJSONScanner {
     return true
   }
 
-  /// Skips any JSON value, checking that it is JSON: true when it was a number or a literal,
-  /// nil when it is not JSON or nests deeper than 256.
+  /// Skips any JSON value under the grammar; true when it was a number or a literal, nil when
+  /// it breaks the grammar (``value(depth:)`` says how). `depth` is how many objects and arrays
+  /// enclose it.
   mutating func skipValue(depth: Int) -> Bool? {
-    guard depth <= 256, let byte = current else { return nil }
-    switch byte {
-    case UInt8(ascii: "{"), UInt8(ascii: "["):
-      let object = byte == UInt8(ascii: "{")
-      let close = object ? UInt8(ascii: "}") : UInt8(ascii: "]")
-      index += 1
-      skipSpace()
-      if current == close {
-        index += 1
-        return false
-      }
-      while true {
-        skipSpace()
-        if object {
-          guard skipString(escapes: true) else { return nil }
-          skipSpace()
-          guard current == UInt8(ascii: ":") else { return nil }
-          index += 1
-          skipSpace()
-        }
-        guard skipValue(depth: depth + 1) != nil else { return nil }
-        skipSpace()
-        guard let separator = current else { return nil }
-        index += 1
-        if separator == close { return false }
-        guard separator == UInt8(ascii: ",") else { return nil }
-      }
-    case Self.quote:
-      return skipString(escapes: true) ? false : nil
-    case UInt8(ascii: "t"):
-      return literal("true") ? true : nil
-    case UInt8(ascii: "f"):
-      return literal("false") ? true : nil
-    case UInt8(ascii: "n"):
-      return literal("null") ? true : nil
-    default:
-      return skipNumber() ? true : nil
-    }
+    try? value(depth: depth)
   }
 
-  /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, within `Double`'s range.
-  ///
-  /// `JSONSerialization`, which ``EventEnvelope/validate()`` parses with, refuses a number beyond
-  /// that range (`1e400`, which RFC 8259 allows), and so does this scanner, so that whatever it
-  /// passes, `validate()` passes.
+  /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, within `Double`'s range; false for
+  /// anything else.
   mutating func skipNumber() -> Bool {
+    (try? number()) != nil
+  }
+
+  /// Skips a string under the grammar, and without `escapes` only one that has none; false when
+  /// it is not such a string.
+  mutating func skipString(escapes: Bool) -> Bool {
+    guard let escaped = try? string() else { return false }
+    return escapes || !escaped
+  }
+
+  /// Fails at ``index``.
+  func failure(_ kind: JSONSyntaxError.Kind) -> JSONSyntaxError {
+    JSONSyntaxError(kind, at: index, in: bytes)
+  }
+
+  /// A number under the grammar, from ``index``.
+  ///
+  /// A number beyond `Double`'s range (`1e400`, which RFC 8259's grammar allows) is refused:
+  /// most readers cannot hold it, and those that can (Python) hold something no other reader
+  /// gets back.
+  mutating func number() throws(JSONSyntaxError) {
     let start = index
     if current == UInt8(ascii: "-") { index += 1 }
-    guard let first = current, Self.isDigit(first) else { return false }
+    guard let first = current, Self.isDigit(first) else { throw failure(.invalidNumber) }
     index += 1
     if first != UInt8(ascii: "0") {
       while let byte = current, Self.isDigit(byte) { index += 1 }
+    } else if let byte = current, Self.isDigit(byte) {
+      throw failure(.invalidNumber)  // a leading zero
     }
     // The number is below 10^(integer digits + exponent): it is parsed to learn whether it is
     // within range only when that bound passes 10^308, so ordinary numbers are never parsed.
     var magnitude = index - start
     if current == UInt8(ascii: ".") {
       index += 1
-      guard let byte = current, Self.isDigit(byte) else { return false }
+      guard let byte = current, Self.isDigit(byte) else { throw failure(.invalidNumber) }
       while let byte = current, Self.isDigit(byte) { index += 1 }
     }
     if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
       index += 1
       let negative = current == UInt8(ascii: "-")
       if negative || current == UInt8(ascii: "+") { index += 1 }
-      guard let byte = current, Self.isDigit(byte) else { return false }
+      guard let byte = current, Self.isDigit(byte) else { throw failure(.invalidNumber) }
       var exponent = 0
       while let byte = current, Self.isDigit(byte) {
         exponent = min(exponent * 10 + Int(byte - UInt8(ascii: "0")), 100_000)
@@ -165,37 +155,123 @@ struct FastJSONScanner {
       }
       magnitude += negative ? -exponent : exponent
     }
-    guard magnitude > 308 else { return true }
+    guard magnitude > 308 else { return }
     let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-    return Double(text)?.isFinite ?? false
+    guard Double(text)?.isFinite ?? false else {
+      index = start
+      throw failure(.numberOutOfRange)
+    }
   }
 
-  /// Skips a string with no control characters, in valid UTF-8, and with `escapes` those RFC
-  /// 8259 allows but a surrogate's (whether it is paired is JSONDecoder's to say), else none;
-  /// false when it is not such a string.
-  mutating func skipString(escapes: Bool) -> Bool {
-    guard current == Self.quote else { return false }
+  /// A string under the grammar, from its opening quote at ``index`` to after its closing one;
+  /// whether it holds an escape.
+  mutating func string() throws(JSONSyntaxError) -> Bool {
+    guard current == Self.quote else {
+      guard let byte = current else { throw failure(.unexpectedEnd) }
+      throw failure(.unexpectedByte(byte, expected: "a string"))
+    }
     let start = index + 1
     var end = start
-    var ascii = true
-    while end < bytes.count {
+    var escaped = false
+    while true {
       // Eight bytes at a time up to the first that needs a look: most strings have none.
       end = Self.firstSpecialByte(in: bytes, from: end)
-      guard end < bytes.count else { break }
+      guard end < bytes.count else {
+        index = bytes.count
+        throw failure(.unexpectedEnd)
+      }
       let byte = bytes[end]
       if byte == Self.quote { break }
-      if byte < 0x20 { return false }
-      if byte >= 0x80 { ascii = false }
       if byte == Self.backslash {
-        guard escapes, let length = escapeLength(at: end) else { return false }
-        end += length
-        continue
+        escaped = true
+        end = try escape(at: end)
+      } else if byte < 0x20 {
+        index = end
+        throw failure(.controlCharacter(byte))
+      } else {
+        end = try utf8Sequence(at: end)
       }
-      end += 1
     }
-    guard end < bytes.count else { return false }
+    guard end - start <= limits.maximumStringBytes else {
+      index = start
+      throw failure(.stringTooLong(limit: limits.maximumStringBytes))
+    }
     index = end + 1
-    return ascii || String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) != nil
+    return escaped
+  }
+
+  /// The index after the escape at `at` (a backslash), which must be one RFC 8259 defines; a
+  /// `\u` escape of a high surrogate must be followed by one of a low surrogate, and one of a
+  /// low surrogate must not come alone.
+  private mutating func escape(at: Int) throws(JSONSyntaxError) -> Int {
+    guard let length = escapeLength(at: at) else {
+      index = at
+      throw failure(at + 1 < bytes.count ? .invalidEscape : .unexpectedEnd)
+    }
+    guard length == 6 else { return at + 2 }
+    let scalar = Self.escapedUnit(bytes, at: at)
+    switch scalar {
+    case 0xD800...0xDBFF:
+      guard at + 12 <= bytes.count, bytes[at + 6] == Self.backslash, bytes[at + 7] == UInt8(ascii: "u"),
+        escapeLength(at: at + 6) == 6, (0xDC00...0xDFFF).contains(Self.escapedUnit(bytes, at: at + 6))
+      else {
+        index = at
+        throw failure(.unpairedSurrogate)
+      }
+      return at + 12
+    case 0xDC00...0xDFFF:
+      index = at
+      throw failure(.unpairedSurrogate)
+    default:
+      return at + 6
+    }
+  }
+
+  /// The index after the UTF-8 sequence that begins at `at`, which must be well formed: no
+  /// overlong form, no surrogate, nothing beyond U+10FFFF (The Unicode Standard, table 3-7).
+  private mutating func utf8Sequence(at: Int) throws(JSONSyntaxError) -> Int {
+    let lead = bytes[at]
+    if lead < 0x80 { return at + 1 }
+    let count: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: count = 2
+    case 0xE0:
+      count = 3
+      low = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: count = 3
+    case 0xED:
+      count = 3
+      high = 0x9F
+    case 0xF0:
+      count = 4
+      low = 0x90
+    case 0xF1...0xF3: count = 4
+    case 0xF4:
+      count = 4
+      high = 0x8F
+    default:
+      index = at
+      throw failure(.notUTF8)
+    }
+    guard at + count <= bytes.count, (low...high).contains(bytes[at + 1]) else {
+      index = at
+      throw failure(.notUTF8)
+    }
+    for offset in 2..<count where bytes[at + offset] & 0xC0 != 0x80 {
+      index = at
+      throw failure(.notUTF8)
+    }
+    return at + count
+  }
+
+  /// The code unit of the `\uXXXX` escape at `at`, whose four digits ``escapeLength(at:)`` has
+  /// checked.
+  static func escapedUnit(_ bytes: UnsafeRawBufferPointer, at: Int) -> UInt32 {
+    var unit: UInt32 = 0
+    for offset in 2..<6 { unit = unit << 4 | (hexValue(bytes[at + offset]) ?? 0) }
+    return unit
   }
 
   /// The index of the first byte from `start` on that is a quote, a backslash, a control
@@ -228,8 +304,8 @@ struct FastJSONScanner {
     return index
   }
 
-  /// The length of the escape at `at` (a backslash), nil for one RFC 8259 does not allow or
-  /// one of a surrogate.
+  /// The length of the escape at `at` (a backslash): 2, or 6 for `\u` and four hex digits; nil
+  /// for one RFC 8259 does not define.
   func escapeLength(at: Int) -> Int? {
     guard at + 1 < bytes.count else { return nil }
     switch bytes[at + 1] {
@@ -238,12 +314,8 @@ struct FastJSONScanner {
       return 2
     case UInt8(ascii: "u"):
       guard at + 6 <= bytes.count else { return nil }
-      var scalar: UInt32 = 0
-      for offset in 2..<6 {
-        guard let digit = Self.hexValue(bytes[at + offset]) else { return nil }
-        scalar = scalar << 4 | digit
-      }
-      return (0xD800...0xDFFF).contains(scalar) ? nil : 6
+      for offset in 2..<6 where Self.hexValue(bytes[at + offset]) == nil { return nil }
+      return 6
     default:
       return nil
     }

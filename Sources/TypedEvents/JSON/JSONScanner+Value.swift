@@ -1,0 +1,238 @@
+import Foundation
+
+/// Values under ``StrictJSON``'s grammar: objects and arrays without recursion (an explicit
+/// stack, so a nesting limit set high cannot overflow a thread's stack), each object's keys
+/// checked to be distinct.
+extension JSONScanner {
+  /// The whole text: one value, whitespace around it and nothing else.
+  mutating func wholeValue() throws(JSONSyntaxError) {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { throw failure(.byteOrderMark) }
+    // UTF-16 and UTF-32 text has a zero byte beside its first ASCII character, or a byte order
+    // mark of its own (FE FF, FF FE): neither begins UTF-8 JSON.
+    if let first = bytes.first, first == 0 || first == 0xFE || first == 0xFF || (bytes.count > 1 && bytes[1] == 0) {
+      throw failure(.notUTF8)
+    }
+    skipSpace()
+    _ = try value(depth: 0)
+    skipSpace()
+    if let byte = current { throw failure(.unexpectedByte(byte, expected: "nothing after the JSON value")) }
+  }
+
+  /// One value from ``index`` (after any whitespace), to the byte after it; true when it was a
+  /// number or a literal. `depth` is how many objects and arrays enclose it.
+  mutating func value(depth: Int) throws(JSONSyntaxError) -> Bool {
+    var open = OpenContainers()
+    var isScalar = false
+    nextValue: while true {
+      skipSpace()
+      guard let byte = current else { throw failure(.unexpectedEnd) }
+      switch byte {
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        let isObject = byte == UInt8(ascii: "{")
+        guard depth + open.frames.count < limits.maximumDepth else {
+          throw failure(.tooDeep(limit: limits.maximumDepth))
+        }
+        index += 1
+        skipSpace()
+        if current == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+          index += 1
+        } else {
+          open.frames.append(.init(isObject: isObject, firstKey: open.keys.count))
+          if isObject { try key(in: &open) }
+          continue nextValue
+        }
+      case Self.quote:
+        _ = try string()
+      case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+        guard literal("true") || literal("false") || literal("null") else {
+          throw failure(.unexpectedByte(byte, expected: "a value"))
+        }
+        isScalar = true
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        try number()
+        isScalar = true
+      default:
+        throw failure(.unexpectedByte(byte, expected: "a value"))
+      }
+      // After a value: the next member of the innermost container, or its end.
+      // The flag alone, not a copy of the frame: a copy would share the frame's key index, and
+      // the next key added would copy all of it.
+      while let isObject = open.frames.last?.isObject {
+        isScalar = false
+        skipSpace()
+        guard let separator = current else { throw failure(.unexpectedEnd) }
+        let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        if separator == close {
+          index += 1
+          open.close()
+          continue
+        }
+        guard separator == UInt8(ascii: ",") else {
+          throw failure(.unexpectedByte(separator, expected: isObject ? "',' or '}'" : "',' or ']'"))
+        }
+        let comma = index
+        index += 1
+        skipSpace()
+        if current == close {
+          index = comma
+          throw failure(.trailingComma)
+        }
+        open.frames[open.frames.count - 1].members += 1
+        guard open.frames[open.frames.count - 1].members <= limits.maximumMembers else {
+          throw failure(.tooManyMembers(limit: limits.maximumMembers))
+        }
+        if isObject { try key(in: &open) }
+        continue nextValue
+      }
+      return isScalar
+    }
+  }
+
+  /// A member's key and the `:` after it, refused when the innermost object has it already.
+  private mutating func key(in open: inout OpenContainers) throws(JSONSyntaxError) {
+    skipSpace()
+    let start = index
+    let escaped = try string()
+    let key: Key
+    if escaped {
+      let decoded = Self.unescaped(UnsafeRawBufferPointer(rebasing: bytes[(start + 1)..<(index - 1)]))
+      key = .decoded(open.decoded.count..<(open.decoded.count + decoded.count))
+      open.decoded.append(contentsOf: decoded)
+    } else {
+      key = .written((start + 1)..<(index - 1))
+    }
+    if open.insertIsRepeat(key, bytes: bytes) {
+      let text = open.withBytes(of: key, in: bytes) { String(decoding: $0, as: UTF8.self) }
+      index = start
+      throw failure(.duplicateKey(text))
+    }
+    skipSpace()
+    guard current == UInt8(ascii: ":") else {
+      guard let byte = current else { throw failure(.unexpectedEnd) }
+      throw failure(.unexpectedByte(byte, expected: "':' after a key"))
+    }
+    index += 1
+  }
+
+  /// The UTF-8 of the string whose bytes between the quotes are `written`, escapes and all,
+  /// which the grammar has accepted.
+  static func unescaped(_ written: UnsafeRawBufferPointer) -> [UInt8] {
+    var result: [UInt8] = []
+    result.reserveCapacity(written.count)
+    var at = 0
+    while at < written.count {
+      let byte = written[at]
+      guard byte == backslash else {
+        result.append(byte)
+        at += 1
+        continue
+      }
+      let escape = written[at + 1]
+      guard escape == UInt8(ascii: "u") else {
+        switch escape {
+        case UInt8(ascii: "b"): result.append(0x08)
+        case UInt8(ascii: "f"): result.append(0x0C)
+        case UInt8(ascii: "n"): result.append(0x0A)
+        case UInt8(ascii: "r"): result.append(0x0D)
+        case UInt8(ascii: "t"): result.append(0x09)
+        default: result.append(escape)  // `"`, `\`, `/`
+        }
+        at += 2
+        continue
+      }
+      var scalar = escapedUnit(written, at: at)
+      at += 6
+      if (0xD800...0xDBFF).contains(scalar) {
+        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (escapedUnit(written, at: at) - 0xDC00)
+        at += 6
+      }
+      // The grammar refuses a lone surrogate, so every scalar here is one.
+      if let encoded = Unicode.UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}") { result.append(contentsOf: encoded) }
+    }
+    return result
+  }
+
+  /// A key: its bytes as written (no escapes), or decoded into ``OpenContainers/decoded``.
+  enum Key {
+    case written(Range<Int>)
+    case decoded(Range<Int>)
+  }
+
+  /// The objects and arrays open around the scan, and the keys of the open objects.
+  struct OpenContainers {
+    struct Frame {
+      let isObject: Bool
+      /// Where this object's keys begin in ``OpenContainers/keys``.
+      let firstKey: Int
+      var members = 1
+      /// From hashes of its keys to one of their indices in `keys`, once the object has more
+      /// keys than are worth comparing one by one.
+      var index: [Int: Int]?
+    }
+
+    var frames: [Frame] = []
+    /// The keys of every open object, innermost last: an inner object's keys are dropped when it
+    /// closes, before its parent's next key comes.
+    var keys: [Key] = []
+    /// The UTF-8 of keys written with escapes.
+    var decoded: [UInt8] = []
+
+    /// Up to this many keys, a new one is compared with each: cheaper than hashing them.
+    private static let keysComparedOneByOne = 12
+
+    mutating func close() {
+      let frame = frames.removeLast()
+      if frame.isObject { keys.removeSubrange(frame.firstKey...) }
+    }
+
+    /// Adds `key` to the innermost object; true when the object has it already.
+    mutating func insertIsRepeat(_ key: Key, bytes: UnsafeRawBufferPointer) -> Bool {
+      let last = frames.count - 1
+      let first = frames[last].firstKey
+      let count = keys.count - first
+      if count < Self.keysComparedOneByOne {
+        for earlier in keys[first...] where same(earlier, key, bytes) { return true }
+        keys.append(key)
+        return false
+      }
+      if frames[last].index == nil {
+        var index: [Int: Int] = [:]
+        index.reserveCapacity(count * 2)
+        for position in first..<keys.count { index[hash(keys[position], bytes), default: position] = position }
+        frames[last].index = index
+      }
+      let hashValue = hash(key, bytes)
+      if let earlier = frames[last].index?[hashValue] {
+        if same(keys[earlier], key, bytes) { return true }
+        // Two keys of one hash, from a seed no client knows: compared one by one, which only
+        // such a rare collision pays.
+        for earlier in keys[first...] where same(earlier, key, bytes) { return true }
+      } else {
+        frames[last].index?[hashValue] = keys.count
+      }
+      keys.append(key)
+      return false
+    }
+
+    func withBytes<Result>(
+      of key: Key, in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+      switch key {
+      case .written(let range): body(UnsafeRawBufferPointer(rebasing: bytes[range]))
+      case .decoded(let range): decoded.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+      }
+    }
+
+    private func same(_ one: Key, _ other: Key, _ bytes: UnsafeRawBufferPointer) -> Bool {
+      withBytes(of: one, in: bytes) { first in withBytes(of: other, in: bytes) { first.hasSameBytes(as: $0) } }
+    }
+
+    private func hash(_ key: Key, _ bytes: UnsafeRawBufferPointer) -> Int {
+      withBytes(of: key, in: bytes) { raw in
+        var hasher = Hasher()
+        hasher.combine(bytes: raw)
+        return hasher.finalize()
+      }
+    }
+  }
+}
