@@ -4,12 +4,10 @@
   import TypedEvents
 
   extension PostgresEventStore: IdempotentEventStore, ParsedPayloadsAppending {
-    /// Appends the envelopes whose `id` the store does not hold, in one transaction, and returns
-    /// where each is; readers are woken once it commits.
-    ///
-    /// The store keeps ids unique across sources (its `id` column is unique), which is stricter
-    /// than CloudEvents' `source` + `id`: an envelope whose `id` is stored with another `source`
-    /// is refused with `EventLogError.malformed`, and nothing of the call is appended.
+    /// Appends the envelopes whose `source` and `id` the store does not hold, in one
+    /// transaction, and returns where each is; readers are woken once it commits. Both are
+    /// compared as bytes (PostgreSQL's deterministic collations compare `text` so), and no source
+    /// counts as the empty one, as ``EventLog`` counts them.
     public func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
       try await appendOnce(envelopes, parsingPayloads: true)
     }
@@ -27,17 +25,11 @@
       var answers: [AppendedEnvelope<Position>] = []
       try await sending(envelopes) { traced in
         let statements = try self.insertStatements(traced, parsingPayloads: parsingPayloads)
-        do {
-          answers = try await self.withLiveConnection { connection in
-            try await connection.withTransaction(logger: logger) { connection in
-              for statement in statements { try await connection.query(statement, logger: logger) }
-              return try await Self.stored(envelopes, on: connection, schema: self.schema, logger: logger)
-            }
+        answers = try await self.withLiveConnection { connection in
+          try await connection.withTransaction(logger: logger) { connection in
+            for statement in statements { try await connection.query(statement, logger: logger) }
+            return try await Self.stored(envelopes, on: connection, schema: self.schema, logger: logger)
           }
-        } catch let error as PostgresTransactionError {
-          // Rolled back because an id is stored with another source: that is the error to say.
-          if let refusal = error.closureError as? EventLogError { throw refusal }
-          throw error
         }
       }
       if answers.contains(where: { !$0.wasStored }) { await wakeReaders() }
@@ -45,41 +37,38 @@
     }
 
     /// Where each of `envelopes` is stored, inside the transaction that inserted what was new:
-    /// a row that transaction wrote is new, the first time its id comes.
+    /// a row that transaction wrote is new, the first time its identity comes.
     private static func stored(
       _ envelopes: [EventEnvelope], on connection: PostgresConnection, schema: String, logger: Logger
     ) async throws -> [AppendedEnvelope<Position>] {
-      var rows: [String: (position: Position, source: String?, new: Bool)] = [:]
-      let ids = Array(Set(envelopes.map(\.id)))
+      // Keyed by bytes: `String` keys would take an NFC and an NFD id for one.
+      var rows: [EnvelopeIdentity: (position: Position, new: Bool)] = [:]
+      var asked: [EnvelopeIdentity: EventEnvelope] = [:]
+      for envelope in envelopes { asked[EnvelopeIdentity(envelope)] = envelope }
+      let unique = Array(asked.values)
+      var binds = PostgresBindings(capacity: 2)
+      binds.append(unique.map { $0.source ?? "" })
+      binds.append(unique.map(\.id))
       let query = PostgresQuery(
         unsafeSQL: """
-          SELECT tx::text, position, id, source, tx = pg_current_xact_id() FROM \(schema).events
-          WHERE id = ANY($1::text[])
-          """, binds: Self.textArray(ids))
-      for try await (tx, sequence, id, source, new) in try await connection.query(query, logger: logger)
-        .decode((String, Int64, String, String?, Bool).self)
+          SELECT e.tx::text, e.position, coalesce(e.source, ''), e.id, e.tx = pg_current_xact_id()
+          FROM unnest($1::text[], $2::text[]) AS asked(source, id)
+          JOIN \(schema).events e ON coalesce(e.source, '') = asked.source AND e.id = asked.id
+          """, binds: binds)
+      for try await (tx, sequence, source, id, new) in try await connection.query(query, logger: logger)
+        .decode((String, Int64, String, String, Bool).self)
       {
-        rows[id] = (Position(transaction: UInt64(tx) ?? 0, sequence: sequence), source, new)
+        rows[EnvelopeIdentity(source: source, id: id)] = (Position(transaction: UInt64(tx) ?? 0, sequence: sequence), new)
       }
-      var answered = Set<String>()
+      var answered = Set<EnvelopeIdentity>()
       return try envelopes.map { envelope in
-        guard let row = rows[envelope.id] else {
+        let identity = EnvelopeIdentity(envelope)
+        guard let row = rows[identity] else {
           throw EventLogError.malformed("the envelope \(envelope.id) was inserted but not found")
         }
-        guard row.source == envelope.source else {
-          throw EventLogError.malformed(
-            "the id \(envelope.id) is stored with the source \(row.source ?? "(none)"), not \(envelope.source ?? "(none)"): "
-              + "the PostgreSQL store keeps ids unique across sources")
-        }
-        let first = answered.insert(envelope.id).inserted
+        let first = answered.insert(identity).inserted
         return AppendedEnvelope(position: row.position, wasStored: !(row.new && first))
       }
-    }
-
-    private static func textArray(_ values: [String]) -> PostgresBindings {
-      var binds = PostgresBindings(capacity: 1)
-      binds.append(values)
-      return binds
     }
   }
 #endif

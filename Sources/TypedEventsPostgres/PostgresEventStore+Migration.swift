@@ -16,7 +16,20 @@
 
     /// Every step, numbered from 1 without gaps. Version 1 is the first release's layout.
     static func migrations(schema: String) -> [Migration] {
-      [Migration(version: 1, statements: firstLayout(schema: schema))]
+      [
+        Migration(version: 1, statements: firstLayout(schema: schema)),
+        Migration(version: 2, statements: identityBySourceAndID(schema: schema)),
+      ]
+    }
+
+    /// Layout 2: an event's identity is its `source` and `id`, as CloudEvents makes it, not its
+    /// `id` alone: a principal that may append could otherwise take another producer's id first.
+    /// No source counts as the empty one, as ``EventLog`` counts it.
+    static func identityBySourceAndID(schema: String) -> [String] {
+      [
+        "ALTER TABLE \(schema).events DROP CONSTRAINT events_id_key",
+        "CREATE UNIQUE INDEX events_identity ON \(schema).events ((coalesce(source, '')), id)",
+      ]
     }
 
     /// Creates the store's schema and tables, or brings them to this version's layout; running

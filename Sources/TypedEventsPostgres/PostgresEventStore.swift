@@ -254,7 +254,7 @@
             unsafeSQL: """
               INSERT INTO \(schema).events
                 (id, source, time, time_exact, name, version, subject, data_content_type, data_schema, metadata, payload)
-              VALUES \(rows.joined(separator: ", ")) ON CONFLICT (id) DO NOTHING
+              VALUES \(rows.joined(separator: ", ")) ON CONFLICT ((coalesce(source, '')), id) DO NOTHING
               """, binds: binds))
         start = chunk.endIndex
       }

@@ -36,6 +36,14 @@ struct IdempotentAppendTests {
     #expect(answers.map(\.wasStored) == [false, false, true])
     #expect(answers[2].position == answers[0].position)
     #expect(try log.read().envelopes.map(\.source) == ["/a", "/b"])
+    // Compared as bytes, as PostgreSQL and other languages compare them: `é` in NFC and in NFD
+    // are two ids, though Swift's `==` takes them for one.
+    let nfc = try tick("caf\u{E9}", source: "/a")
+    let nfd = try tick("cafe\u{301}", source: "/a")
+    #expect(nfc.id == nfd.id)
+    let normalized = try await log.appendOnce([nfc, nfd, nfd])
+    #expect(normalized.map(\.wasStored) == [false, false, true])
+    #expect(normalized[0].position != normalized[1].position)
   }
 
   @Test("Envelopes another writer appended count: the log reads what it has not indexed yet")

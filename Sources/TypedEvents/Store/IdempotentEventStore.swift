@@ -4,7 +4,8 @@
 ///
 /// CloudEvents makes `source` + `id` an event's identity: a producer sends the same pair for the
 /// same occurrence, however often it retries. An HTTP endpoint answers a retried request with the
-/// position the first one stored.
+/// position the first one stored. Both are compared as their UTF-8 bytes: an id spelled with
+/// another normalization of the same text is another event.
 public protocol IdempotentEventStore: EventStore {
   /// Appends, in order and as one unit where the store can, those of `envelopes` whose `source`
   /// and `id` it does not hold yet, and returns for each of `envelopes`, in order, where it is
@@ -17,10 +18,9 @@ public protocol IdempotentEventStore: EventStore {
 }
 
 /// A store that can leave out parsing each payload as JSON when it appends, for a caller in this
-/// package that has parsed every payload itself, at least as strictly as
-/// ``EventEnvelope/validate()`` does: the HTTP endpoint reads each event's data before it appends
-/// (with ``JSONFieldReader``, which scans all of it, or else with `validate()` itself), and
-/// parsing it again took as long as all the endpoint's own work on a batch.
+/// package that has had ``StrictJSON`` check every payload, as ``EventEnvelope/validate()``
+/// does: the HTTP endpoint checks each event's data as it reads the request, and checking it
+/// again took as long as all the endpoint's own work on a batch.
 package protocol ParsedPayloadsAppending: IdempotentEventStore {
   /// ``IdempotentEventStore/appendOnce(_:)`` for envelopes whose payloads the caller has parsed
   /// at least as strictly as `validate()`: everything else `validate()` checks is still checked.
@@ -42,13 +42,20 @@ public struct AppendedEnvelope<Position: Hashable & Sendable>: Sendable, Hashabl
   }
 }
 
-/// An envelope's identity: CloudEvents' `source` and `id` (no source reads as the empty one).
-struct EnvelopeIdentity: Hashable {
-  var source: String
-  var id: String
+/// An envelope's identity: CloudEvents' `source` and `id` (no source reads as the empty one),
+/// compared as their UTF-8 bytes, as PostgreSQL's `text` and every other language compare them.
+/// Swift's `String` equality would take two spellings of `é` (NFC and NFD) for one id, so two
+/// stores, or a store and a reader elsewhere, would disagree on what is a repeat.
+package struct EnvelopeIdentity: Hashable, Sendable {
+  package var source: [UInt8]
+  package var id: [UInt8]
 
-  init(_ envelope: EventEnvelope) {
-    source = envelope.source ?? ""
-    id = envelope.id
+  package init(_ envelope: EventEnvelope) {
+    self.init(source: envelope.source ?? "", id: envelope.id)
+  }
+
+  package init(source: String, id: String) {
+    self.source = Array(source.utf8)
+    self.id = Array(id.utf8)
   }
 }

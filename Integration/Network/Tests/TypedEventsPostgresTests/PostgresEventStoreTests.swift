@@ -155,14 +155,20 @@
         #expect(batch.envelopes.map(\.position) == [appended[0].position, appended[1].position, retried[1].position])
         // Reading after an answered position goes on with the next envelope.
         #expect(Self.titles(try await store.read(after: appended[0].position, limit: 10)) == ["second", "third"])
-        // The same id from another source: refused, as the store keeps ids unique; nothing is appended.
-        var elsewhere = try EventEnvelope(Self.box("fourth"), source: "/a")
+        // The identity is source and id, compared as bytes, as the EventLog compares them: the
+        // same id from another source is another event, and so is an id in another
+        // normalization of the same text.
         let other = EventEnvelope(
           id: first.id, source: "/b", time: first.time, name: first.name, version: first.version,
           subject: first.subject, payload: first.payload)
-        elsewhere.id = UUID().uuidString
-        await #expect(throws: EventLogError.self) { try await store.appendOnce([elsewhere, other]) }
-        #expect(Self.titles(try await store.read(after: nil, limit: 10)) == ["first", "second", "third"])
+        var nfc = first
+        nfc.id = "caf\u{E9}"
+        var nfd = first
+        nfd.id = "cafe\u{301}"
+        let more = try await store.appendOnce([other, nfc, nfd, other, nfd])
+        #expect(more.map(\.wasStored) == [false, false, false, true, true])
+        #expect(more[3].position == more[0].position && more[4].position == more[2].position)
+        #expect(try await store.read(after: nil, limit: 10).envelopes.count == 6)
       }
     }
 
