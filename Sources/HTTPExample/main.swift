@@ -5,7 +5,8 @@
 //   swift run --traits HTTPServer,HTTPClient events-http-example reader http://127.0.0.1:8080/events reader.checkpoint
 //   swift run --traits HTTPServer,HTTPClient events-http-example publisher http://127.0.0.1:8080/events outbox 5
 //
-// The server keeps its events in `events.log` in the working directory, or, built with the
+// The server keeps its events in `events.log` in FOLDER (`server PORT FOLDER`; the working
+// directory without one), or, built with the
 // PostgreSQL trait too and TYPEDEVENTS_POSTGRES_URL set, in PostgreSQL (schema
 // TYPEDEVENTS_SCHEMA, default "typedevents"). The bearer token `reader` may read every event;
 // `app` may read them and append boxes. A browser is a third kind of client: the server's page,
@@ -43,8 +44,13 @@
     authenticate: { request in
       // A browser's EventSource cannot send an Authorization header: its page puts the token in
       // the query instead (RFC 6750, section 2.3).
+      // The scheme's name is case-insensitive (RFC 9110, section 11.1): `bearer` is `Bearer`.
       let token =
-        request.headers[.authorization].map { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : "" }
+        request.headers[.authorization].map { header -> String in
+          let parts = header.split(separator: " ", maxSplits: 1)
+          guard parts.count == 2, parts[0].lowercased() == "bearer" else { return "" }
+          return parts[1].trimmingCharacters(in: .whitespaces)
+        }
         ?? request.uri.queryParameters["access_token"].map(String.init)
       return switch token {
       case "reader": Role.reader
@@ -113,7 +119,11 @@
   /// Serves `store` on 127.0.0.1:`port` until SIGTERM or SIGINT, with `services` (the store's
   /// own) run beside it.
   func serve<Store: IdempotentEventStore>(_ store: Store, port: Int, services: [any Service]) async throws {
-    let endpoint = EventsEndpoint(store: store, catalog: GeneratedEvents.catalog, access: access)
+    var configuration = EventsEndpoint<Store, Role>.Configuration()
+    // The browser's page sends its token in the query.
+    configuration.accessQueryParameters = ["access_token"]
+    let endpoint = EventsEndpoint(
+      store: store, catalog: GeneratedEvents.catalog, access: access, configuration: configuration)
     let router = Router()
     if let delay = ProcessInfo.processInfo.environment["EXAMPLE_POST_ANSWER_DELAY_MS"].flatMap(Int.init) {
       router.add(middleware: DelayedPostAnswers(delay: .milliseconds(delay)))
@@ -164,7 +174,9 @@
         throw ExampleError("TYPEDEVENTS_POSTGRES_URL is set: build with --traits HTTPServer,HTTPClient,PostgreSQL")
       #endif
     } else {
-      let log = EventLog(url: URL(fileURLWithPath: "events.log"))
+      let folder = URL(fileURLWithPath: arguments.count > 2 ? arguments[2] : ".", isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let log = EventLog(url: folder.appendingPathComponent("events.log"))
       try await serve(log, port: port, services: [])
     }
 
@@ -209,7 +221,7 @@
   default:
     FileHandle.standardError.write(
       Data(
-        "usage: events-http-example server [PORT] | reader URL CHECKPOINT | publisher URL OUTBOX COUNT\n".utf8))
+        "usage: events-http-example server [PORT [FOLDER]] | reader URL CHECKPOINT | publisher URL OUTBOX COUNT\n".utf8))
     exit(2)
   }
 

@@ -11,8 +11,12 @@
     /// once each by `source` and `id`; every event is checked before any is appended.
     func post(_ request: Request) async -> Response {
       guard let principal = await principal(of: request) else { return EventProblem.unauthenticated.response }
+      if let problem = parameterProblem(request) { return problem.response }
       do {
-        let envelopes = try await incoming(request)
+        var envelopes = try await incoming(request)
+        // Checked before authorized: the check writes a UUID subject as the store keeps it, and
+        // authorization must see what is stored.
+        for index in envelopes.indices { try check(&envelopes[index], index: index) }
         // Indices, not `enumerated()`, and no copy of each envelope: this generic function is not
         // specialized for the store, and each of those costs runtime look-ups an event.
         for index in envelopes.indices {
@@ -25,7 +29,6 @@
               event: index)
           }
         }
-        for index in envelopes.indices { try check(envelopes[index], index: index) }
         let appended: [AppendedEnvelope<Store.Position>]
         do {
           appended = try await appendChecked(envelopes)
@@ -122,8 +125,10 @@
     }
 
     /// Refuses an event the catalog does not know, or whose data does not decode as its type,
-    /// or whose subject is not its data's.
-    private func check(_ envelope: EventEnvelope, index: Int) throws {
+    /// or whose subject is not its data's. A subject that is a UUID is compared by value (Python's
+    /// `str(uuid4())` is lower case, Swift's `uuidString` upper case) and stored as Swift writes
+    /// it, so that filters and authorization by subject see one spelling.
+    private func check(_ envelope: inout EventEnvelope, index: Int) throws {
       guard catalog.type(named: envelope.name) != nil else {
         throw EventProblem.unprocessable(
           "unknown-type", "no event type of this endpoint is named \(envelope.name)", event: index)
@@ -145,12 +150,20 @@
           "undecodable-data", "the data of \(envelope.name) does not decode: \(error)", event: index)
       }
       let subject = EventEnvelope.subjectText(of: event)
-      if let subject, envelope.subject != subject {
+      if let subject, envelope.subject != subject, Self.isUUID(subject, spelled: envelope.subject) {
+        envelope.subject = subject
+      } else if let subject, envelope.subject != subject {
         throw EventProblem.unprocessable(
           "subject-mismatch",
           "the subject attribute is \(envelope.subject.map { "\"\($0)\"" } ?? "missing"); the data's subject is \"\(subject)\"",
           event: index)
       }
+    }
+
+    /// Whether `spelled` is the UUID `subject` written in another case.
+    private static func isUUID(_ subject: String, spelled: String?) -> Bool {
+      guard let spelled, let uuid = UUID(uuidString: subject) else { return false }
+      return UUID(uuidString: spelled) == uuid && spelled.utf8.count == subject.utf8.count
     }
 
     /// `appendOnce` of envelopes that ``check(_:index:)`` has passed, without the store parsing

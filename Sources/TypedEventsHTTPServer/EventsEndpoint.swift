@@ -35,6 +35,10 @@
       /// events among them), and string length. Every body is checked by ``StrictJSON``'s grammar
       /// within them before anything reads it.
       public var jsonLimits = JSONLimits.standard
+      /// Query parameters the access policy reads (a browser's `access_token`, say), which the
+      /// endpoint allows beside its own: any other it does not read gets 400
+      /// `unknown-parameter`. None.
+      public var accessQueryParameters: Set<String> = []
       /// The events of a page when the request names no `limit`. 100.
       public var defaultPageSize = 100
       /// The most events a page holds, whatever `limit` asks. 1,000.
@@ -93,10 +97,15 @@
       self.feed = EventFeed(capacity: configuration.feedCapacity)
     }
 
-    /// Adds `GET` and `POST` on `path` (such as `"events"`) to `router` or a group of it.
+    /// Adds `GET`, `HEAD` and `POST` on `path` (such as `"events"`) to `router` or a group of it,
+    /// and 405 with `Allow` for `PUT`, `DELETE` and `PATCH` there.
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>, at path: RouterPath) {
       router.get(path) { request, _ in await self.get(request) }
+      router.head(path) { request, _ in await self.get(request, bodiless: true) }
       router.post(path) { request, _ in await self.post(request) }
+      for method in [HTTPRequest.Method.put, .delete, .patch] {
+        router.on(path, method: method) { _, _ in Self.methodNotAllowed(method) }
+      }
     }
 
     /// Reads the store for every stream until the service group shuts down or the task is
@@ -113,8 +122,11 @@
 
     // MARK: GET
 
-    func get(_ request: Request) async -> Response {
+    /// A stream or a page, by `Accept`; with `bodiless` (a `HEAD`), the same status and headers,
+    /// no stream opened and no body.
+    func get(_ request: Request, bodiless: Bool = false) async -> Response {
       guard let principal = await principal(of: request) else { return EventProblem.unauthenticated.response }
+      if let problem = parameterProblem(request) { return problem.response }
       let selection: Selection
       do {
         selection = try Selection(request, principal: principal, access: access)
@@ -125,7 +137,9 @@
       }
       let accept = request.headers[.accept]?.lowercased() ?? "*/*"
       if accept.contains(EventEnvelope.cloudEventBatchContentType) {
-        return await page(request, selection)
+        var response = await page(request, selection)
+        if bodiless { response.body = ResponseBody() }
+        return response
       }
       guard accept.contains("text/event-stream") || accept.contains("*/*") || accept.contains("text/*") else {
         return EventProblem(
@@ -133,7 +147,7 @@
           detail: "GET answers text/event-stream or \(EventEnvelope.cloudEventBatchContentType), not \(accept)"
         ).response
       }
-      return stream(request, selection)
+      return stream(request, selection, bodiless: bodiless)
     }
 
     /// The principal a request authenticates as; nil for none or an error.
@@ -194,7 +208,7 @@
 
     // MARK: Streams
 
-    func stream(_ request: Request, _ selection: Selection) -> Response {
+    func stream(_ request: Request, _ selection: Selection, bodiless: Bool = false) -> Response {
       guard status.withLock({ $0 }) == .running else {
         return EventProblem(
           status: 503, kind: "feed-not-running", title: "Not running",
@@ -206,6 +220,7 @@
         // Asks proxies such as nginx not to hold the stream back.
         HTTPField.Name("X-Accel-Buffering")!: "no",
       ]
+      if bodiless { return Response(status: .ok, headers: headers) }
       let body = ResponseBody { writer in
         try await request.body.consumeWithCancellationOnInboundClose { _ in
           try await StreamWriter(endpoint: self, selection: selection).run(&writer)

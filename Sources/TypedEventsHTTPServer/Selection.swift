@@ -1,4 +1,5 @@
 #if HTTPServer
+  import Foundation
   import Hummingbird
   import TypedEvents
 
@@ -17,6 +18,8 @@
       var after: Store.Position?
       var types: Set<String>?
       var subject: String?
+      /// ``subject`` as a UUID, when it is one: a UUID subject matches in any case.
+      var subjectUUID: UUID?
       var principal: Principal
       var authorize: @Sendable (Principal, EventPermission) -> Bool
 
@@ -39,6 +42,7 @@
         let types = request.uri.queryParameters.getAll("type")
         self.types = types.isEmpty ? nil : Set(types)
         subject = request.uri.queryParameters["subject"].map(String.init)
+        subjectUUID = subject.flatMap(UUID.init(uuidString:))
         if let subject, !types.isEmpty,
           !types.contains(where: {
             access.authorize(principal, EventPermission(action: .read, type: $0, subject: subject))
@@ -56,7 +60,10 @@
       /// Whether the request selects the event that `permission` reads, and its principal may.
       func admits(_ permission: EventPermission) -> Bool {
         if let types, !types.contains(permission.type) { return false }
-        if let subject, permission.subject != subject { return false }
+        if let subject, permission.subject != subject {
+          // Stored as Swift writes a UUID (upper case), asked for as another language does.
+          guard let subjectUUID, permission.subject.flatMap(UUID.init(uuidString:)) == subjectUUID else { return false }
+        }
         return authorize(principal, permission)
       }
     }
