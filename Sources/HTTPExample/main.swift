@@ -221,7 +221,8 @@
   default:
     FileHandle.standardError.write(
       Data(
-        "usage: events-http-example server [PORT [FOLDER]] | reader URL CHECKPOINT | publisher URL OUTBOX COUNT\n".utf8))
+        "usage: events-http-example server [PORT [FOLDER]] | reader URL CHECKPOINT | publisher URL OUTBOX COUNT\n".utf8)
+    )
     exit(2)
   }
 

@@ -10,7 +10,7 @@
     /// waits for one. Read errors are logged and retried after `pollInterval`.
     func run(
       store: Store, batchSize: Int, pollInterval: Duration, idleTimeout: Duration, defaultSource: String,
-      logger: Logger
+      identity: @Sendable () async -> String?, logger: Logger
     ) async {
       var batches = 0
       while !Task.isCancelled {
@@ -22,10 +22,11 @@
           do {
             let batch = try await store.read(after: after, limit: batchSize)
             if !batch.envelopes.isEmpty || batch.next != after {
+              let identity = await identity()
               var frames = ByteBuffer()
               let ranges = batch.envelopes.map { stored in
                 let start = frames.readableBytes
-                ServerSentEvents.writeFrame(stored, defaultSource: defaultSource, to: &frames)
+                ServerSentEvents.writeFrame(stored, defaultSource: defaultSource, store: identity, to: &frames)
                 return start..<frames.readableBytes
               }
               batches += 1

@@ -39,7 +39,7 @@
         } catch {
           return unavailable(error)
         }
-        return try answer(envelopes, appended)
+        return try answer(envelopes, appended, store: await storeIdentity())
       } catch let problem as EventProblem {
         return problem.response
       } catch {
@@ -189,8 +189,9 @@
 
     /// 201 when anything was appended, 200 when every event was stored before; the body lists,
     /// in order, each event's `source`, `id`, position token and whether it was stored before.
-    private func answer(_ envelopes: [EventEnvelope], _ appended: [AppendedEnvelope<Store.Position>]) throws -> Response
-    {
+    private func answer(
+      _ envelopes: [EventEnvelope], _ appended: [AppendedEnvelope<Store.Position>], store: String?
+    ) throws -> Response {
       // Written by hand: JSONSerialization took a sixth of a batch POST's time. Keys sorted.
       // Indices, not `zip` and `enumerated`: in an unspecialized generic function each of those
       // costs metadata lookups an event. Literals as `StaticString`s: appending a `String`'s
@@ -207,7 +208,7 @@
         body.append(literal: #","id":"#)
         EventEnvelope.appendJSONString(envelopes[index].id, to: &body)
         body.append(literal: #","position":""#)
-        try PositionToken.append(appended[index].position, to: &body)
+        try PositionToken.append(appended[index].position, store: store, to: &body)
         body.append(literal: #"","source":"#)
         EventEnvelope.appendJSONString(envelopes[index].source ?? "", to: &body)
         body.append(UInt8(ascii: "}"))

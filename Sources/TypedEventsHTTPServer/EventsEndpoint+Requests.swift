@@ -35,7 +35,8 @@
         guard known.contains(name) else {
           let expected = known.isEmpty ? "none" : known.sorted().joined(separator: ", ")
           return EventProblem.badRequest(
-            "unknown-parameter", "\(request.method.rawValue) reads no query parameter \(name.prefix(80)) (it reads \(expected))")
+            "unknown-parameter",
+            "\(request.method.rawValue) reads no query parameter \(name.prefix(80)) (it reads \(expected))")
         }
         guard seen.insert(name).inserted || name == "type" else {
           return EventProblem.badRequest("repeated-parameter", "the query parameter \(name) is given more than once")

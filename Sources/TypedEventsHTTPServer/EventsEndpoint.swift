@@ -83,6 +83,9 @@
     let logger: Logger
     let feed: EventFeed<Store>
     let status = Locked(FeedStatus.notStarted)
+    /// The store's identity once it has one (``EventStore/storeIdentity()``): it never changes
+    /// after.
+    private let identity = Locked<String?>(nil)
 
     /// An endpoint serving `store` to the principals `access` authenticates.
     public init(
@@ -116,8 +119,24 @@
       await cancelWhenGracefulShutdown {
         await feed.run(
           store: store, batchSize: configuration.readBatchSize, pollInterval: configuration.pollInterval,
-          idleTimeout: configuration.feedIdleTimeout, defaultSource: configuration.defaultSource, logger: logger)
+          idleTimeout: configuration.feedIdleTimeout, defaultSource: configuration.defaultSource,
+          identity: { await self.storeIdentity() }, logger: logger)
       }
+    }
+
+    /// The store's identity, which every token carries; asked of the store until it has one
+    /// (an empty log has none), then kept. A store that cannot be asked gives none this time.
+    func storeIdentity() async -> String? {
+      if let known = identity.withLock({ $0 }) { return known }
+      let asked: String?
+      do {
+        asked = try await store.storeIdentity()
+      } catch {
+        logger.warning("the store's identity could not be read", metadata: ["error": "\(error)"])
+        return nil
+      }
+      if let asked { identity.withLock { $0 = asked } }
+      return asked
     }
 
     // MARK: GET
@@ -135,6 +154,7 @@
       } catch {
         return EventProblem.badRequest("bad-request", "\(error)").response
       }
+      if let problem = await positionProblem(selection) { return problem.response }
       let accept = request.headers[.accept]?.lowercased() ?? "*/*"
       if accept.contains(EventEnvelope.cloudEventBatchContentType) {
         var response = await page(request, selection)
@@ -148,6 +168,29 @@
         ).response
       }
       return stream(request, selection, bodiless: bodiless)
+    }
+
+    /// A 400 `bad-position` for a position of another store (or of one replaced since), or one
+    /// the store never gives out: past its end, or inside an event. Reading from either would
+    /// skip events, or tear one, in silence. A 503 when the store cannot say.
+    func positionProblem(_ selection: Selection) async -> EventProblem? {
+      guard let after = selection.after else { return nil }
+      if let from = selection.afterStore, from != (await storeIdentity()) {
+        return EventProblem.badRequest(
+          "bad-position", "the position is from another store, or from one this store replaced: read from the start")
+      }
+      do {
+        guard try await store.isPosition(after) else {
+          return EventProblem.badRequest(
+            "bad-position", "the position is past the end of the store, or not where an event ends")
+        }
+      } catch {
+        logger.warning("checking a position failed", metadata: ["error": "\(error)"])
+        return EventProblem(
+          status: 503, kind: "store-unavailable", title: "Store unavailable",
+          detail: "the event store could not be read; try again")
+      }
+      return nil
     }
 
     /// The principal a request authenticates as; nil for none or an error.
@@ -190,7 +233,7 @@
         body.append(UInt8(ascii: "]"))
         var headers: HTTPFields = [.contentType: EventEnvelope.cloudEventBatchContentType, .cacheControl: "no-store"]
         if let next = batch.next {
-          headers[.lastEventID] = try PositionToken.text(next)
+          headers[.lastEventID] = try PositionToken.text(next, store: await storeIdentity())
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
       } catch {

@@ -3,35 +3,45 @@
   import TypedEvents
 
   /// A store position as the opaque text of an SSE `id`, a `Last-Event-ID` or an `after`
-  /// parameter: the position's JSON in base64url without padding, so that it holds no character
-  /// an HTTP header or a query must escape. Clients keep it and send it back; they read nothing
-  /// from it.
+  /// parameter: the position's JSON with the store's identity beside it
+  /// (``EventStore/storeIdentity()``, as `"store"`), in base64url without padding, so that it
+  /// holds no character an HTTP header or a query must escape. Clients keep it and send it back;
+  /// they read nothing from it.
   enum PositionToken {
-    /// The token of `position`.
-    static func text<Position: Encodable>(_ position: Position) throws -> String {
+    /// The token of `position` in the store whose identity is `store`.
+    static func text<Position: Encodable>(_ position: Position, store: String?) throws -> String {
       var text: [UInt8] = []
-      try append(position, to: &text)
+      try append(position, store: store, to: &text)
       return String(decoding: text, as: UTF8.self)
     }
 
-    /// Appends the token of `position` to `text`: the same bytes as ``text(_:)``, which need no
-    /// escaping in a JSON string either.
-    static func append<Position: Encodable>(_ position: Position, to text: inout [UInt8]) throws {
-      if let position = position as? EventLog.Position {
-        appendToken(offset: position.offset, to: &text)
-      } else {
-        appendBase64URL(try encoder.encode(position), to: &text)
+    /// Appends the token of `position` to `text`: the same bytes as ``text(_:store:)``, which
+    /// need no escaping in a JSON string either.
+    static func append<Position: Encodable>(_ position: Position, store: String?, to text: inout [UInt8]) throws {
+      if let position = position as? EventLog.Position, store.map(isPlain) ?? true {
+        appendToken(offset: position.offset, store: store, to: &text)
+        return
       }
+      var json = [UInt8](try encoder.encode(position))
+      if let store, json.last == UInt8(ascii: "}") {
+        json.removeLast()
+        json.append(contentsOf: json.count > 1 ? #","store":"#.utf8 : #""store":"#.utf8)
+        EventEnvelope.appendJSONString(store, to: &json)
+        json.append(UInt8(ascii: "}"))
+      }
+      appendBase64URL(json, to: &text)
     }
 
     /// Appends the token of the file log's position at `offset`: the same bytes as the token of
-    /// what JSONEncoder writes for it, `{"offset":N}`, with no JSON, encoder or `String` made.
-    /// An answer holds one token an event, and making them took a third of writing it.
-    static func appendToken(offset: Int64, to text: inout [UInt8]) {
+    /// what JSONEncoder writes for it, `{"offset":N}`, and `,"store":"…"` before its brace, with
+    /// no JSON, encoder or `String` made. An answer holds one token an event, and making them
+    /// took a third of writing it.
+    static func appendToken(offset: Int64, store: String?, to text: inout [UInt8]) {
       // `{"offset"` is 9 bytes, three whole groups: always these 12 characters.
       text.append(literal: "eyJvZmZzZXQi")
-      // The rest, `:`, the number and `}`, is at most 22 bytes: 24 on the stack.
-      var rest: (UInt64, UInt64, UInt64) = (0, 0, 0)
+      // The rest, `:`, the number, the store (at most 32 bytes) and `}`, is at most 64 bytes: 64
+      // on the stack.
+      var rest: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
       withUnsafeMutableBytes(of: &rest) { bytes in
         bytes[0] = UInt8(ascii: ":")
         var count = 1
@@ -47,10 +57,33 @@
           count += 1
         } while magnitude > 0
         bytes[digits..<count].reverse()
+        if var store {
+          for byte in #","store":""#.utf8 {
+            bytes[count] = byte
+            count += 1
+          }
+          store.withUTF8 { identity in
+            for byte in identity {
+              bytes[count] = byte
+              count += 1
+            }
+          }
+          bytes[count] = UInt8(ascii: "\"")
+          count += 1
+        }
         bytes[count] = UInt8(ascii: "}")
         count += 1
         appendBase64URL(UnsafeRawBufferPointer(rebasing: bytes[..<count]), to: &text)
       }
+    }
+
+    /// Whether `store` is at most 32 letters, digits and `-`, which ``appendToken(offset:store:to:)``
+    /// writes as they are: a log's identity is hex.
+    private static func isPlain(_ store: String) -> Bool {
+      store.utf8.count <= 32
+        && store.utf8.allSatisfy {
+          $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0 & ~0x20)
+        }
     }
 
     /// One encoder for every token (JSONEncoder is Sendable): made once, not once an event.
@@ -85,14 +118,33 @@
       }
     }
 
-    /// The position of a token, nil when `text` is not one this endpoint gave out.
-    static func position<Position: Decodable>(_ text: String, as type: Position.Type) -> Position? {
+    /// The position of a token and the identity of the store it is from (nil in a token given
+    /// out before tokens carried it); nil when `text` is not a token. The JSON is checked by
+    /// ``StrictJSON`` before it is read: a token is a client's text.
+    static func position<Position: Decodable>(
+      _ text: String, as type: Position.Type
+    ) -> (position: Position, store: String?)? {
       // Longer than any position's JSON could be: refused before decoding.
       guard !text.isEmpty, text.utf8.count <= 1024 else { return nil }
       var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
       base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-      guard let json = Data(base64Encoded: base64) else { return nil }
-      return try? JSONDecoder().decode(Position.self, from: json)
+      guard let json = Data(base64Encoded: base64), (try? StrictJSON.check(json)) != nil,
+        let token = try? JSONDecoder().decode(Token<Position>.self, from: json)
+      else { return nil }
+      return (token.position, token.store)
+    }
+
+    /// What a token's JSON holds: the position's own members, and `store`.
+    private struct Token<Position: Decodable>: Decodable {
+      var position: Position
+      var store: String?
+
+      private enum Keys: String, CodingKey { case store }
+
+      init(from decoder: any Decoder) throws {
+        position = try Position(from: decoder)
+        store = try decoder.container(keyedBy: Keys.self).decodeIfPresent(String.self, forKey: .store)
+      }
     }
   }
 

@@ -16,6 +16,8 @@
     /// and who asks.
     struct Selection: Sendable {
       var after: Store.Position?
+      /// The identity of the store ``after``'s token is from; nil in a token without one.
+      var afterStore: String?
       var types: Set<String>?
       var subject: String?
       /// ``subject`` as a UUID, when it is one: a UUID subject matches in any case.
@@ -33,11 +35,12 @@
         self.authorize = access.authorize
         let token = request.headers[.lastEventID] ?? request.uri.queryParameters["after"].map(String.init)
         if let token, !token.isEmpty {
-          guard let position = PositionToken.position(token, as: Store.Position.self) else {
+          guard let (position, store) = PositionToken.position(token, as: Store.Position.self) else {
             throw EventProblem.badRequest(
               "bad-position", "\(token.prefix(80)) is no position of this endpoint (from Last-Event-ID or after)")
           }
           after = position
+          afterStore = store
         }
         let types = request.uri.queryParameters.getAll("type")
         self.types = types.isEmpty ? nil : Set(types)

@@ -17,15 +17,15 @@
   /// an event, `id` its position token, `event` its wire type name, `data` the structured
   /// CloudEvent on one line.
   enum ServerSentEvents {
-    /// Writes the frame of one stored event to `buffer`, with `defaultSource` as its source when
-    /// it has none. For an envelope that is no CloudEvent, its `id` and a comment that says why:
+    /// Writes the frame of one stored event of the store whose identity is `store` to `buffer`,
+    /// with `defaultSource` as its source when it has none. For an envelope that is no CloudEvent, its `id` and a comment that says why:
     /// the client's position moves past it, and its log shows the gap.
     static func writeFrame<Position: Encodable>(
-      _ stored: StoredEnvelope<Position>, defaultSource: String, to buffer: inout ByteBuffer
+      _ stored: StoredEnvelope<Position>, defaultSource: String, store: String?, to buffer: inout ByteBuffer
     ) {
       let id: String
       do {
-        id = try PositionToken.text(stored.position)
+        id = try PositionToken.text(stored.position, store: store)
       } catch {
         buffer.writeBytes(comment("a position could not be written: \(error)"))
         return

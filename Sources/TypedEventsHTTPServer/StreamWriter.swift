@@ -64,8 +64,12 @@
         } else {
           guard endpoint.status.withLock({ $0 }) == .running else { return }
           let batch = try await endpoint.store.read(after: position, limit: configuration.readBatchSize)
+          let identity = await endpoint.storeIdentity()
           for stored in batch.envelopes where selection.admits(stored.envelope) {
-            frames.write { ServerSentEvents.writeFrame(stored, defaultSource: configuration.defaultSource, to: &$0) }
+            frames.write {
+              ServerSentEvents.writeFrame(
+                stored, defaultSource: configuration.defaultSource, store: identity, to: &$0)
+            }
             clientPosition = stored.position
           }
           let from = position
@@ -87,7 +91,9 @@
           // A stream whose events are all filtered out still moves its client's Last-Event-ID:
           // an `id` line alone sets it and dispatches nothing.
           var heartbeat = ByteBuffer()
-          if position != clientPosition, let position, let token = try? PositionToken.text(position) {
+          if position != clientPosition, let position,
+            let token = try? PositionToken.text(position, store: await endpoint.storeIdentity())
+          {
             heartbeat.writeString("id: \(token)\n")
           }
           heartbeat.writeBytes(ServerSentEvents.comment("heartbeat"))

@@ -58,7 +58,9 @@
       for try await (tx, sequence, source, id, new) in try await connection.query(query, logger: logger)
         .decode((String, Int64, String, String, Bool).self)
       {
-        rows[EnvelopeIdentity(source: source, id: id)] = (Position(transaction: UInt64(tx) ?? 0, sequence: sequence), new)
+        rows[EnvelopeIdentity(source: source, id: id)] = (
+          Position(transaction: UInt64(tx) ?? 0, sequence: sequence), new
+        )
       }
       var answered = Set<EnvelopeIdentity>()
       return try envelopes.map { envelope in

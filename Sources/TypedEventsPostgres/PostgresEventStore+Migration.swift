@@ -14,21 +14,29 @@
       var statements: [String]
     }
 
+    /// The layout ``migrate()`` brings a store to: the number of the last step this version of
+    /// the library has. A store another version migrated further is refused
+    /// (``PostgresEventStoreError/newerLayout(schema:version:known:)``).
+    public static var layoutVersion: Int { migrations(schema: "typedevents").count }
+
     /// Every step, numbered from 1 without gaps. Version 1 is the first release's layout.
     static func migrations(schema: String) -> [Migration] {
       [
         Migration(version: 1, statements: firstLayout(schema: schema)),
-        Migration(version: 2, statements: identityBySourceAndID(schema: schema)),
+        Migration(version: 2, statements: identities(schema: schema)),
       ]
     }
 
     /// Layout 2: an event's identity is its `source` and `id`, as CloudEvents makes it, not its
     /// `id` alone: a principal that may append could otherwise take another producer's id first.
-    /// No source counts as the empty one, as ``EventLog`` counts it.
-    static func identityBySourceAndID(schema: String) -> [String] {
+    /// No source counts as the empty one, as ``EventLog`` counts it. And the store's own
+    /// identity, made once (``storeIdentity()``), which position tokens carry.
+    static func identities(schema: String) -> [String] {
       [
         "ALTER TABLE \(schema).events DROP CONSTRAINT events_id_key",
         "CREATE UNIQUE INDEX events_identity ON \(schema).events ((coalesce(source, '')), id)",
+        "CREATE TABLE \(schema).store_identity (identity text NOT NULL)",
+        "INSERT INTO \(schema).store_identity (identity) SELECT gen_random_uuid()::text",
       ]
     }
 

@@ -43,10 +43,11 @@
     static func storedEnvelope(
       _ columns: (String, Int64, String, String?, Double?, String, Int, String?, String?, String?, String, String)
     ) -> Result<StoredEnvelope<Position>, SkippedRow> {
-      let (tx, sequence, id, source, time, name, version, subject, contentType, dataSchema, metadata, payload) = columns
+      let (tx, sequence, id, source, time, name, version, subject, contentType, dataSchema, metadata, payloadText) =
+        columns
       let here = Position(transaction: UInt64(tx) ?? 0, sequence: sequence)
       // The grammar decides, JSONDecoder only maps: PostgreSQL's `json` keeps a repeated key.
-      let payload = Data(payload.utf8)
+      let payload = Data(payloadText.utf8)
       do {
         try StrictJSON.checkEvent(payload, limits: .stored, what: "the payload")
       } catch {

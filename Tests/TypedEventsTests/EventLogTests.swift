@@ -278,4 +278,29 @@ struct EventLogTests {
     #expect(try envelopes.first.map { try $0.decode(using: catalog) as? Tick }??.source == long)
     #expect(envelopes.count == 2)
   }
+
+  @Test("A log's identity is its first line's, and its positions are where lines end")
+  func identityAndPositions() async throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    #expect(try await log.storeIdentity() == nil)
+    #expect(try await log.isPosition(.start))
+    #expect(try await !log.isPosition(EventLog.Position(offset: 1)))
+    try log.append(contentsOf: [try EventEnvelope(Tick(count: 1), id: "1"), try EventEnvelope(Tick(count: 2), id: "2")])
+    let identity = try #require(try await log.storeIdentity())
+    // Every object over the file, and every later append, gives the same one.
+    try log.append(try EventEnvelope(Tick(count: 3), id: "3"))
+    #expect(try await EventLog(url: log.url).storeIdentity() == identity)
+    let ends = try await log.read(after: nil, limit: 10).envelopes.map(\.position)
+    for end in [EventLog.Position.start] + ends { #expect(try await log.isPosition(end), "\(end)") }
+    let size = try #require(ends.last).offset
+    for offset in [1, ends[0].offset - 1, ends[0].offset + 1, size + 1, size + 1_000, -1] {
+      #expect(try await !log.isPosition(EventLog.Position(offset: offset)), "\(offset)")
+    }
+    // Another log, even of the same events with other ids, is another store.
+    let other = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: other.url) }
+    try other.append(try EventEnvelope(Tick(count: 1), id: "1b"))
+    #expect(try await other.storeIdentity() != identity)
+  }
 }

@@ -67,7 +67,8 @@ struct StrictEntryTests {
 
   @Test("A key written with escapes is the key it denotes: data is not dropped")
   func escapedKeys() throws {
-    let json = #"{"specversion":"1.0","id":"e-1","source":"/s","type":"Test.Tick","d\u0061ta":{"source":"s","count":2}}"#
+    let json =
+      #"{"specversion":"1.0","id":"e-1","source":"/s","type":"Test.Tick","d\u0061ta":{"source":"s","count":2}}"#
     let envelope = try EventEnvelope(cloudEventJSON: Data(json.utf8))
     #expect(envelope.payload == Data(#"{"source":"s","count":2}"#.utf8))
     #expect(try envelope.decode(using: EventCatalog([Tick.self])) as? Tick == Tick(source: "s", count: 2))

@@ -25,6 +25,25 @@ public protocol EventStore: Sendable {
   /// envelopes appended later (nil for an empty store). A reader that wants only new envelopes
   /// starts there.
   func endPosition() async throws -> Position?
+
+  /// What tells this store from every other, the same for every reader of it: a position
+  /// token carries it, so that a position from another store, or from a store that was
+  /// replaced, is refused instead of read as one of this store's. Nil while the store has none
+  /// (an ``EventLog`` before its first line).
+  func storeIdentity() async throws -> String?
+
+  /// Whether `position` is one this store gives out: where one of its envelopes ends. False
+  /// for one past its end, or inside an envelope, which a reader would otherwise read from as
+  /// if it were one, skipping or tearing what is there.
+  func isPosition(_ position: Position) async throws -> Bool
+}
+
+extension EventStore {
+  /// None: a store that cannot tell itself from others.
+  public func storeIdentity() async throws -> String? { nil }
+
+  /// True: a store that cannot check its positions takes any.
+  public func isPosition(_ position: Position) async throws -> Bool { true }
 }
 
 extension EventStore {
@@ -96,6 +115,19 @@ extension EventLog: EventStore {
   /// own line begins).
   public func read(after position: Position?, limit: Int) async throws -> StoredBatch<Position> {
     try storedBatch(after: position, limit: limit)
+  }
+
+  /// A digest of the log's first whole line (FNV-1a, 64 bits, in hex): the first envelope's
+  /// line holds its id, so two logs share one only when they begin with the same envelope, and a
+  /// file replaced by another has another. Nil while the file has no whole line.
+  public func storeIdentity() async throws -> String? {
+    firstLineDigest()
+  }
+
+  /// Whether `position` is the start of the file or just after a line break in it: where an
+  /// envelope's line ends.
+  public func isPosition(_ position: Position) async throws -> Bool {
+    try isLineBoundary(position)
   }
 
   /// Returns as soon as the file holds a whole line after `position`, or after `timeout`: at

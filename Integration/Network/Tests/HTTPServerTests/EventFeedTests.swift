@@ -94,7 +94,7 @@ struct EventFeedTests {
     Task {
       await feed.run(
         store: log, batchSize: 10, pollInterval: .milliseconds(20), idleTimeout: idleTimeout,
-        defaultSource: "/", logger: Logger(label: "EventFeedTests"))
+        defaultSource: "/", identity: { nil }, logger: Logger(label: "EventFeedTests"))
     }
   }
 

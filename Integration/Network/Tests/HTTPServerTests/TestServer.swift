@@ -234,3 +234,12 @@ extension Frame {
     return try? envelope.decode(using: GeneratedEvents.catalog) as? NoteAdded
   }
 }
+
+/// The documented token of a file log's position: `{"offset":N,"store":"…"}` (no `store` when
+/// nil) in base64url without padding.
+func documentedToken(_ position: EventLog.Position, store: String?) -> String {
+  let json = #"{"offset":\#(position.offset)"# + (store.map { #","store":"\#($0)""# } ?? "") + "}"
+  return Data(json.utf8).base64EncodedString()
+    .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    .replacingOccurrences(of: "=", with: "")
+}

@@ -61,7 +61,7 @@
       return lines
     }
 
-    @Test func aStoreAtLayoutOneMigratesToItselfAndRecordsItOnce() async throws {
+    @Test func aStoreAtTheLatestLayoutMigratesToItselfAndRecordsEachStepOnce() async throws {
       try await withStore { store in
         try await store.append(Self.box("kept"))
         let before = try await Self.layout(store)
@@ -74,16 +74,65 @@
         let rows = try await store.client.query(
           "SELECT version FROM \(unescaped: store.schema).schema_migrations ORDER BY version")
         for try await version in rows.decode(Int.self) { versions.append(version) }
-        #expect(versions == [1])
+        #expect(versions == Array(1...PostgresEventStore.layoutVersion))
         #expect(Self.titles(try await store.read(after: nil, limit: 10)) == ["kept"])
+      }
+    }
+
+    @Test func aStoreAtLayoutOneWithEventsMigratesToLayoutTwo() async throws {
+      try await withStore { store in
+        let kept = try EventEnvelope(Self.box("kept"), source: "/a")
+        try await store.append([kept])
+        // Layout 1 as its release left it: ids unique across sources, no identity.
+        let schema = store.schema
+        for statement in [
+          "DROP INDEX \(schema).events_identity", "DROP TABLE \(schema).store_identity",
+          "ALTER TABLE \(schema).events ADD CONSTRAINT events_id_key UNIQUE (id)",
+          "DELETE FROM \(schema).schema_migrations WHERE version > 1",
+        ] {
+          try await store.client.query(PostgresQuery(unsafeSQL: statement))
+        }
+        try await store.migrate()
+        let identity = try #require(try await store.storeIdentity())
+        #expect(UUID(uuidString: identity) != nil)
+        // The same id from another source is another event now; the kept one is still there.
+        var other = kept
+        other.source = "/b"
+        #expect(try await store.appendOnce([other, kept]).map(\.wasStored) == [false, true])
+        #expect(Self.titles(try await store.read(after: nil, limit: 10)) == ["kept", "kept"])
+      }
+    }
+
+    @Test func aStoreHasOneIdentityForEveryReaderAndKnowsItsPositions() async throws {
+      try await withStore { store in
+        try await store.append((0..<3).map { try EventEnvelope(Self.box("\($0)")) })
+        let identity = try #require(try await store.storeIdentity())
+        let again = try PostgresEventStore(client: store.client, schema: store.schema)
+        #expect(try await again.storeIdentity() == identity)
+        let positions = try await store.read(after: nil, limit: 10).envelopes.map(\.position)
+        for position in positions { #expect(try await store.isPosition(position)) }
+        let last = try #require(positions.last)
+        for position in [
+          PostgresEventPosition(transaction: last.transaction, sequence: last.sequence + 1),
+          PostgresEventPosition(transaction: last.transaction + 1_000, sequence: last.sequence),
+          PostgresEventPosition(transaction: 0, sequence: 0),
+        ] {
+          #expect(try await !store.isPosition(position), "\(position)")
+        }
+        let otherIdentity = try await withStore { other in try await other.storeIdentity() }
+        #expect(otherIdentity != nil && otherIdentity != identity)
       }
     }
 
     @Test func aStoreOfAnUnreleasedBuildOrOfANewerReleaseIsRefusedAndLeftAsItIs() async throws {
       try await withStore { store in
         try await store.append(Self.box("kept"))
-        try await store.client.query("INSERT INTO \(unescaped: store.schema).schema_migrations (version) VALUES (2)")
-        await #expect(throws: PostgresEventStoreError.newerLayout(schema: store.schema, version: 2, known: 1)) {
+        let known = PostgresEventStore.layoutVersion
+        try await store.client.query(
+          "INSERT INTO \(unescaped: store.schema).schema_migrations (version) VALUES (\(known + 1))")
+        await #expect(
+          throws: PostgresEventStoreError.newerLayout(schema: store.schema, version: known + 1, known: known)
+        ) {
           try await store.migrate()
         }
         // Tables without a record of their layout, as builds before the first release made them.
@@ -110,7 +159,7 @@
         let sold = ListingSold(
           id: ListingID("l-1"), price: Money(amount: Decimal(string: "129.99") ?? 0, currency: .euro),
           soldAt: Date(timeIntervalSinceReferenceDate: 785_000_000.123_456_7), buyer: UserID(UUID()), channel: "web")
-        let envelope = try EventEnvelope(sold, time: Date(), metadata: ["z": "last", "a": "first", "ü": "ö"])
+        let envelope = try EventEnvelope(sold, time: Date(), metadata: ["z": "last", "a": "first", "u": "ö"])
         try await store.append([envelope])
         let read = try await store.read(after: nil, limit: 10)
         #expect(read.envelopes.map(\.envelope) == [envelope])

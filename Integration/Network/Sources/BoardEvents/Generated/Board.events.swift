@@ -3,6 +3,7 @@
 // swift-format-ignore-file
 // swiftlint:disable all
 
+public import Foundation
 @_spi(Generated) public import TypedEvents
 
 // A compile error here means this file was generated for another version of the TypedEvents
@@ -61,6 +62,26 @@ nonisolated public struct NoteRemoved: TypedEvents.Event {
   }
 }
 
+/// A board whose identifier is a UUID was given a name.
+///
+/// Wire name `Board.BoardRenamed`, version 1.
+nonisolated public struct BoardRenamed: TypedEvents.Event {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "Board.BoardRenamed" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  public let id: Foundation.UUID
+  public let name: Swift.String
+
+  /// Creates the event.
+  public init(id: Foundation.UUID, name: Swift.String) {
+    self.id = id
+    self.name = name
+  }
+}
+
 @_spi(Generated) nonisolated extension NoteAdded: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
@@ -105,6 +126,27 @@ nonisolated extension NoteRemoved: TypedEvents.SubjectIdentifiable {
   public var eventSubject: BoardID { self.board }
 }
 
+@_spi(Generated) nonisolated extension BoardRenamed: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    try self.init(
+      id: reader.decode(Foundation.UUID.self, forKey: "id"),
+      name: reader.decode(Swift.String.self, forKey: "name")
+    )
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.id, forKey: "id")
+    writer.encode(self.name, forKey: "name")
+  }
+}
+
+nonisolated extension BoardRenamed: TypedEvents.SubjectIdentifiable {
+  /// What the event is about: `id`.
+  public var eventSubject: Foundation.UUID { self.id }
+}
+
 nonisolated extension TypedEvents.EventSelector where Value == NoteAdded {
   /// The `NoteAdded` events about one board, for `subscribe(_:)` or `events(_:)`,
   /// as in `bus.subscribe(.noteAddedEvents(board: id)) { … }`.
@@ -121,11 +163,20 @@ nonisolated extension TypedEvents.EventSelector where Value == NoteRemoved {
   }
 }
 
+nonisolated extension TypedEvents.EventSelector where Value == BoardRenamed {
+  /// The `BoardRenamed` events about one id, for `subscribe(_:)` or `events(_:)`,
+  /// as in `bus.subscribe(.boardRenamedEvents(id: id)) { … }`.
+  public static func boardRenamedEvents(id subject: Foundation.UUID) -> Self {
+    Self._event(about: subject)
+  }
+}
+
 nonisolated extension GeneratedEvents {
   /// The event types of `Board.events.yaml`, for ``catalog``.
   static let boardEvents: [any TypedEvents.Event.Type] = [
     NoteAdded.self,
     NoteRemoved.self,
+    BoardRenamed.self,
   ]
 }
 

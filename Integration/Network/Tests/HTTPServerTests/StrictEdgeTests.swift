@@ -1,0 +1,275 @@
+import AsyncHTTPClient
+import BoardEvents
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+import TypedEvents
+import TypedEventsHTTPServer
+
+/// The endpoint against clients that are not ours: every shape of body a peer's parser reads
+/// otherwise than ours, or that no reader can be sent, is refused in every content mode with
+/// its problem, and nothing of it is stored; what is answered 201 is served.
+@Suite("The HTTP endpoint against clients that are not ours", .timeLimit(.minutes(2)))
+struct StrictEdgeTests {
+  /// A note's data with `tail` spliced in before its closing brace.
+  static func data(_ tail: String = "") -> String {
+    #"{"board":"b1","text":"t","author":"a"\#(tail)}"#
+  }
+
+  /// Data every mode must refuse, as bytes: what each breaks.
+  static let badData: [(what: String, bytes: [UInt8])] = [
+    ("a trailing comma", Array(data(",").utf8)),
+    ("a key twice", Array(data(#","board":"b2""#).utf8)),
+    ("a key twice, one escaped", Array(data(#","bo\u0061rd":"b2""#).utf8)),
+    ("a key twice, deep", Array(data(#","x":{"y":1,"y":2}"#).utf8)),
+    (
+      "a raw line break in a string",
+      Array(#"{"board":"b1","text":"a"#.utf8) + [0x0A] + Array(#"b","author":"a"}"#.utf8)
+    ),
+    ("a lone surrogate", Array(data(#","x":"\udc00""#).utf8)),
+    ("a bad escape", Array(data(#","x":"\q""#).utf8)),
+    ("a number beyond a double", Array(data(#","x":1e400"#).utf8)),
+    ("a byte order mark", [0xEF, 0xBB, 0xBF] + Array(data().utf8)),
+    ("UTF-16", Array(data().utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })),
+    (
+      "bytes that are not UTF-8",
+      Array(#"{"board":"b1","text":""#.utf8) + [0xC0, 0xAF] + Array(#"","author":"a"}"#.utf8)
+    ),
+    (
+      "nesting past the limit",
+      Array(data(#","x":"# + String(repeating: "[", count: 300) + String(repeating: "]", count: 300)).utf8)
+    ),
+  ]
+
+  /// The structured event of a note whose data is `data`, as bytes.
+  static func structured(_ data: [UInt8], id: String = "bad", extra: String = "") -> [UInt8] {
+    Array(
+      #"{"specversion":"1.0","id":"\#(id)","source":"/tests","type":"\#(NoteAdded.eventName)","subject":"b1"\#(extra),"data":"#
+        .utf8) + data + [UInt8(ascii: "}")]
+  }
+
+  @Test("Data a peer reads otherwise is refused in the binary, structured and batch modes; nothing is stored")
+  func badDataInEveryMode() async throws {
+    let log = try temporaryLog()
+    try await withServer(boardEndpoint(log)) { url in
+      for (what, bytes) in Self.badData {
+        let binary = rawRequest(
+          url,
+          headers: [
+            ("Content-Type", "application/json"), ("ce-specversion", "1.0"), ("ce-id", "bad"), ("ce-source", "/tests"),
+            ("ce-type", NoteAdded.eventName), ("ce-subject", "b1"),
+          ], body: bytes)
+        let structured = rawRequest(
+          url, headers: [("Content-Type", "application/cloudevents+json")], body: Self.structured(bytes))
+        let batch = rawRequest(
+          url, headers: [("Content-Type", EventEnvelope.cloudEventBatchContentType)],
+          body: Array("[\(noteJSON(id: "fine", board: "b1")),".utf8) + Self.structured(bytes) + [UInt8(ascii: "]")])
+        for (mode, request) in [("binary", binary), ("structured", structured), ("batch", batch)] {
+          let answer = try await send(request)
+          #expect(answer.status == 400, "\(what), \(mode): \(answer.body)")
+          #expect(answer.problem == "malformed-cloudevent", "\(what), \(mode): \(answer.body)")
+          #expect(answer.headers.first(name: "Content-Type") == "application/problem+json")
+        }
+      }
+      // The whole body, not only data: a trailing comma or a repeated attribute at the top.
+      for body in [
+        #"{"specversion":"1.0","id":"t","source":"/tests","type":"\#(NoteAdded.eventName)","subject":"b1","data":\#(Self.data()),}"#,
+        #"{"specversion":"1.0","id":"t","source":"/tests","type":"\#(NoteAdded.eventName)","subject":"b1","subject":"b2","data":\#(Self.data())}"#,
+        #"{"specversion":"1.0","id":"t","\u0069d":"u","source":"/tests","type":"\#(NoteAdded.eventName)","subject":"b1","data":\#(Self.data())}"#,
+      ] {
+        let answer = try await send(
+          rawRequest(url, headers: [("Content-Type", "application/cloudevents+json")], body: Array(body.utf8)))
+        #expect(answer.status == 400, "\(body): \(answer.body)")
+        #expect(answer.problem == "malformed-cloudevent")
+      }
+      // A detail says where.
+      let located = try await send(
+        rawRequest(
+          url, headers: [("Content-Type", "application/cloudevents+json")],
+          body: Self.structured(Array(Self.data(",").utf8))))
+      #expect((located.json["detail"] as? String)?.contains("line 1, column") == true, "\(located.body)")
+    }
+    #expect(try log.read().envelopes.isEmpty)
+    #expect(try log.read().problems.isEmpty)
+  }
+
+  @Test("Attributes no CloudEvents reader or store takes get 400 in every mode; nothing is stored")
+  func badAttributes() async throws {
+    let log = try temporaryLog()
+    try await withServer(boardEndpoint(log)) { url in
+      let data = Array(Self.data().utf8)
+      // (what, structured members, binary headers)
+      let cases: [(String, String, [(String, String)])] = [
+        ("an extension name with _", #","trace_id":"x""#, [("ce-trace_id", "x")]),
+        // (A header's name has no case: `ce-traceId` is the attribute `traceid`.)
+        ("an extension name in upper case", #","traceId":"x""#, []),
+        ("an extension name of 21 characters", #","abcdefghijklmnopqrstu":"x""#, [("ce-abcdefghijklmnopqrstu", "x")]),
+        ("an Integer beyond 32 bits", #","count":4294967296"#, []),
+        ("a NUL in an attribute", #","note":"a\u0000b""#, [("ce-note", "a%00b")]),
+        ("a control character in an attribute", #","note":"a\u0085b""#, [("ce-note", "a%C2%85b")]),
+        ("percent-encoding that is no hex", "", [("ce-note", "a%-0b")]),
+      ]
+      for (what, members, headers) in cases {
+        if !members.isEmpty {
+          let answer = try await send(
+            rawRequest(
+              url, headers: [("Content-Type", "application/cloudevents+json")],
+              body: Self.structured(data, extra: members)))
+          #expect(answer.status == 400, "\(what), structured: \(answer.body)")
+          #expect(answer.problem == "malformed-cloudevent", "\(what), structured")
+          let batch = try await send(
+            rawRequest(
+              url, headers: [("Content-Type", EventEnvelope.cloudEventBatchContentType)],
+              body: [UInt8(ascii: "[")] + Self.structured(data, extra: members) + [UInt8(ascii: "]")]))
+          #expect(batch.status == 400, "\(what), batch: \(batch.body)")
+        }
+        if !headers.isEmpty {
+          let answer = try await send(
+            rawRequest(
+              url,
+              headers: [
+                ("Content-Type", "application/json"), ("ce-specversion", "1.0"), ("ce-id", "bad"),
+                ("ce-source", "/tests"), ("ce-type", NoteAdded.eventName), ("ce-subject", "b1"),
+              ] + headers, body: data))
+          #expect(answer.status == 400, "\(what), binary: \(answer.body)")
+          #expect(answer.problem == "malformed-cloudevent", "\(what), binary")
+        }
+      }
+    }
+    #expect(try log.read().envelopes.isEmpty)
+  }
+
+  @Test("A UUID subject matches its data's in any case, and is stored and filtered as one")
+  func uuidSubjects() async throws {
+    let log = try temporaryLog()
+    let box = UUID()
+    let lower = box.uuidString.lowercased()
+    try await withServer(boardEndpoint(log)) { url in
+      let body =
+        #"{"specversion":"1.0","id":"u1","source":"/tests","type":"\#(BoardRenamed.eventName)","subject":"\#(lower)","data":{"id":"\#(lower)","name":"n"}}"#
+      let answer = try await send(
+        request(url, method: .POST, headers: [("Content-Type", "application/cloudevents+json")], body: body))
+      #expect(answer.status == 201, "\(answer.body)")
+      for subject in [lower, box.uuidString] {
+        let page = try await send(
+          request(url + "?subject=\(subject)", headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+        #expect(try EventEnvelope.envelopes(cloudEventBatchJSON: Data(page.body.utf8)).map(\.id) == ["u1"])
+      }
+    }
+    #expect(try log.read().envelopes.map(\.subject) == [box.uuidString])
+  }
+
+  @Test("A position from another store, from a replaced log, past the end or inside an event is 400, never a skip")
+  func positionsKnowTheirStore() async throws {
+    let log = try temporaryLog()
+    let other = try temporaryLog()
+    try other.append(try EventEnvelope(NoteAdded(board: BoardID("b1"), text: "elsewhere", author: "a"), source: "/o"))
+    let otherEnd = try #require(try await other.read(after: nil, limit: 10).envelopes.last?.position)
+    let otherToken = documentedToken(otherEnd, store: try await other.storeIdentity())
+    var oldStore: String?
+    try await withServer(boardEndpoint(log)) { url in
+      try await postNotes(url, ids: 1...3, board: "b1")
+      let positions = try await log.read(after: nil, limit: 10).envelopes.map(\.position)
+      let store = try await log.storeIdentity()
+      let page = [("Accept", EventEnvelope.cloudEventBatchContentType)]
+      let bad: [(String, String)] = [
+        ("another store's token", otherToken),
+        ("past the end", documentedToken(EventLog.Position(offset: positions[2].offset + 500), store: store)),
+        ("inside an event", documentedToken(EventLog.Position(offset: positions[0].offset + 7), store: store)),
+        ("inside an event, a token without a store", documentedToken(EventLog.Position(offset: 3), store: nil)),
+        ("negative", documentedToken(EventLog.Position(offset: -1), store: store)),
+      ]
+      for (what, token) in bad {
+        for headers in [
+          page + [("Last-Event-ID", token)], [("Accept", "text/event-stream"), ("Last-Event-ID", token)],
+        ] {
+          let answer = try await send(request(url, headers: headers))
+          #expect(answer.status == 400, "\(what): \(answer.body)")
+          #expect(answer.problem == "bad-position", "\(what)")
+        }
+      }
+      // A good one reads on.
+      let good = try await send(request(url + "?after=\(documentedToken(positions[0], store: store))", headers: page))
+      #expect(try EventEnvelope.envelopes(cloudEventBatchJSON: Data(good.body.utf8)).map(\.id) == ["note-2", "note-3"])
+      oldStore = store
+    }
+    // The log replaced by another file, and the server started again on it: the old tokens are
+    // from another store now, though their offset is a line's end in the new file too.
+    try FileManager.default.removeItem(at: log.url)
+    let replacement = EventLog(url: log.url)
+    for index in 1...3 {
+      try replacement.append(
+        try EventEnvelope(
+          NoteAdded(board: BoardID("b1"), text: "hello", author: "tester"), id: "note-\(index)", source: "/tests"))
+    }
+    let boundary = try #require(try await replacement.read(after: nil, limit: 10).envelopes.first?.position)
+    #expect(try await replacement.isPosition(boundary))
+    let oldToken = documentedToken(boundary, store: oldStore)
+    try await withServer(boardEndpoint(replacement)) { url in
+      let replaced = try await send(
+        request(url + "?after=\(oldToken)", headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(replaced.status == 400 && replaced.problem == "bad-position", "\(replaced.body)")
+    }
+  }
+
+  @Test("Methods the path does not answer get 405 with Allow; HEAD answers a GET's headers without a body")
+  func methods() async throws {
+    let log = try temporaryLog()
+    try await withServer(boardEndpoint(log)) { url in
+      for method in [HTTPMethod.PUT, .DELETE, .PATCH] {
+        let answer = try await send(request(url, method: method, body: "{}"))
+        #expect(answer.status == 405, "\(method)")
+        #expect(answer.headers.first(name: "Allow") == "GET, HEAD, POST")
+        #expect(answer.problem == "method-not-allowed")
+      }
+      let head = try await send(request(url, method: .HEAD, headers: [("Accept", "text/event-stream")]))
+      #expect(head.status == 200)
+      #expect(head.headers.first(name: "Content-Type") == "text/event-stream")
+      #expect(head.body.isEmpty)
+      let pageHead = try await send(
+        request(url, method: .HEAD, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(pageHead.status == 200)
+      #expect(pageHead.body.isEmpty)
+      let refused = try await send(request(url, method: .HEAD, token: nil))
+      #expect(refused.status == 401)
+    }
+  }
+
+  @Test("A query parameter the method does not read, or one given twice, is 400")
+  func parameters() async throws {
+    let log = try temporaryLog()
+    let endpoint = boardEndpoint(log) { $0.accessQueryParameters = ["access_token"] }
+    try await withServer(endpoint) { url in
+      let page = [("Accept", EventEnvelope.cloudEventBatchContentType)]
+      for (query, problem) in [
+        ("?types=x", "unknown-parameter"), ("?limt=2", "unknown-parameter"), ("?limit=1&limit=2", "repeated-parameter"),
+        ("?subject=a&subject=b", "repeated-parameter"),
+      ] {
+        let answer = try await send(request(url + query, headers: page))
+        #expect(answer.status == 400, "\(query)")
+        #expect(answer.problem == problem, "\(query): \(answer.body)")
+      }
+      let post = try await send(
+        request(
+          url + "?limit=1", method: .POST, headers: [("Content-Type", "application/cloudevents+json")],
+          body: noteJSON(id: "p", board: "b1")))
+      #expect(post.problem == "unknown-parameter")
+      for query in ["?access_token=x&limit=1", "?type=a&type=b"] {
+        #expect(try await send(request(url + query, headers: page)).status == 200, "\(query)")
+      }
+    }
+    #expect(try log.read().envelopes.isEmpty)
+  }
+}
+
+/// A POST of raw bytes, which a `String` body cannot carry (UTF-16, bytes that are not UTF-8).
+func rawRequest(_ url: String, token: String = "alice", headers: [(String, String)], body: [UInt8]) -> HTTPClientRequest
+{
+  var request = HTTPClientRequest(url: url)
+  request.method = .POST
+  request.headers.add(name: "Authorization", value: "Bearer \(token)")
+  for (name, value) in headers { request.headers.add(name: name, value: value) }
+  request.body = .bytes(ByteBuffer(bytes: body))
+  return request
+}
