@@ -9,7 +9,8 @@
     /// the feed and wake the streams waiting for them. After `idleTimeout` without a stream it
     /// waits for one. Read errors are logged and retried after `pollInterval`.
     func run(
-      store: Store, batchSize: Int, pollInterval: Duration, idleTimeout: Duration, defaultSource: String,
+      store: Store, batchSize: Int, byteBudget: Int = .max, pollInterval: Duration, idleTimeout: Duration,
+      defaultSource: String,
       identity: @Sendable () async -> String?, logger: Logger
     ) async {
       var batches = 0
@@ -20,7 +21,7 @@
           if rest(after: idleTimeout) { break }
           let after = state.withLock { $0.after }
           do {
-            let batch = try await store.read(after: after, limit: batchSize)
+            let batch = try await store.read(after: after, limit: batchSize, maximumBytes: byteBudget)
             if !batch.envelopes.isEmpty || batch.next != after {
               let identity = await identity()
               var frames = ByteBuffer()
@@ -122,6 +123,7 @@
       let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
         for item in items {
           state.items.append(item)
+          state.bytes += item.bytes
           state.sequences[item.stored.position] = state.end
           state.keys.append((state.end, item.stored.position))
         }
@@ -130,7 +132,10 @@
           state.sequences[next] = state.end
           state.keys.append((state.end, next))
         }
-        while state.end - state.first > capacity {
+        while state.end - state.first > capacity || (state.bytes > byteBudget && state.end > state.first) {
+          let dropped = state.items[state.head].bytes
+          state.bytes -= dropped
+          state.droppedBytes += dropped
           state.head += 1
           state.first += 1
         }
@@ -141,9 +146,10 @@
         // Compacted once a quarter of the capacity is dropped: the dropped events (and their
         // batches' buffers) kept meanwhile stay under a quarter of the capacity, and each event
         // is moved about four times.
-        if state.head > capacity / 4 {
+        if state.head > capacity / 4 || state.droppedBytes > byteBudget / 4 {
           state.items.removeFirst(state.head)
           state.head = 0
+          state.droppedBytes = 0
         }
         if state.keysHead > capacity {
           state.keys.removeFirst(state.keysHead)

@@ -31,6 +31,9 @@
       /// What a stream asks its principal's access policy before it sends the event: made once
       /// here, not by each stream, which copied the whole envelope for it.
       let readPermission: EventPermission
+      /// What the item holds in memory, as the feed's byte budget counts it: the event's data
+      /// and its frame (the rest of an envelope is a few hundred bytes more).
+      let bytes: Int
 
       init(stored: StoredEnvelope<Store.Position>, frames: ByteBuffer, range: Range<Int>, batch: Int) {
         self.stored = stored
@@ -38,6 +41,7 @@
         self.range = range
         self.batch = batch
         readPermission = EventPermission(read: stored.envelope)
+        bytes = stored.envelope.payload.count + range.count
       }
     }
 
@@ -60,6 +64,9 @@
       var items: [Item] = []
       var head = 0
       var first = 0
+      /// The ``Item/bytes`` of the items kept, and of those dropped and not yet compacted away.
+      var bytes = 0
+      var droppedBytes = 0
       /// For positions the feed has passed: the sequence number of the event after it.
       var sequences: [Store.Position?: Int] = [:]
       /// The keys of `sequences`, in the order they were added, from `keysHead` on.
@@ -99,19 +106,25 @@
         first = end + 1
         items = []
         head = 0
+        bytes = 0
+        droppedBytes = 0
         sequences = [:]
         keys = []
         keysHead = 0
       }
     }
 
+    /// The most events kept, and the most bytes they hold.
     let capacity: Int
+    let byteBudget: Int
     /// Everything the feed keeps, under one lock (the reading side is EventFeed+Reading.swift).
     let state = Locked(State())
 
-    /// A feed that keeps the newest `capacity` events (at least 1).
-    init(capacity: Int) {
+    /// A feed that keeps the newest `capacity` events (at least 1) that hold at most
+    /// `byteBudget` bytes in all (``Item/bytes``).
+    init(capacity: Int, byteBudget: Int = .max) {
       self.capacity = max(1, capacity)
+      self.byteBudget = max(1, byteBudget)
     }
 
     /// What the feed holds: the events it serves (at most `capacity`), those dropped and not yet
@@ -119,6 +132,12 @@
     /// event held, and the few that name the place before the first).
     var holdings: (events: Int, dropped: Int, positions: Int) {
       state.withLock { ($0.items.count - $0.head, $0.head, $0.sequences.count) }
+    }
+
+    /// The bytes of the events the feed serves, and of those dropped and not yet compacted away
+    /// (``Item/bytes``).
+    var heldBytes: (events: Int, dropped: Int) {
+      state.withLock { ($0.bytes, $0.droppedBytes) }
     }
 
     // MARK: Streams

@@ -58,9 +58,13 @@
       }
       let body: ByteBuffer
       do {
-        body = try await request.body.collect(upTo: limit)
+        body = try await Self.collect(request.body, upTo: limit, within: configuration.bodyReadTimeout)
       } catch is NIOTooManyBytesError {
         throw Self.tooLarge("the body has more than \(limit) bytes")
+      } catch is BodyTimeout {
+        throw EventProblem(
+          status: 408, kind: "body-timeout", title: "Request timeout",
+          detail: "the body did not arrive within \(configuration.bodyReadTimeout)")
       }
       let data = Data(body.readableBytesView)
       do {
@@ -159,6 +163,27 @@
           event: index)
       }
     }
+
+    /// The body, at most `limit` bytes, or ``BodyTimeout`` when it has not all come within
+    /// `timeout`: the read is cancelled then, which ends it (NIO's body sequence finishes on
+    /// cancellation).
+    private static func collect(
+      _ body: RequestBody, upTo limit: Int, within timeout: Duration
+    ) async throws -> ByteBuffer {
+      try await withThrowingTaskGroup(of: ByteBuffer.self) { group in
+        group.addTask { try await body.collect(upTo: limit) }
+        group.addTask {
+          try await Task.sleep(for: timeout)
+          throw BodyTimeout()
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw BodyTimeout() }
+        return first
+      }
+    }
+
+    /// Thrown when a body takes longer than `bodyReadTimeout`.
+    private struct BodyTimeout: Error {}
 
     /// Whether `spelled` is the UUID `subject` written in another case.
     private static func isUUID(_ subject: String, spelled: String?) -> Bool {

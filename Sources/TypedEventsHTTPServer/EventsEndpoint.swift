@@ -29,6 +29,10 @@
     public struct Configuration: Sendable {
       /// The largest request body a POST may have, in bytes; a larger one gets 413. 1 MiB.
       public var maximumBodySize = 1 << 20
+      /// How long a POST's body may take to arrive, from when its headers have; a slower one
+      /// gets 408 and its connection is closed, so that a client sending a byte at a time holds
+      /// no handler. 10 seconds.
+      public var bodyReadTimeout: Duration = .seconds(10)
       /// The most events a batch POST may hold; more get 413. 1,000.
       public var maximumBatchCount = 1_000
       /// The caps on the JSON of a POST: nesting, members of one object or array (a batch's
@@ -43,6 +47,10 @@
       public var defaultPageSize = 100
       /// The most events a page holds, whatever `limit` asks. 1,000.
       public var maximumPageSize = 1_000
+      /// The most bytes of event data a page holds: it ends before the event that would pass
+      /// them (the first comes whatever its size), and its `Last-Event-ID` goes on from there.
+      /// 4 MiB.
+      public var maximumPageBytes = 4 << 20
       /// How often a stream that sends nothing else sends a comment, so that proxies and clients
       /// see the connection alive. When the stream has passed events it does not send (filters,
       /// authorization), the heartbeat carries the `id` of where it is, so that a client that
@@ -54,8 +62,15 @@
       public var writeTimeout: Duration = .seconds(10)
       /// The events kept in memory for all streams together (see ``EventsEndpoint``). 4,096.
       public var feedCapacity = 4_096
+      /// The bytes the feed keeps for all streams together, counting each event's data and its
+      /// frame: it drops its oldest events past either bound. 64 MiB.
+      public var feedByteBudget = 64 << 20
       /// How many events a stream or the feed reads from the store at once. 256.
       public var readBatchSize = 256
+      /// The most bytes of event data one read of the store takes, by a stream catching up or by
+      /// the feed: the read ends before the event that would pass them (the first comes whatever
+      /// its size). 8 MiB.
+      public var readByteBudget = 8 << 20
       /// The longest the feed waits for the store's wake-up before reading again. 1 second.
       public var pollInterval: Duration = .seconds(1)
       /// How long the feed goes on reading the store after the last stream has closed. Then it
@@ -97,7 +112,7 @@
       self.access = access
       self.configuration = configuration
       self.logger = logger
-      self.feed = EventFeed(capacity: configuration.feedCapacity)
+      self.feed = EventFeed(capacity: configuration.feedCapacity, byteBudget: configuration.feedByteBudget)
     }
 
     /// Adds `GET`, `HEAD` and `POST` on `path` (such as `"events"`) to `router` or a group of it,
@@ -118,7 +133,8 @@
       defer { status.withLock { $0 = .stopped } }
       await cancelWhenGracefulShutdown {
         await feed.run(
-          store: store, batchSize: configuration.readBatchSize, pollInterval: configuration.pollInterval,
+          store: store, batchSize: configuration.readBatchSize, byteBudget: configuration.readByteBudget,
+          pollInterval: configuration.pollInterval,
           idleTimeout: configuration.feedIdleTimeout, defaultSource: configuration.defaultSource,
           identity: { await self.storeIdentity() }, logger: logger)
       }
@@ -214,7 +230,8 @@
         limit = min(asked, configuration.maximumPageSize)
       }
       do {
-        let batch = try await store.read(after: selection.after, limit: limit)
+        let batch = try await store.read(
+          after: selection.after, limit: limit, maximumBytes: configuration.maximumPageBytes)
         // An event that is no CloudEvent (a metadata key CloudEvents does not allow) is left
         // out, and logged: the page still moves past it, as a stream does.
         var body = Data("[".utf8)

@@ -6,7 +6,7 @@
   /// A refused request, answered as an RFC 9457 problem (`application/problem+json`): what was
   /// wrong, and where, for a client to show or log.
   public struct EventProblem: Error, Sendable, Hashable {
-    /// The HTTP status: 400, 401, 403, 405, 406, 409, 413, 415, 422, 500 or 503.
+    /// The HTTP status: 400, 401, 403, 405, 406, 408, 409, 413, 415, 422, 500 or 503.
     public var status: Int
     /// A URI naming the kind of problem, `urn:typedevents:problem:` and a word such as
     /// `unknown-type`; stable, for clients to switch on.
@@ -39,6 +39,8 @@
     var response: Response {
       var headers: HTTPFields = [.contentType: "application/problem+json", .cacheControl: "no-store"]
       if status == 401 { headers[.wwwAuthenticate] = "Bearer" }
+      // The rest of a body that timed out may still come: the connection cannot be reused.
+      if status == 408 { headers[.connection] = "close" }
       return Response(
         status: HTTPResponse.Status(code: status), headers: headers,
         body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))

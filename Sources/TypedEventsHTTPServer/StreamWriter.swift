@@ -63,7 +63,8 @@
           }
         } else {
           guard endpoint.status.withLock({ $0 }) == .running else { return }
-          let batch = try await endpoint.store.read(after: position, limit: configuration.readBatchSize)
+          let batch = try await endpoint.store.read(
+            after: position, limit: configuration.readBatchSize, maximumBytes: configuration.readByteBudget)
           let identity = await endpoint.storeIdentity()
           for stored in batch.envelopes where selection.admits(stored.envelope) {
             frames.write {

@@ -10,19 +10,43 @@
       try await read(after: position, limit: limit, on: nil)
     }
 
+    /// Up to `limit` envelopes after `position`, but none whose payload would take the payloads
+    /// past `maximumBytes` (the first comes whatever its size): the server counts them, and sends
+    /// no more rows.
+    public func read(after position: Position?, limit: Int, maximumBytes: Int) async throws -> StoredBatch<Position> {
+      try await read(after: position, limit: limit, maximumBytes: maximumBytes, on: nil)
+    }
+
     /// Reads on `connection` when given, else on a pooled connection.
     func read(
-      after position: Position?, limit: Int, on connection: PostgresConnection?
+      after position: Position?, limit: Int, maximumBytes: Int = .max, on connection: PostgresConnection?
     ) async throws
       -> StoredBatch<Position>
     {
       let after = position ?? Position(transaction: 0, sequence: 0)
-      let query: PostgresQuery = """
+      let rows: PostgresQuery = """
         SELECT \(unescaped: Self.envelopeColumns)
         FROM \(unescaped: schema).events
         WHERE (tx, position) > (\(String(after.transaction))::xid8, \(after.sequence))
           AND tx < pg_snapshot_xmin(pg_current_snapshot())
         ORDER BY tx, position LIMIT \(max(1, limit))
+        """
+      // With a budget, the running total of the payloads' lengths over the `limit` rows the read
+      // takes: a row is sent while the total up to it is within the budget, and the first always.
+      let query: PostgresQuery =
+        maximumBytes == .max
+        ? rows
+        : """
+        SELECT \(unescaped: Self.envelopeColumns) FROM (
+          SELECT *, sum(bytes) OVER (ORDER BY tx, position) AS total FROM (
+            SELECT *, octet_length(payload::text) AS bytes FROM \(unescaped: schema).events
+            WHERE (tx, position) > (\(String(after.transaction))::xid8, \(after.sequence))
+              AND tx < pg_snapshot_xmin(pg_current_snapshot())
+            ORDER BY tx, position LIMIT \(max(1, limit))
+          ) AS taken
+        ) AS counted
+        WHERE total = bytes OR total <= \(Int64(clamping: maximumBytes))
+        ORDER BY tx, position
         """
       let logger = logger
       if let connection { return try await Self.decodeBatch(connection.query(query, logger: logger), after: position) }

@@ -303,4 +303,29 @@ struct EventLogTests {
     try other.append(try EventEnvelope(Tick(count: 1), id: "1b"))
     #expect(try await other.storeIdentity() != identity)
   }
+
+  @Test("A read bounded in bytes ends before the line that would pass them, and always takes one")
+  func readsBoundedInBytes() async throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    let big = String(repeating: "x", count: 1_000)
+    try log.append(contentsOf: try (1...5).map { try EventEnvelope(Tick(source: big, count: $0), id: "\($0)") })
+    let lines = try await log.read(after: nil, limit: 10).envelopes
+    let line = Int(lines[0].position.offset)
+    var ids: [String] = []
+    var position: EventLog.Position?
+    var reads = 0
+    while true {
+      let batch = try await log.read(after: position, limit: 10, maximumBytes: 2 * line + 10)
+      if batch.envelopes.isEmpty { break }
+      #expect(batch.envelopes.count <= 2)
+      ids += batch.envelopes.map(\.envelope.id)
+      position = batch.next
+      reads += 1
+    }
+    #expect(ids == ["1", "2", "3", "4", "5"])
+    #expect(reads == 3)
+    // A budget below one line still takes one.
+    #expect(try await log.read(after: nil, limit: 10, maximumBytes: 1).envelopes.map(\.envelope.id) == ["1"])
+  }
 }

@@ -225,12 +225,14 @@ public final class EventLog: Sendable {
     return (entries, problems, next)
   }
 
-  /// ``read(after:limit:)`` as a store's batch: each envelope with the position after its line.
-  func storedBatch(after position: Position?, limit: Int) throws -> StoredBatch<Position> {
+  /// ``read(after:limit:)`` as a store's batch: each envelope with the position after its line;
+  /// none whose line would take the lines read past `maximumBytes`, but the first.
+  func storedBatch(after position: Position?, limit: Int, maximumBytes: Int = .max) throws -> StoredBatch<Position> {
     var envelopes: [StoredEnvelope<Position>] = []
     var next = position ?? .start
     guard limit > 0 else { return StoredBatch(envelopes: [], skipped: [], next: next) }
     let problems = try scanEnvelopes(after: position, includingUnfinishedLine: false) { _, entry, end in
+      if !envelopes.isEmpty && end.offset - (position?.offset ?? 0) > maximumBytes { return false }
       entry.map { envelopes.append(StoredEnvelope(position: end, envelope: $0.envelope)) }
       next = end
       return envelopes.count < limit

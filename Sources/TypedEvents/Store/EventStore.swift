@@ -16,6 +16,12 @@ public protocol EventStore: Sendable {
   /// order, what was skipped among them, and the position to read from next.
   func read(after position: Position?, limit: Int) async throws -> StoredBatch<Position>
 
+  /// ``read(after:limit:)``, ending before the envelope that would take the envelopes' payloads
+  /// past `maximumBytes` in all, so that what a read holds in memory is bounded in bytes as
+  /// well as in envelopes; the first envelope comes whatever its size, so a reader always moves
+  /// on.
+  func read(after position: Position?, limit: Int, maximumBytes: Int) async throws -> StoredBatch<Position>
+
   /// Returns when there may be envelopes after `position`, or at the latest after `timeout`. A
   /// wake-up, not a promise: readers read again either way, so a missed wake-up costs latency,
   /// never an envelope.
@@ -39,6 +45,23 @@ public protocol EventStore: Sendable {
 }
 
 extension EventStore {
+  /// ``read(after:limit:)`` whole, then cut at `maximumBytes`: the cut bounds what the caller
+  /// keeps, not what the store read. Stores of this package read no more than they return.
+  public func read(after position: Position?, limit: Int, maximumBytes: Int) async throws -> StoredBatch<Position> {
+    var batch = try await read(after: position, limit: limit)
+    var total = 0
+    for (index, stored) in batch.envelopes.enumerated() {
+      total += stored.envelope.payload.count
+      if index > 0 && total > maximumBytes {
+        batch.envelopes.removeSubrange(index...)
+        // An entry skipped after the cut is reported again by the next read: twice, not never.
+        batch.next = batch.envelopes.last?.position
+        break
+      }
+    }
+    return batch
+  }
+
   /// None: a store that cannot tell itself from others.
   public func storeIdentity() async throws -> String? { nil }
 
@@ -115,6 +138,12 @@ extension EventLog: EventStore {
   /// own line begins).
   public func read(after position: Position?, limit: Int) async throws -> StoredBatch<Position> {
     try storedBatch(after: position, limit: limit)
+  }
+
+  /// Up to `limit` envelopes, or fewer whose lines hold `maximumBytes`: the lines are counted as
+  /// they are read, and the read ends before the line that would pass it.
+  public func read(after position: Position?, limit: Int, maximumBytes: Int) async throws -> StoredBatch<Position> {
+    try storedBatch(after: position, limit: limit, maximumBytes: maximumBytes)
   }
 
   /// A digest of the log's first whole line (FNV-1a, 64 bits, in hex): the first envelope's

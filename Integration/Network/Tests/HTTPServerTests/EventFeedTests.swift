@@ -89,6 +89,39 @@ struct EventFeedTests {
     await running.value
   }
 
+  @Test("The feed holds at most its byte budget, and a quarter of it dropped, however much it reads")
+  func theFeedKeepsItsByteBudget() async throws {
+    let log = try temporaryLog()
+    // Events of about 10 KB: the budget holds 5 of them, well under the capacity of 1,000.
+    let budget = 50_000
+    let feed = EventFeed<EventLog>(capacity: 1_000, byteBudget: budget)
+    let running = Task {
+      await feed.run(
+        store: log, batchSize: 10, byteBudget: 25_000, pollInterval: .milliseconds(20), idleTimeout: .seconds(60),
+        defaultSource: "/", identity: { nil }, logger: Logger(label: "EventFeedTests"))
+    }
+    defer { running.cancel() }
+    await feed.open(timeout: .seconds(10))
+    let start = try #require(feed.join(after: nil))
+    for batch in stride(from: 1, to: 60, by: 6).map({ $0...$0 + 5 }) {
+      try log.append(contentsOf: notes(batch, text: String(repeating: "x", count: 10_000)))
+      let last = try #require(try await log.read(after: nil, limit: 1_000).envelopes.last?.position)
+      let deadline = ContinuousClock.now + .seconds(20)
+      while feed.join(after: last) == nil, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(2))
+      }
+      let held = feed.heldBytes
+      // The budget, and at most one event over it: the newest is kept whatever its size.
+      #expect(held.events <= budget, "after n\(batch.upperBound)")
+      #expect(held.dropped <= budget / 4 + 25_000, "after n\(batch.upperBound)")
+      #expect(feed.holdings.events <= 5, "after n\(batch.upperBound)")
+    }
+    _ = start
+    feed.close()
+    running.cancel()
+    await running.value
+  }
+
   /// Runs `feed` on `log`, reading 10 events at a time and every 20 ms at the latest.
   private func run(_ feed: EventFeed<EventLog>, on log: EventLog, idleTimeout: Duration) -> Task<Void, Never> {
     Task {
@@ -124,9 +157,10 @@ struct EventFeedTests {
     return false
   }
 
-  private func notes(_ ids: ClosedRange<Int>) throws -> [EventEnvelope] {
+  private func notes(_ ids: ClosedRange<Int>, text: String = "") throws -> [EventEnvelope] {
     try ids.map {
-      try EventEnvelope(NoteAdded(board: BoardID("b1"), text: "\($0)", author: "me"), id: "n\($0)", source: "/tests")
+      try EventEnvelope(
+        NoteAdded(board: BoardID("b1"), text: "\($0)" + text, author: "me"), id: "n\($0)", source: "/tests")
     }
   }
 }

@@ -213,6 +213,46 @@ struct StrictEdgeTests {
     }
   }
 
+  @Test("A page holds at most its byte budget of data, and the next page goes on from where it ended")
+  func pagesAreBoundedInBytes() async throws {
+    let log = try temporaryLog()
+    let endpoint = boardEndpoint(log) { $0.maximumPageBytes = 25_000 }
+    try await withServer(endpoint) { url in
+      try await postNotes(url, ids: 1...7, board: "b1", text: String(repeating: "x", count: 10_000))
+      var after: String?
+      var pages: [[String]] = []
+      repeat {
+        let answer = try await send(
+          request(
+            url + (after.map { "?after=\($0)" } ?? ""), headers: [("Accept", EventEnvelope.cloudEventBatchContentType)])
+        )
+        #expect(answer.status == 200)
+        pages.append(try EventEnvelope.envelopes(cloudEventBatchJSON: Data(answer.body.utf8)).map(\.id))
+        after = answer.headers.first(name: "Last-Event-ID")
+      } while pages.last?.isEmpty == false && pages.count < 10
+      #expect(pages == [["note-1", "note-2"], ["note-3", "note-4"], ["note-5", "note-6"], ["note-7"], []])
+    }
+  }
+
+  @Test("A body that does not arrive within the timeout gets 408 and its connection closed")
+  func slowBodies() async throws {
+    let log = try temporaryLog()
+    let endpoint = boardEndpoint(log) { $0.bodyReadTimeout = .milliseconds(500) }
+    try await withServer(endpoint) { url in
+      let port = try #require(URL(string: url)?.port)
+      let body = Array(noteJSON(id: "slow", board: "b1").utf8)
+      let head =
+        "POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer alice\r\n"
+        + "Content-Type: application/cloudevents+json\r\nContent-Length: \(body.count)\r\n\r\n"
+      // Headers and half the body, then nothing: the answer comes without the rest.
+      let answer = try await rawExchange(port: port, send: Array(head.utf8) + body.prefix(body.count / 2))
+      #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(200))")
+      #expect(answer.lowercased().contains("connection: close"))
+      #expect(answer.contains("body-timeout"))
+    }
+    #expect(try log.read().envelopes.isEmpty)
+  }
+
   @Test("Methods the path does not answer get 405 with Allow; HEAD answers a GET's headers without a body")
   func methods() async throws {
     let log = try temporaryLog()
@@ -272,4 +312,35 @@ func rawRequest(_ url: String, token: String = "alice", headers: [(String, Strin
   for (name, value) in headers { request.headers.add(name: name, value: value) }
   request.body = .bytes(ByteBuffer(bytes: body))
   return request
+}
+
+/// Sends `bytes` to 127.0.0.1:`port` over a plain socket, keeps the connection open without
+/// sending more, and returns what the server answers until it closes the connection, or 30 s.
+func rawExchange(port: Int, send bytes: [UInt8]) async throws -> String {
+  try await Task.detached {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw FeedTestFailure(description: "no socket") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw FeedTestFailure(description: "cannot connect to \(port)") }
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    var answer: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      guard count > 0 else { break }
+      answer += buffer[..<count]
+    }
+    return String(decoding: answer, as: UTF8.self)
+  }.value
 }

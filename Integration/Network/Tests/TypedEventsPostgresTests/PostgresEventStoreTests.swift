@@ -124,6 +124,28 @@
       }
     }
 
+    @Test func aReadBoundedInBytesEndsBeforeThePayloadThatWouldPassThemAndAlwaysTakesOne() async throws {
+      try await withStore { store in
+        let title = String(repeating: "t", count: 1_000)
+        try await store.append((0..<5).map { try EventEnvelope(Self.box(title + "\($0)")) })
+        let one = try await store.read(after: nil, limit: 1).envelopes[0].envelope.payload.count
+        var titles: [String] = []
+        var position: PostgresEventPosition?
+        var reads = 0
+        while true {
+          let batch = try await store.read(after: position, limit: 10, maximumBytes: 2 * one + 10)
+          if batch.envelopes.isEmpty { break }
+          #expect(batch.envelopes.count <= 2)
+          titles += Self.titles(batch)
+          position = batch.next
+          reads += 1
+        }
+        #expect(titles == (0..<5).map { title + "\($0)" })
+        #expect(reads == 3)
+        #expect(try await store.read(after: nil, limit: 10, maximumBytes: 1).envelopes.count == 1)
+      }
+    }
+
     @Test func aStoreOfAnUnreleasedBuildOrOfANewerReleaseIsRefusedAndLeftAsItIs() async throws {
       try await withStore { store in
         try await store.append(Self.box("kept"))
