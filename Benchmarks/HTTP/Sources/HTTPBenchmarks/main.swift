@@ -8,11 +8,13 @@
 //   append (`appendOnce`) of the same batches, on an `EventLog` and, with
 //   TYPEDEVENTS_POSTGRES_URL set, on PostgreSQL; beside them, the same bodies POSTed to a bare
 //   handler, which gives the share of the HTTP exchange alone;
-// - latency: append → an `EventsClient`'s bus, one event at a time on an idle loopback.
+// - latency: append → an `EventsClient`'s bus, one event at a time on an idle loopback;
+// - hostile bodies: 1 MiB of 65,000 keys, or of 65,000 null attributes, against an ordinary
+//   1 MiB batch POSTed to the same endpoint.
 //
 // Every case runs several times, each on a new server and a new log; the report gives min,
 // median and max, and ratios of medians. `--quick` is a smoke run at tiny sizes; `--output FILE`
-// writes the report there too; `--only fan-out|post|latency` runs one case (to profile it).
+// writes the report there too; `--only fan-out|post|latency|hostile` runs one case (to profile it).
 
 import AsyncHTTPClient
 import Foundation
@@ -456,6 +458,74 @@ func batchAppend<Store: IdempotentEventStore>(
   return times
 }
 
+/// The events of the ordinary 1 MiB batch of the hostile case: 1 KB each.
+let hostileBatchEvents = 860
+
+/// The times of ``hostileBodies(rounds:)``, in seconds, and the size of each body.
+struct HostileTimes {
+  var ordinary: [Double] = []
+  var wide: [Double] = []
+  var nulls: [Double] = []
+  var bytes = (ordinary: 0, wide: 0, nulls: 0)
+}
+
+/// POSTs an ordinary batch of about 1 MiB, one event whose data has 65,000 keys, and one with
+/// 65,000 null attributes, each `rounds` times with new ids, taking turns in every order.
+func hostileBodies(rounds: Int) async throws -> HostileTimes {
+  let text = String(repeating: "x", count: 1_000)
+  func ordinary(_ round: Int) throws -> Data {
+    try EventEnvelope.cloudEventBatchJSON(
+      (0..<hostileBatchEvents).map {
+        try EventEnvelope(Tick(index: $0, text: text), id: "o-\(round)-\($0)", source: "/bench")
+      })
+  }
+  // 16 bytes a member: about 1 MiB in all.
+  let keys = (0..<65_000).map { #""k\#(10_000 + $0)":\#(100_000 + $0)"# }.joined(separator: ",")
+  let nulls = (0..<65_000).map { #""a\#(10_000 + $0)":null"# }.joined(separator: ",")
+  func event(_ id: String, extra: String, data: String) -> Data {
+    Data(
+      #"{"specversion":"1.0","id":"\#(id)","source":"/bench","type":"\#(Tick.eventName)"\#(extra),"data":\#(data)}"#
+        .utf8)
+  }
+  var times = HostileTimes()
+  let log = try freshLog(durability: .fsyncEachAppend)
+  let endpoint = EventsEndpoint(store: log, catalog: catalog, access: openAccess, logger: logger)
+  let router = Router()
+  endpoint.addRoutes(to: router, at: "events")
+  try await withServer(router, services: [endpoint]) { port in
+    func post(_ body: Data, as type: String) async throws -> Double {
+      let start = ContinuousClock.now
+      var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/events")
+      request.method = .POST
+      request.headers.add(name: "Content-Type", value: type)
+      request.body = .bytes(ByteBuffer(bytes: body))
+      let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+      let answer = try await response.body.collect(upTo: 1 << 20)
+      guard response.status.code == 201 else {
+        throw BenchmarkError("POST answered \(response.status): \(String(buffer: answer).prefix(300))")
+      }
+      return seconds(ContinuousClock.now - start)
+    }
+    let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
+    for round in 0..<rounds {
+      let bodies = [
+        try ordinary(round), event("w-\(round)", extra: "", data: #"{"index":1,"text":"t","# + keys + "}"),
+        event("n-\(round)", extra: "," + nulls, data: #"{"index":1,"text":"t"}"#),
+      ]
+      times.bytes = (bodies[0].count, bodies[1].count, bodies[2].count)
+      for party in orders[round % orders.count] {
+        switch party {
+        case 0: times.ordinary.append(try await post(bodies[0], as: EventEnvelope.cloudEventBatchContentType))
+        case 1: times.wide.append(try await post(bodies[1], as: "application/cloudevents+json"))
+        default: times.nulls.append(try await post(bodies[2], as: "application/cloudevents+json"))
+        }
+      }
+    }
+  }
+  guard try await count(log) == rounds * (hostileBatchEvents + 2) else { throw BenchmarkError("the log misses events") }
+  return times
+}
+
 /// How many envelopes `store` holds, read from its beginning.
 func count(_ store: some EventStore) async throws -> Int {
   var total = 0
@@ -663,6 +733,23 @@ if runs("latency") {
       p99.append(percentile(latencies, 0.99))
     }
     emit("| \(spread(p50, milliseconds)) | \(spread(p99, milliseconds)) |")
+  }
+}
+emit("")
+if runs("hostile") {
+  section(
+    "## Hostile bodies: 1 MiB of 65,000 keys, or of 65,000 null attributes, against an ordinary 1 MiB batch",
+    "Three POSTs of about 1 MiB each to the endpoint on an `EventLog` (fsync each append): a batch of \(hostileBatchEvents) events of 1 KB (the ordinary body), one event whose data has 65,000 keys, and one event with 65,000 null extension attributes. Each is checked by the strict grammar, its repeated keys looked for with a hash past a dozen members, and appended. They take turns in each of their six orders alike; the time of each POST, from its start to its whole answer. Goal: each hostile body ≤ 2× the ordinary one, from the medians.",
+    header: "| body | bytes | time a POST: min / median / max | / ordinary |")
+  let times = try await hostileBodies(rounds: quick ? 6 : 36)
+  let ordinary = median(times.ordinary)
+  for (name, bytes, values) in [
+    ("ordinary batch", times.bytes.ordinary, times.ordinary), ("65,000 keys in data", times.bytes.wide, times.wide),
+    ("65,000 null attributes", times.bytes.nulls, times.nulls),
+  ] {
+    emit(
+      "| \(name) | \(bytes) | \(spread(values, milliseconds)) | \(String(format: "%.2f", median(values) / ordinary))× |"
+    )
   }
 }
 if let outputPath {

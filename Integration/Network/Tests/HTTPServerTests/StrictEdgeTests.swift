@@ -253,6 +253,22 @@ struct StrictEdgeTests {
     #expect(try log.read().envelopes.isEmpty)
   }
 
+  @Test("A header block of 200 KB is refused by the server's parser before the endpoint, and the server goes on")
+  func hugeHeaders() async throws {
+    let log = try temporaryLog()
+    try await withServer(boardEndpoint(log)) { url in
+      let port = try #require(URL(string: url)?.port)
+      let head =
+        "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer alice\r\nX-Big: "
+        + String(repeating: "a", count: 200_000) + "\r\n\r\n"
+      let answer = try await rawExchange(port: port, send: Array(head.utf8))
+      #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
+      #expect(!answer.contains("application/problem+json"))
+      let after = try await send(request(url, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(after.status == 200)
+    }
+  }
+
   @Test("Methods the path does not answer get 405 with Allow; HEAD answers a GET's headers without a body")
   func methods() async throws {
     let log = try temporaryLog()
