@@ -134,7 +134,17 @@ extension EventEnvelope {
     } else if let data, !Self.isNull(data) {
       payload = data
     }
+    let typed = members.context.datacontenttype != nil
     try self.init(cloudEventContext: members.context, payload: payload)
+    if members.dataBase64 != nil {
+      // Bytes: `data` without a type is JSON, `data_base64` is not (JSON format, 3.1). Said so,
+      // or the envelope would call its bytes JSON; bytes said to be JSON are checked as such.
+      if !typed {
+        dataContentType = "application/octet-stream"
+      } else if hasJSONPayload && !payload.isEmpty {
+        try StrictJSON.checkEvent(payload, limits: .standard, what: "the data_base64")
+      }
+    }
     // Non-JSON data in `data` is a JSON string that holds the text (JSON format, 3.1).
     if !hasJSONPayload, let data, data.first == UInt8(ascii: "\""),
       let text = try? JSONDecoder().decode(String.self, from: data)
