@@ -117,6 +117,7 @@ let package = Package(
       name: "HTTPServerTests",
       dependencies: [
         "BoardEvents",
+        "TestSupport",
         .product(name: "TypedEvents", package: "TypedEvents"),
         .product(name: "TypedEventsHTTPServer", package: "TypedEvents"),
         .product(name: "TypedEventsHTTPClient", package: "TypedEvents"),

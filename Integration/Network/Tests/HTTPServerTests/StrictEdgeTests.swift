@@ -3,6 +3,7 @@ import BoardEvents
 import Foundation
 import NIOCore
 import NIOHTTP1
+import TestSupport
 import Testing
 import TypedEvents
 import TypedEventsHTTPServer
@@ -334,21 +335,8 @@ func rawRequest(_ url: String, token: String = "alice", headers: [(String, Strin
 /// sending more, and returns what the server answers until it closes the connection, or 30 s.
 func rawExchange(port: Int, send bytes: [UInt8]) async throws -> String {
   try await Task.detached {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw FeedTestFailure(description: "no socket") }
+    let descriptor = try connectLoopback(port: port)
     defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw FeedTestFailure(description: "cannot connect to \(port)") }
-    var timeout = timeval(tv_sec: 30, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     var answer: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)

@@ -3,6 +3,7 @@
   import Foundation
   import NIOCore
   import SampleEvents
+  import TestSupport
   import Testing
   @testable import TypedEvents
   import TypedEventsPostgres
@@ -107,22 +108,7 @@
       let socket: Int32
 
       init(port: Int, path: String, receiveBuffer: Int32? = nil) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if var size = receiveBuffer {
-          setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-          $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-          }
-        }
-        guard connected == 0 else { throw PostgresTestServer.ServerError("connect: errno \(errno)") }
+        socket = try connectLoopback(port: port, receiveBuffer: receiveBuffer, timeoutSeconds: 5)
         let request = Array(
           "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer reader\r\n\r\n".utf8)
         guard send(socket, request, request.count, 0) == request.count else {
