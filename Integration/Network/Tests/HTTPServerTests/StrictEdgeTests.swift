@@ -263,7 +263,9 @@ struct StrictEdgeTests {
         "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer alice\r\nX-Big: "
         + String(repeating: "a", count: 200_000) + "\r\n\r\n"
       let answer = try await rawExchange(port: port, send: Array(head.utf8))
-      #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
+      // The server answers and closes while the client may still be sending: then the client's
+      // TCP sees a reset, and the answer may be lost with it.
+      #expect(answer.isEmpty || answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
       #expect(!answer.contains("application/problem+json"))
       let after = try await send(request(url, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
       #expect(after.status == 200)
