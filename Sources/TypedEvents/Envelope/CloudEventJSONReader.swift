@@ -91,14 +91,26 @@ enum CloudEventJSONReader {
   ///   not a JSON object, or a member but `data` is an object, an array or a fraction, which no
   ///   CloudEvents type is.
   static func readWithJSONDecoder(_ json: Data, limits: JSONLimits = .standard) throws -> Members {
-    try StrictJSON.checkEvent(json, limits: limits)
+    guard json.first(where: { !JSONScanner.isSpace($0) }) == UInt8(ascii: "{") else {
+      try StrictJSON.checkEvent(json, limits: limits)
+      throw EventLogError.malformed("a CloudEvent is a JSON object")
+    }
+    // Checked and taken apart in one pass; JSONDecoder maps the attributes alone, `data`'s bytes
+    // are taken as they are.
+    let parts = try StrictJSON.objectMembers(json, limits: limits, what: "the JSON text")
     let attributes: [String: CloudEventJSONValue]
     do {
-      attributes = try JSONDecoder().decode(CloudEventJSONAttributes.self, from: json).values
+      attributes = try JSONDecoder().decode(
+        CloudEventJSONAttributes.self, from: StrictJSON.object(of: json, members: parts, leaving: "data")
+      ).values
     } catch {
       throw EventLogError.malformed("a CloudEvent is a JSON object")
     }
-    var members = Members(data: JSONObjectScanner.value(ofKey: "data", in: json))
+    let dataKey = Array("data".utf8)
+    var members = Members(
+      data: parts.first { $0.key == dataKey }.map {
+        Data(json[(json.startIndex + $0.value.lowerBound)..<(json.startIndex + $0.value.upperBound)])
+      })
     for (key, value) in attributes where key != "data_base64" {
       switch value {
       case .null: continue  // null means absent (CloudEvents JSON format, 2.4)

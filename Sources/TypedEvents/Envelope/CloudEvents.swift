@@ -252,7 +252,8 @@ extension EventEnvelope {
 }
 
 /// The top-level members of a CloudEvent in JSON but `data`, whose bytes are taken as written
-/// (``JSONObjectScanner``): decoding it as an attribute would fail three times for an object.
+/// (``StrictJSON/objectMembers(_:limits:what:)``): decoding it as an attribute would fail three
+/// times for an object.
 struct CloudEventJSONAttributes: Decodable {
   var values: [String: CloudEventJSONValue] = [:]
 

@@ -6,14 +6,81 @@ import Foundation
 extension JSONScanner {
   /// The whole text: one value, whitespace around it and nothing else.
   mutating func wholeValue() throws(JSONSyntaxError) {
+    try checkEncoding()
+    skipSpace()
+    _ = try value(depth: 0)
+    try checkEnd()
+  }
+
+  /// One member of an object: its key as the UTF-8 it denotes, and where it is.
+  struct ObjectMember {
+    var key: [UInt8]
+    /// From the key's opening quote to the end of the value.
+    var member: Range<Int>
+    var value: Range<Int>
+  }
+
+  /// The whole text, which must be an object, checked as ``wholeValue()`` checks it, in the same
+  /// one pass; and its members, so that a reader takes the bytes of one (a log line's payload)
+  /// without scanning the text again.
+  mutating func wholeObjectMembers() throws(JSONSyntaxError) -> [ObjectMember] {
+    try checkEncoding()
+    skipSpace()
+    guard current == UInt8(ascii: "{") else {
+      guard let byte = current else { throw failure(.unexpectedEnd) }
+      throw failure(.unexpectedByte(byte, expected: "an object"))
+    }
+    index += 1
+    skipSpace()
+    var members: [ObjectMember] = []
+    if current == UInt8(ascii: "}") {
+      index += 1
+      try checkEnd()
+      return members
+    }
+    var open = OpenContainers()
+    open.frames.append(.init(isObject: true, firstKey: 0))
+    while true {
+      skipSpace()
+      let start = index
+      try key(in: &open)
+      let key = open.keys.last.map { key in open.withBytes(of: key, in: bytes) { Array($0) } } ?? []
+      skipSpace()
+      let valueStart = index
+      _ = try value(depth: 1)
+      members.append(ObjectMember(key: key, member: start..<index, value: valueStart..<index))
+      skipSpace()
+      guard let separator = current else { throw failure(.unexpectedEnd) }
+      if separator == UInt8(ascii: "}") {
+        index += 1
+        break
+      }
+      guard separator == UInt8(ascii: ",") else { throw failure(.unexpectedByte(separator, expected: "',' or '}'")) }
+      let comma = index
+      index += 1
+      skipSpace()
+      if current == UInt8(ascii: "}") {
+        index = comma
+        throw failure(.trailingComma)
+      }
+      guard members.count < limits.maximumMembers else { throw failure(.tooManyMembers(limit: limits.maximumMembers)) }
+    }
+    try checkEnd()
+    return members
+  }
+
+  /// Refuses a byte order mark, UTF-16 and UTF-32 at the start of the text.
+  private func checkEncoding() throws(JSONSyntaxError) {
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { throw failure(.byteOrderMark) }
     // UTF-16 and UTF-32 text has a zero byte beside its first ASCII character, or a byte order
     // mark of its own (FE FF, FF FE): neither begins UTF-8 JSON.
     if let first = bytes.first, first == 0 || first == 0xFE || first == 0xFF || (bytes.count > 1 && bytes[1] == 0) {
       throw failure(.notUTF8)
     }
-    skipSpace()
-    _ = try value(depth: 0)
+  }
+
+  /// Refuses anything but whitespace after the value.
+  private mutating func checkEnd() throws(JSONSyntaxError) {
     skipSpace()
     if let byte = current { throw failure(.unexpectedByte(byte, expected: "nothing after the JSON value")) }
   }

@@ -45,6 +45,43 @@ public enum StrictJSON {
     if let result { throw result }
   }
 
+  /// The members of `json`, an object, checked as ``check(_:limits:)`` checks it, in one pass.
+  ///
+  /// - Throws: ``EventLogError/malformed(_:)`` that says where `json` breaks the grammar, or that
+  ///   it is no object.
+  package static func objectMembers(
+    _ json: Data, limits: JSONLimits, what: String
+  ) throws -> [(key: [UInt8], member: Range<Int>, value: Range<Int>)] {
+    let result = json.withUnsafeBytes { raw -> Result<[JSONScanner.ObjectMember], JSONSyntaxError> in
+      var scanner = JSONScanner(bytes: raw, limits: limits)
+      do throws(JSONSyntaxError) {
+        return .success(try scanner.wholeObjectMembers())
+      } catch {
+        return .failure(error)
+      }
+    }
+    switch result {
+    case .success(let members): return members.map { ($0.key, $0.member, $0.value) }
+    case .failure(let error): throw EventLogError.malformed("\(what) is not JSON at \(error)")
+    }
+  }
+
+  /// `json`'s members but those named in `leaving`, as an object of their own: what a reader
+  /// hands `JSONDecoder` when it takes the bytes of a large member (the data, a payload) as they
+  /// are and decodes the rest.
+  package static func object(
+    of json: Data, members: [(key: [UInt8], member: Range<Int>, value: Range<Int>)], leaving key: String
+  ) -> Data {
+    var object = Data([UInt8(ascii: "{")])
+    let left = Array(key.utf8)
+    for member in members where member.key != left {
+      if object.count > 1 { object.append(UInt8(ascii: ",")) }
+      object.append(json[json.startIndex + member.member.lowerBound..<json.startIndex + member.member.upperBound])
+    }
+    object.append(UInt8(ascii: "}"))
+    return object
+  }
+
   /// ``check(_:limits:)`` for an event's JSON (a CloudEvent, a batch, a payload, a stored
   /// line).
   ///

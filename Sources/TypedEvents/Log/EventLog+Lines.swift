@@ -41,16 +41,19 @@ extension EventLog {
   }
 
   static func envelope(from line: Data) throws(EventLogError) -> EventEnvelope {
-    // The grammar decides, JSONDecoder only maps: it would take a trailing comma or a repeated
-    // key. Limits of its own: the line was checked with its appender's when it was written.
+    // The grammar decides, JSONDecoder only maps (it would take a trailing comma or a repeated
+    // key), and only the header: the payload's bytes are taken as they are, found in the same
+    // pass. Limits of its own: the line was checked with its appender's when it was written.
+    let members: [(key: [UInt8], member: Range<Int>, value: Range<Int>)]
     do {
-      try StrictJSON.checkEvent(line, limits: .stored, what: "the line")
+      members = try StrictJSON.objectMembers(line, limits: .stored, what: "the line")
     } catch {
       throw EventLogError.malformed("\(error)")
     }
     let header: Header
     do {
-      header = try JSONDecoder().decode(Header.self, from: line)
+      header = try JSONDecoder().decode(
+        Header.self, from: StrictJSON.object(of: line, members: members, leaving: "payload"))
     } catch {
       throw EventLogError.malformed("not an event envelope (id, time, name, version, payload): \(error)")
     }
@@ -62,9 +65,14 @@ extension EventLog {
       time = date
     }
     // The payload's bytes as written, not parsed and written again: numbers keep every digit.
-    guard let payload = JSONObjectScanner.value(ofKey: "payload", in: line), payload.first == UInt8(ascii: "{") else {
+    let payloadKey = Array("payload".utf8)
+    guard let range = members.first(where: { $0.key == payloadKey })?.value,
+      line[line.startIndex + range.lowerBound] == UInt8(ascii: "{")
+    else {
       throw EventLogError.malformed("no payload object")
     }
+    // A copy of its own: a slice would keep the whole line, and index from where the line did.
+    let payload = Data(line[(line.startIndex + range.lowerBound)..<(line.startIndex + range.upperBound)])
     return EventEnvelope(
       id: header.id, source: header.source, time: time, name: header.name, version: header.version,
       subject: header.subject, dataContentType: header.datacontenttype, dataSchema: header.dataschema,
