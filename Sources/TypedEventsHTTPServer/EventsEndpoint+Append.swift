@@ -14,32 +14,40 @@
       if let problem = parameterProblem(request) { return problem.response }
       do {
         var envelopes = try await incoming(request)
-        // Checked before authorized: the check writes a UUID subject as the store keeps it, and
-        // authorization must see what is stored.
-        for index in envelopes.indices { try check(&envelopes[index], index: index) }
-        // Indices, not `enumerated()`, and no copy of each envelope: this generic function is not
-        // specialized for the store, and each of those costs runtime look-ups an event.
+        // Authorized before the data is read, so that a principal that may not append learns
+        // nothing of the catalog or its types; a UUID subject as the store will keep it (upper
+        // case). Indices, not `enumerated()`, and no copy of each envelope: this generic function
+        // is not specialized for the store, and each of those costs runtime look-ups an event.
+        var authorized: [String?] = []
+        authorized.reserveCapacity(envelopes.count)
         for index in envelopes.indices {
-          let permission = EventPermission(
-            action: .append, type: envelopes[index].name, subject: envelopes[index].subject,
-            source: envelopes[index].source)
-          guard access.authorize(principal, permission) else {
-            throw EventProblem.forbidden(
-              "the principal may not append \(permission.type)" + (permission.subject.map { " about \($0)" } ?? ""),
-              event: index)
+          let subject = envelopes[index].subject.map { UUID(uuidString: $0)?.uuidString ?? $0 }
+          try authorize(principal, envelopes[index], subject: subject, index: index)
+          authorized.append(subject)
+        }
+        for index in envelopes.indices {
+          try check(&envelopes[index], index: index)
+          // A subject that looked like a UUID but is text to its type is stored as written.
+          if envelopes[index].subject != authorized[index] {
+            try authorize(principal, envelopes[index], subject: envelopes[index].subject, index: index)
           }
         }
         let appended: [AppendedEnvelope<Store.Position>]
         do {
           appended = try await appendChecked(envelopes)
         } catch EventLogError.malformed(let reason) {
-          // The store refuses the events themselves (the PostgreSQL store: an id it holds under
-          // another source): a retry cannot succeed.
+          // The store refuses the events themselves: a retry cannot succeed.
           throw EventProblem(status: 409, kind: "conflict", title: "Conflict", detail: reason)
         } catch {
           return unavailable(error)
         }
-        return try answer(envelopes, appended, store: await storeIdentity())
+        let identity: String?
+        do {
+          identity = try await storeIdentity()
+        } catch {
+          return unavailable(error)
+        }
+        return try answer(envelopes, appended, store: identity)
       } catch let problem as EventProblem {
         return problem.response
       } catch {
@@ -47,6 +55,16 @@
         return EventProblem(
           status: 500, kind: "internal", title: "Internal error", detail: "the server could not answer; see its log"
         ).response
+      }
+    }
+
+    /// Throws 403 unless `principal` may append `envelope` about `subject`.
+    private func authorize(_ principal: Principal, _ envelope: EventEnvelope, subject: String?, index: Int) throws {
+      let permission = EventPermission(
+        action: .append, type: envelope.name, subject: subject, source: envelope.source)
+      guard access.authorize(principal, permission) else {
+        throw EventProblem.forbidden(
+          "the principal may not append \(permission.type)" + (subject.map { " about \($0)" } ?? ""), event: index)
       }
     }
 

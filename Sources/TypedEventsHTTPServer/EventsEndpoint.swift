@@ -136,21 +136,18 @@
           store: store, batchSize: configuration.readBatchSize, byteBudget: configuration.readByteBudget,
           pollInterval: configuration.pollInterval,
           idleTimeout: configuration.feedIdleTimeout, defaultSource: configuration.defaultSource,
-          identity: { await self.storeIdentity() }, logger: logger)
+          // In a store's outage the feed's frames carry no identity: such tokens are checked for
+          // their place only.
+          identity: { try? await self.storeIdentity() }, logger: logger)
       }
     }
 
-    /// The store's identity, which every token carries; asked of the store until it has one
-    /// (an empty log has none), then kept. A store that cannot be asked gives none this time.
-    func storeIdentity() async -> String? {
+    /// The store's identity, which every token it writes carries; asked of the store until it
+    /// has one (an empty log has none), then kept, and asked again for every position a client
+    /// sends (``positionProblem(_:)``), which finds a log file replaced under the endpoint.
+    func storeIdentity() async throws -> String? {
       if let known = identity.withLock({ $0 }) { return known }
-      let asked: String?
-      do {
-        asked = try await store.storeIdentity()
-      } catch {
-        logger.warning("the store's identity could not be read", metadata: ["error": "\(error)"])
-        return nil
-      }
+      let asked = try await store.storeIdentity()
       if let asked { identity.withLock { $0 = asked } }
       return asked
     }
@@ -191,11 +188,14 @@
     /// skip events, or tear one, in silence. A 503 when the store cannot say.
     func positionProblem(_ selection: Selection) async -> EventProblem? {
       guard let after = selection.after else { return nil }
-      if let from = selection.afterStore, from != (await storeIdentity()) {
-        return EventProblem.badRequest(
-          "bad-position", "the position is from another store, or from one this store replaced: read from the start")
-      }
       do {
+        // Asked anew, not taken from what is kept: a log file may have been replaced.
+        let current = try await store.storeIdentity()
+        if let current { identity.withLock { $0 = current } }
+        if let from = selection.afterStore, from != current {
+          return EventProblem.badRequest(
+            "bad-position", "the position is from another store, or from one this store replaced: read from the start")
+        }
         guard try await store.isPosition(after) else {
           return EventProblem.badRequest(
             "bad-position", "the position is past the end of the store, or not where an event ends")
@@ -250,7 +250,7 @@
         body.append(UInt8(ascii: "]"))
         var headers: HTTPFields = [.contentType: EventEnvelope.cloudEventBatchContentType, .cacheControl: "no-store"]
         if let next = batch.next {
-          headers[.lastEventID] = try PositionToken.text(next, store: await storeIdentity())
+          headers[.lastEventID] = try PositionToken.text(next, store: try await storeIdentity())
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
       } catch {

@@ -39,9 +39,9 @@
     static func appendToken(offset: Int64, store: String?, to text: inout [UInt8]) {
       // `{"offset"` is 9 bytes, three whole groups: always these 12 characters.
       text.append(literal: "eyJvZmZzZXQi")
-      // The rest, `:`, the number, the store (at most 32 bytes) and `}`, is at most 64 bytes: 64
-      // on the stack.
-      var rest: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+      // The rest, `:`, a sign and 19 digits, `,"store":"`, the store (at most 32 bytes), `"` and
+      // `}`, is at most 65 bytes: 72 on the stack.
+      var rest: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
       withUnsafeMutableBytes(of: &rest) { bytes in
         bytes[0] = UInt8(ascii: ":")
         var count = 1
@@ -143,7 +143,8 @@
 
       init(from decoder: any Decoder) throws {
         position = try Position(from: decoder)
-        store = try decoder.container(keyedBy: Keys.self).decodeIfPresent(String.self, forKey: .store)
+        // A position that is no JSON object has no `store` beside it.
+        store = try? decoder.container(keyedBy: Keys.self).decodeIfPresent(String.self, forKey: .store)
       }
     }
   }

@@ -65,7 +65,7 @@
           guard endpoint.status.withLock({ $0 }) == .running else { return }
           let batch = try await endpoint.store.read(
             after: position, limit: configuration.readBatchSize, maximumBytes: configuration.readByteBudget)
-          let identity = await endpoint.storeIdentity()
+          let identity = try await endpoint.storeIdentity()
           for stored in batch.envelopes where selection.admits(stored.envelope) {
             frames.write {
               ServerSentEvents.writeFrame(
@@ -93,7 +93,7 @@
           // an `id` line alone sets it and dispatches nothing.
           var heartbeat = ByteBuffer()
           if position != clientPosition, let position,
-            let token = try? PositionToken.text(position, store: await endpoint.storeIdentity())
+            let token = try? PositionToken.text(position, store: try await endpoint.storeIdentity())
           {
             heartbeat.writeString("id: \(token)\n")
           }

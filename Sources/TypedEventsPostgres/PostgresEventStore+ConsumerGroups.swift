@@ -243,7 +243,7 @@
           (group_name, event_id, tx, position, name, subject, attempts, error, envelope)
         VALUES (\(group), \(stored.envelope.id), \(String(stored.position.transaction))::xid8, \(stored.position.sequence),
           \(stored.envelope.name), \(stored.envelope.subject), \(attempts), \(String(describing: error)), \(envelope)::json)
-        ON CONFLICT (group_name, event_id) DO NOTHING
+        ON CONFLICT (group_name, tx, position) DO NOTHING
         """)
     }
   }

@@ -29,12 +29,16 @@
 
     /// Layout 2: an event's identity is its `source` and `id`, as CloudEvents makes it, not its
     /// `id` alone: a principal that may append could otherwise take another producer's id first.
-    /// No source counts as the empty one, as ``EventLog`` counts it. And the store's own
-    /// identity, made once (``storeIdentity()``), which position tokens carry.
+    /// No source counts as the empty one, as ``EventLog`` counts it; a parked event is known by
+    /// its position. And the store's own identity, made once (``storeIdentity()``), which
+    /// position tokens carry.
     static func identities(schema: String) -> [String] {
       [
         "ALTER TABLE \(schema).events DROP CONSTRAINT events_id_key",
         "CREATE UNIQUE INDEX events_identity ON \(schema).events ((coalesce(source, '')), id)",
+        // A parked event is known by where it is: two events of one id from two sources are two.
+        "ALTER TABLE \(schema).dead_letters DROP CONSTRAINT dead_letters_pkey",
+        "ALTER TABLE \(schema).dead_letters ADD PRIMARY KEY (group_name, tx, position)",
         "CREATE TABLE \(schema).store_identity (identity text NOT NULL)",
         "INSERT INTO \(schema).store_identity (identity) SELECT gen_random_uuid()::text",
       ]

@@ -96,7 +96,7 @@
 
     /// Appends envelopes in one transaction of their own, then wakes readers.
     ///
-    /// An envelope whose id is stored already is not stored again, so retrying an append whose
+    /// An envelope whose source and id are stored already is not stored again, so retrying an append whose
     /// commit was not confirmed stores each event once.
     ///
     /// - Throws: `EventLogError.malformed(_:)` before anything is written when an

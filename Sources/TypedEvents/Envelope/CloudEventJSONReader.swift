@@ -154,7 +154,7 @@ extension JSONScanner {
       guard envelopes.count < limits.maximumMembers, let event = event(recent: &recent, depth: 1) else { return nil }
       if failure == nil {
         do {
-          envelopes.append(try EventEnvelope(cloudEventMembers: consume event))
+          envelopes.append(try EventEnvelope(cloudEventMembers: consume event, limits: limits))
         } catch {
           failure = EventEnvelope.batchError(error, element: envelopes.count)
         }

@@ -99,7 +99,8 @@ extension EventEnvelope {
   ///
   /// Every byte is checked by ``StrictJSON``'s grammar within `limits` before anything reads
   /// it: a trailing comma, a repeated key at any depth, a raw control character in a string,
-  /// a byte order mark, UTF-16, a lone surrogate and `\u0000` are refused, saying where.
+  /// a byte order mark, UTF-16 and a lone surrogate are refused, saying where. What a store
+  /// refuses in an attribute (``validate()``) is read, and refused when appended.
   ///
   /// - Throws: ``EventLogError/malformed(_:)`` when the JSON is not a CloudEvents 1.0 event:
   ///   not JSON under ``StrictJSON``, not an object, another `specversion`, no `id`, `source` or
@@ -110,11 +111,11 @@ extension EventEnvelope {
     // mapped by JSONDecoder.
     try self.init(
       cloudEventMembers: try CloudEventJSONReader.read(json, limits: limits)
-        ?? CloudEventJSONReader.readWithJSONDecoder(json, limits: limits))
+        ?? CloudEventJSONReader.readWithJSONDecoder(json, limits: limits), limits: limits)
   }
 
-  /// Whether `data`, a value's bytes as the readers give them (with the whitespace after a
-  /// literal), is `null`, which the JSON format reads as no data.
+  /// Whether `data`, a value's bytes as the readers give them, is `null`, which the JSON format
+  /// reads as no data.
   private static func isNull(_ data: Data) -> Bool {
     // The first byte alone tells most data apart, without the slices below (a twentieth of
     // reading an event).
@@ -123,7 +124,7 @@ extension EventEnvelope {
   }
 
   /// An envelope from the members of a CloudEvent in JSON.
-  init(cloudEventMembers members: consuming CloudEventJSONReader.Members) throws {
+  init(cloudEventMembers members: consuming CloudEventJSONReader.Members, limits: JSONLimits = .standard) throws {
     var payload = Data()
     let data = members.data
     if let encoded = members.dataBase64 {
@@ -142,7 +143,7 @@ extension EventEnvelope {
       if !typed {
         dataContentType = "application/octet-stream"
       } else if hasJSONPayload && !payload.isEmpty {
-        try StrictJSON.checkEvent(payload, limits: .standard, what: "the data_base64")
+        try StrictJSON.checkEvent(payload, limits: limits, what: "the data_base64")
       }
     }
     // Non-JSON data in `data` is a JSON string that holds the text (JSON format, 3.1).

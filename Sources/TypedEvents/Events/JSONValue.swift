@@ -280,9 +280,12 @@ extension JSONValue: CustomStringConvertible {
     return text
   }
 
-  /// Reads JSON text; throws when it is not one JSON value.
+  /// Reads JSON text; throws ``JSONSyntaxError`` when it is not one JSON value under
+  /// ``StrictJSON``'s grammar (no repeated key, no trailing comma, …).
   public init(jsonText: String) throws {
-    self = try JSONDecoder().decode(JSONValue.self, from: Data(jsonText.utf8))
+    let data = Data(jsonText.utf8)
+    try StrictJSON.check(data)
+    self = try JSONDecoder().decode(JSONValue.self, from: data)
   }
 
   private func write(to text: inout String) {

@@ -29,6 +29,7 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
   public func load() async throws -> Position? {
     guard let data = try? Data(contentsOf: url) else { return nil }
     do {
+      try StrictJSON.check(data)
       return try JSONDecoder().decode(Position.self, from: data)
     } catch {
       throw EventLogError.malformed("\(url.path): not a checkpoint: \(error)")

@@ -38,9 +38,9 @@ public protocol EventStore: Sendable {
   /// (an ``EventLog`` before its first line).
   func storeIdentity() async throws -> String?
 
-  /// Whether `position` is one this store gives out: where one of its envelopes ends. False
-  /// for one past its end, or inside an envelope, which a reader would otherwise read from as
-  /// if it were one, skipping or tearing what is there.
+  /// Whether a reader may read after `position`: false for one past the store's end, and, in
+  /// a store whose positions are byte offsets (``EventLog``), for one inside an envelope, which
+  /// a reader would otherwise read from as if it were a line's start, tearing what is there.
   func isPosition(_ position: Position) async throws -> Bool
 }
 

@@ -335,18 +335,24 @@ func rawRequest(_ url: String, token: String = "alice", headers: [(String, Strin
 
 /// Sends `bytes` to 127.0.0.1:`port` over a plain socket, keeps the connection open without
 /// sending more, and returns what the server answers until it closes the connection, or 30 s.
+/// The socket is read on a thread of its own: a blocking read on the concurrency pool's would
+/// hold one of its two threads, and starve the other tests.
 func rawExchange(port: Int, send bytes: [UInt8]) async throws -> String {
-  try await Task.detached {
-    let descriptor = try connectLoopback(port: port)
-    defer { close(descriptor) }
-    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    var answer: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      guard count > 0 else { break }
-      answer += buffer[..<count]
+  let descriptor = try connectLoopback(port: port)
+  let answer = await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8], Never>) in
+    let thread = Thread {
+      _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      var answer: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { break }
+        answer += buffer[..<count]
+      }
+      close(descriptor)
+      continuation.resume(returning: answer)
     }
-    return String(decoding: answer, as: UTF8.self)
-  }.value
+    thread.start()
+  }
+  return String(decoding: answer, as: UTF8.self)
 }

@@ -112,10 +112,17 @@
         let positions = try await store.read(after: nil, limit: 10).envelopes.map(\.position)
         for position in positions { #expect(try await store.isPosition(position)) }
         let last = try #require(positions.last)
+        // Between rows, before the first, after a deleted one: reading after them is well defined.
         for position in [
           PostgresEventPosition(transaction: last.transaction, sequence: last.sequence + 1),
-          PostgresEventPosition(transaction: last.transaction + 1_000, sequence: last.sequence),
           PostgresEventPosition(transaction: 0, sequence: 0),
+        ] {
+          #expect(try await store.isPosition(position), "\(position)")
+        }
+        // Past the end: a transaction that has not ended; and a negative sequence, which no row has.
+        for position in [
+          PostgresEventPosition(transaction: last.transaction + 1_000_000, sequence: last.sequence),
+          PostgresEventPosition(transaction: last.transaction, sequence: -1),
         ] {
           #expect(try await !store.isPosition(position), "\(position)")
         }
