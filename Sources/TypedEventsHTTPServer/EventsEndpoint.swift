@@ -36,7 +36,7 @@
       /// The most events a batch POST may hold; more get 413. 1,000.
       public var maximumBatchCount = 1_000
       /// The caps on the JSON of a POST: nesting, members of one object or array (a batch's
-      /// events among them), and string length. Every body is checked by ``StrictJSON``'s grammar
+      /// events among them), and string length. Every body is checked by `StrictJSON`'s grammar
       /// within them before anything reads it.
       public var jsonLimits = JSONLimits.standard
       /// Query parameters the access policy reads (a browser's `access_token`, say), which the
@@ -98,7 +98,7 @@
     let logger: Logger
     let feed: EventFeed<Store>
     let status = Locked(FeedStatus.notStarted)
-    /// The store's identity once it has one (``EventStore/storeIdentity()``): it never changes
+    /// The store's identity once it has one (`EventStore.storeIdentity()`): it never changes
     /// after.
     private let identity = Locked<String?>(nil)
 

@@ -4,7 +4,7 @@
 
   /// A store position as the opaque text of an SSE `id`, a `Last-Event-ID` or an `after`
   /// parameter: the position's JSON with the store's identity beside it
-  /// (``EventStore/storeIdentity()``, as `"store"`), in base64url without padding, so that it
+  /// (`EventStore.storeIdentity()`, as `"store"`), in base64url without padding, so that it
   /// holds no character an HTTP header or a query must escape. Clients keep it and send it back;
   /// they read nothing from it.
   enum PositionToken {
@@ -120,7 +120,7 @@
 
     /// The position of a token and the identity of the store it is from (nil in a token given
     /// out before tokens carried it); nil when `text` is not a token. The JSON is checked by
-    /// ``StrictJSON`` before it is read: a token is a client's text.
+    /// `StrictJSON` before it is read: a token is a client's text.
     static func position<Position: Decodable>(
       _ text: String, as type: Position.Type
     ) -> (position: Position, store: String?)? {

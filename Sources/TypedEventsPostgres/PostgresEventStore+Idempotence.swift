@@ -7,7 +7,7 @@
     /// Appends the envelopes whose `source` and `id` the store does not hold, in one
     /// transaction, and returns where each is; readers are woken once it commits. Both are
     /// compared as bytes (PostgreSQL's deterministic collations compare `text` so), and no source
-    /// counts as the empty one, as ``EventLog`` counts them.
+    /// counts as the empty one, as `EventLog` counts them.
     public func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
       try await appendOnce(envelopes, parsingPayloads: true)
     }

@@ -29,7 +29,7 @@
 
     /// Layout 2: an event's identity is its `source` and `id`, as CloudEvents makes it, not its
     /// `id` alone: a principal that may append could otherwise take another producer's id first.
-    /// No source counts as the empty one, as ``EventLog`` counts it; a parked event is known by
+    /// No source counts as the empty one, as `EventLog` counts it; a parked event is known by
     /// its position. And the store's own identity, made once (``storeIdentity()``), which
     /// position tokens carry.
     static func identities(schema: String) -> [String] {

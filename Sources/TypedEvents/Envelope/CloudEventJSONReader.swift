@@ -38,7 +38,7 @@ enum CloudEventJSONReader {
   /// batch, each event made into its envelope as it is read: locating the elements first took
   /// a tenth of reading a batch, and copying and releasing an array of their members a quarter.
   ///
-  /// - Throws: what ``EventEnvelope/envelopes(cloudEventBatchJSON:)`` throws for the first
+  /// - Throws: what ``EventEnvelope/envelopes(cloudEventBatchJSON:limits:)`` throws for the first
   ///   element that is not an envelope, once every element is known to have the common shape;
   ///   the same error as reading the batch element by element gives.
   static func readBatch(_ json: Data, limits: JSONLimits = .standard) throws -> [EventEnvelope]? {
@@ -128,7 +128,7 @@ enum CloudEventJSONReader {
   }
 }
 
-/// What ``CloudEventJSONReader/read(_:)`` and ``CloudEventJSONReader/readBatch(_:)`` read:
+/// What ``CloudEventJSONReader/read(_:limits:)`` and ``CloudEventJSONReader/readBatch(_:limits:)`` read:
 /// every method gives nil when it is not sure, and the whole read then gives nil.
 extension JSONScanner {
   /// An array of events, each made into its envelope; the first element's error that is not

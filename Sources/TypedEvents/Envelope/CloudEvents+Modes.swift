@@ -4,7 +4,7 @@ import Foundation
 /// as the body, as the CloudEvents HTTP and Kafka protocol bindings define them.
 ///
 /// Make one with ``EventEnvelope/cloudEventMessage(_:source:)`` and read one with
-/// ``EventEnvelope/init(cloudEventMessage:)``; the ``binding`` says how the headers are named.
+/// ``EventEnvelope/init(cloudEventMessage:limits:)``; the ``binding`` says how the headers are named.
 public struct CloudEventMessage: Sendable, Hashable {
   /// A protocol binding of CloudEvents: how attributes become headers.
   public enum Binding: Sendable, Hashable {
