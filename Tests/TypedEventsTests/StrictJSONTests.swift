@@ -167,6 +167,18 @@ struct StrictJSONTests {
     #expect(refusedCount > 2_000 && refusedCount < inputs.count - 2_000, "\(refusedCount) of \(inputs.count) refused")
   }
 
+  /// The oracle script: in the package root, or in the root of the package whose folder holds
+  /// this one (Integration/Sanitizers links these tests).
+  static let oracle: String = {
+    var folder = packageRoot
+    for _ in 0..<3 {
+      let candidate = folder.appendingPathComponent("Scripts/strict-json-oracle").path
+      if FileManager.default.fileExists(atPath: candidate) { return candidate }
+      folder = folder.deletingLastPathComponent()
+    }
+    return path("Scripts/strict-json-oracle")
+  }()
+
   /// Why the oracle cannot run here, or nil when it can.
   static let oracleUnavailable: String? = {
     let probe = try? runChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import json, base64"])
@@ -182,7 +194,7 @@ struct StrictJSONTests {
     try Data(inputs.map { Data($0).base64EncodedString() }.joined(separator: "\n").utf8).write(to: input)
     let result = try runChildProcess(
       URL(fileURLWithPath: "/bin/sh"),
-      ["-c", "python3 \"$0\" < \"$1\"", path("Scripts/strict-json-oracle"), input.path])
+      ["-c", "python3 \"$0\" < \"$1\"", oracle, input.path])
     try #require(result.status == 0, "the oracle failed: \(result.errors)")
     let verdicts = result.output.split(separator: "\n").map(String.init)
     try #require(verdicts.count == inputs.count, "the oracle answered \(verdicts.count) of \(inputs.count)")
