@@ -175,6 +175,42 @@
       }
     }
 
+    /// Python 3 on `PATH`: the hostile client uses its standard library only.
+    static let python3: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+      .map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(
+      """
+      A client that is not ours, as a process of its own: 60 and more bad requests each get their \
+      problem, none appends, and everything served is strict JSON
+      """,
+      .enabled(
+        if: PostgresEventStoreTests.python3 != nil, "needs python3 on PATH for Scripts/peers/hostile_http_client.py"))
+    func aHostileClientGetsAProblemForEachBadRequestAndBreaksNothing() async throws {
+      try await withStore { store in
+        try await Self.appendBoxes(store, 0..<3)
+        let (server, url) = try await Self.httpServer(store)
+        // The repository's root: this file is in Integration/Network/Tests/TypedEventsPostgresTests.
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<5 { root.deleteLastPathComponent() }
+        let client = try ExampleProcess(
+          [root.appendingPathComponent("Scripts/peers/hostile_http_client.py").path, url], schema: store.schema,
+          executable: try #require(Self.python3))
+        let status = await client.exitStatus()
+        #expect(status == 0, "\(client.output)")
+        let summary = try #require(client.output.split(separator: "\n").last.map(String.init))
+        let sent = try #require(summary.split(separator: " ").first.flatMap { Int($0) }, "\(client.output)")
+        #expect(sent >= 60, "\(summary)")
+        // What the client found is what the store holds: the three boxes and its five good events.
+        #expect(try await Self.everything(store).count == 3 + 5, "\(summary)")
+        #expect(summary.contains("3 events before, 5 appended by 5 good ones"), "\(summary)")
+        // The client read its pages and its stream after the bad requests: the server they went to
+        // still served, and has not fallen over since.
+        #expect(!server.output.contains("Fatal error"), "\(server.output.suffix(2_000))")
+        server.kill(SIGKILL)
+      }
+    }
+
     @Test func aPublisherKilledWithAPostInFlightHasEachOfItsEventsStoredOnceAfterARestart() async throws {
       try await withStore { store in
         let folder = try Self.processFolder()
