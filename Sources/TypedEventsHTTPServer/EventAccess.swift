@@ -15,14 +15,20 @@
     /// Whether `principal` may do what the ``EventPermission`` says. Called for every event a
     /// stream or a page would send, and for every event a POST carries, so it should be quick.
     public var authorize: @Sendable (Principal, EventPermission) -> Bool
+    /// The name a principal's open streams are counted under, such as a user's id or a token's
+    /// subject: at most `EventsEndpoint.Configuration.maximumStreamsPerPrincipal` streams of one
+    /// name are open at once. Nil, the default, counts no principal's streams.
+    public var streamOwner: (@Sendable (Principal) -> String)?
 
-    /// An access policy from its two functions.
+    /// An access policy from its functions.
     public init(
       authenticate: @escaping @Sendable (Request) async throws -> Principal?,
-      authorize: @escaping @Sendable (Principal, EventPermission) -> Bool
+      authorize: @escaping @Sendable (Principal, EventPermission) -> Bool,
+      streamOwner: (@Sendable (Principal) -> String)? = nil
     ) {
       self.authenticate = authenticate
       self.authorize = authorize
+      self.streamOwner = streamOwner
     }
 
     /// Authenticates no one: every request gets 401.

@@ -60,6 +60,11 @@
       /// and the server's buffers full) before it closes the connection. The client resumes from
       /// its last id. 10 seconds.
       public var writeTimeout: Duration = .seconds(10)
+      /// The most streams one principal may hold open at once, counted by the name
+      /// ``EventAccess/streamOwner`` gives it; one more gets 429 `too-many-streams`, which
+      /// `EventsClient` retries after its delay. Only counted when the access policy names
+      /// owners. 8.
+      public var maximumStreamsPerPrincipal = 8
       /// The events kept in memory for all streams together (see ``EventsEndpoint``). 4,096.
       public var feedCapacity = 4_096
       /// The bytes the feed keeps for all streams together, counting each event's data and its
@@ -101,6 +106,8 @@
     /// The store's identity once it has one (`EventStore.storeIdentity()`): it never changes
     /// after.
     let identity = Locked<String?>(nil)
+    /// The open streams of each owner (``EventAccess/streamOwner``).
+    let openStreams = Locked<[String: Int]>([:])
 
     /// An endpoint serving `store` to the principals `access` authenticates.
     public init(
@@ -170,7 +177,7 @@
           detail: "GET answers text/event-stream or \(EventEnvelope.cloudEventBatchContentType), not \(accept)"
         ).response
       }
-      return stream(request, selection, bodiless: bodiless)
+      return stream(request, selection, principal: principal, bodiless: bodiless)
     }
 
     /// The principal a request authenticates as; nil for none or an error.
@@ -232,7 +239,7 @@
 
     // MARK: Streams
 
-    func stream(_ request: Request, _ selection: Selection, bodiless: Bool = false) -> Response {
+    func stream(_ request: Request, _ selection: Selection, principal: Principal, bodiless: Bool = false) -> Response {
       guard status.withLock({ $0 }) == .running else {
         return EventProblem(
           status: 503, kind: "feed-not-running", title: "Not running",
@@ -244,8 +251,23 @@
         // Asks proxies such as nginx not to hold the stream back.
         HTTPField.Name("X-Accel-Buffering")!: "no",
       ]
+      // A HEAD takes a slot too, so that it answers what its GET would, and frees it at once.
+      let owner = access.streamOwner?(principal)
+      let slot = owner.flatMap {
+        StreamSlot(owner: $0, in: openStreams, maximum: configuration.maximumStreamsPerPrincipal)
+      }
+      if owner != nil, slot == nil {
+        return EventProblem(
+          status: 429, kind: "too-many-streams", title: "Too many streams",
+          detail:
+            "this principal holds \(configuration.maximumStreamsPerPrincipal) streams open, the most it may; "
+            + "close one, or try again later"
+        ).response
+      }
       if bodiless { return Response(status: .ok, headers: headers) }
       let body = ResponseBody { writer in
+        // Held until the stream ends, or the body is dropped unwritten: then the slot is free.
+        defer { withExtendedLifetime(slot) {} }
         try await request.body.consumeWithCancellationOnInboundClose { _ in
           try await StreamWriter(endpoint: self, selection: selection).run(&writer)
         }
@@ -264,6 +286,33 @@
       logger: Logger = Logger(label: "TypedEventsHTTPServer")
     ) {
       self.init(store: store, catalog: catalog, access: .closed, configuration: configuration, logger: logger)
+    }
+  }
+
+  /// One open stream of an owner, counted in the endpoint's `openStreams` from when it is made
+  /// to when it is released: when the stream's body has ended, or was dropped without being
+  /// written (a connection closed before the answer went out).
+  final class StreamSlot: Sendable {
+    let owner: String
+    let streams: Locked<[String: Int]>
+
+    /// A slot for `owner`, or nil when it holds `maximum` already.
+    init?(owner: String, in streams: Locked<[String: Int]>, maximum: Int) {
+      let taken = streams.withLock { counts in
+        guard counts[owner, default: 0] < maximum else { return false }
+        counts[owner, default: 0] += 1
+        return true
+      }
+      guard taken else { return nil }
+      self.owner = owner
+      self.streams = streams
+    }
+
+    deinit {
+      streams.withLock { counts in
+        let left = counts[owner, default: 1] - 1
+        counts[owner] = left > 0 ? left : nil
+      }
     }
   }
 

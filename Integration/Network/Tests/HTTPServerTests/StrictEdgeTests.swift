@@ -254,6 +254,51 @@ struct StrictEdgeTests {
     #expect(try log.read().envelopes.isEmpty)
   }
 
+  @Test(
+    "A principal holds at most maximumStreamsPerPrincipal streams: one more gets 429, another principal is not held back, and a closed stream frees its slot"
+  )
+  func streamsPerPrincipal() async throws {
+    let log = try temporaryLog()
+    var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
+    configuration.maximumStreamsPerPrincipal = 2
+    let access = EventAccess<Reader>(
+      authenticate: boardAccess.authenticate, authorize: boardAccess.authorize, streamOwner: { $0.name })
+    let endpoint = EventsEndpoint(
+      store: log, catalog: GeneratedEvents.catalog, access: access, configuration: configuration)
+    try await withServer(endpoint) { url in
+      let port = try #require(URL(string: url)?.port)
+      let first = try await openRawStream(port: port, token: "alice")
+      let second = try await openRawStream(port: port, token: "alice")
+      #expect(first.head.hasPrefix("HTTP/1.1 200") && second.head.hasPrefix("HTTP/1.1 200"))
+      let third = try await send(request(url, headers: [("Accept", "text/event-stream")]))
+      #expect(third.status == 429)
+      #expect(third.problem == "too-many-streams")
+      #expect(third.headers["Content-Type"].first == "application/problem+json")
+      // A HEAD answers what its GET would; a page is no stream, and is not counted.
+      #expect(try await send(request(url, method: .HEAD, headers: [("Accept", "text/event-stream")])).status == 429)
+      let page = try await send(request(url, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(page.status == 200)
+      let bobs = try await openRawStream(port: port, token: "bob")
+      #expect(bobs.head.hasPrefix("HTTP/1.1 200"), "\(bobs.head)")
+
+      // The server sees the closed connection, ends that stream, and frees its slot.
+      close(first.descriptor)
+      var again: (descriptor: Int32, head: String)?
+      try await eventually("alice opens a stream again once one of hers is closed") {
+        let attempt = try await openRawStream(port: port, token: "alice")
+        guard attempt.head.hasPrefix("HTTP/1.1 200") else {
+          close(attempt.descriptor)
+          return false
+        }
+        again = attempt
+        return true
+      }
+      for descriptor in [second.descriptor, bobs.descriptor, again?.descriptor].compactMap({ $0 }) {
+        close(descriptor)
+      }
+    }
+  }
+
   @Test("A header block of 200 KB is refused by the server's parser before the endpoint, and the server goes on")
   func hugeHeaders() async throws {
     let log = try temporaryLog()
@@ -355,4 +400,27 @@ func rawExchange(port: Int, send bytes: [UInt8]) async throws -> String {
     thread.start()
   }
   return String(decoding: answer, as: UTF8.self)
+}
+
+/// Opens a stream over a plain socket, as `token`, and reads its head (status line and headers);
+/// the socket stays open for the caller to close. Read on a thread of its own, as
+/// ``rawExchange(port:send:)`` does.
+func openRawStream(port: Int, token: String) async throws -> (descriptor: Int32, head: String) {
+  let descriptor = try connectLoopback(port: port)
+  let request = Array(
+    "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nAccept: text/event-stream\r\n\r\n"
+      .utf8)
+  let head = await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8], Never>) in
+    Thread {
+      _ = request.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      var head: [UInt8] = []
+      var byte: UInt8 = 0
+      // A byte at a time, to stop at the end of the head and leave the body unread.
+      while !head.suffix(4).elementsEqual("\r\n\r\n".utf8), read(descriptor, &byte, 1) == 1 {
+        head.append(byte)
+      }
+      continuation.resume(returning: head)
+    }.start()
+  }
+  return (descriptor, String(decoding: head, as: UTF8.self))
 }
