@@ -154,12 +154,7 @@ extension ContractExporter {
   /// event that has one.
   private func headers(_ event: EventDeclaration) -> JSONValue {
     var properties = JSONObject()
-    switch event.acceptedWireNames {
-    case nil: properties["type"] = ["const": .string(event.wireName)]
-    case .names(let names)?: properties["type"] = ["enum": .array(names.map(JSONValue.string))]
-    case .pattern(let pattern)?:
-      properties["type"] = ["pattern": .string(pattern), "examples": [.string(event.wireName)]]
-    }
+    properties["type"] = Self.typeAttribute(event)
     properties["eventversion"] = ["const": .number(JSONNumber(event.version))]
     if event.subject != nil {
       properties["subject"] = ["type": "string", "description": "The identity the event is about, as text."]
@@ -170,6 +165,16 @@ extension ContractExporter {
         ["properties": .object(properties)],
       ]
     ]
+  }
+
+  /// The CloudEvents `type` of `event`: its wire name (a `const`), or for an event known by
+  /// several types their `enum`, or the `pattern` with the wire name as its example.
+  static func typeAttribute(_ event: EventDeclaration) -> JSONValue {
+    switch event.acceptedWireNames {
+    case nil: ["const": .string(event.wireName)]
+    case .names(let names)?: ["enum": .array(names.map(JSONValue.string))]
+    case .pattern(let pattern)?: ["pattern": .string(pattern), "examples": [.string(event.wireName)]]
+    }
   }
 
   /// The first line of `doc`, up to the end of its first sentence (a period and a space).

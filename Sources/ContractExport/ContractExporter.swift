@@ -1,6 +1,5 @@
 import EventSchema
 
-/// The two documents a run's contract is exported as.
 /// How a contract document is written.
 public enum ContractSyntax: String, Sendable, CaseIterable {
   /// Pretty-printed JSON.
@@ -20,14 +19,17 @@ public enum ContractFormat: String, Sendable, CaseIterable {
   case asyncAPI = "asyncapi"
   /// A JSON Schema (draft 2020-12) document: the payload schemas alone, under `$defs`.
   case jsonSchema = "json-schema"
+  /// An OpenAPI 3.1.0 document: the HTTP endpoint that serves the events.
+  case openAPI = "openapi"
 }
 
 /// Exports a validated schema set as the contract other services read: an AsyncAPI 3.0.0
-/// document (``asyncAPIDocument(title:version:)``) or a JSON Schema document
-/// (``jsonSchemaDocument(title:)``), both deterministic (same schemas, same bytes).
+/// document (``asyncAPIDocument(title:version:)``), a JSON Schema document
+/// (``jsonSchemaDocument(title:)``) or the OpenAPI 3.1.0 description of the HTTP endpoint
+/// (``openAPIDocument(title:version:path:)``), all deterministic (same schemas, same bytes).
 ///
 /// The payload schemas say exactly what the generated `Codable` writes and what it reads back,
-/// with the JSON settings of the runtime's envelopes, logs and stores. Both documents build
+/// with the JSON settings of the runtime's envelopes, logs and stores. Every document builds
 /// them with one builder; they differ only in where the definitions live.
 ///
 /// ## Payload schemas
@@ -90,9 +92,11 @@ public struct ContractExporter: Sendable {
     "\(schema.files.map(\.version).max() ?? 1).0.0"
   }
 
-  /// The document in `format`, pretty-printed in `syntax` with a trailing newline.
+  /// The document in `format`, pretty-printed in `syntax` with a trailing newline; `path` is
+  /// where an OpenAPI document's endpoint is mounted.
   public func document(
-    _ format: ContractFormat, syntax: ContractSyntax = .json, title: String? = nil, version: String? = nil
+    _ format: ContractFormat, syntax: ContractSyntax = .json, title: String? = nil, version: String? = nil,
+    path: String = "/events"
   ) -> String {
     let value: JSONValue
     let command: String
@@ -103,6 +107,9 @@ public struct ContractExporter: Sendable {
     case .jsonSchema:
       value = jsonSchemaDocument(title: title)
       command = "eventgen json-schema"
+    case .openAPI:
+      value = openAPIDocument(title: title, version: version, path: path)
+      command = "eventgen openapi"
     }
     switch syntax {
     case .json: return value.prettyPrinted

@@ -52,7 +52,8 @@ public struct SwiftSources: OutputRenderer {
   }
 }
 
-/// One contract document, AsyncAPI or JSON Schema: `eventgen asyncapi` and `json-schema`.
+/// One contract document, AsyncAPI, JSON Schema or OpenAPI: `eventgen asyncapi`, `json-schema`
+/// and `openapi`.
 public struct ContractDocument: OutputRenderer {
   /// The document's format.
   public var format: ContractFormat
@@ -62,13 +63,19 @@ public struct ContractDocument: OutputRenderer {
   public var title: String?
   /// The version; nil for ``ContractExporter/defaultVersion``.
   public var version: String?
+  /// Where an OpenAPI document's endpoint is mounted.
+  public var path: String
 
   /// A renderer of one document in `format`.
-  public init(format: ContractFormat, syntax: ContractSyntax = .json, title: String? = nil, version: String? = nil) {
+  public init(
+    format: ContractFormat, syntax: ContractSyntax = .json, title: String? = nil, version: String? = nil,
+    path: String = "/events"
+  ) {
     self.format = format
     self.syntax = syntax
     self.title = title
     self.version = version
+    self.path = path
   }
 
   /// The name of the one file: ``OutputDestination/file(_:)`` places it at the path it names.
@@ -76,6 +83,7 @@ public struct ContractDocument: OutputRenderer {
     switch format {
     case .asyncAPI: "events.asyncapi.\(syntax.rawValue)"
     case .jsonSchema: "events.schema.\(syntax.rawValue)"
+    case .openAPI: "events.openapi.\(syntax.rawValue)"
     }
   }
 
@@ -83,7 +91,8 @@ public struct ContractDocument: OutputRenderer {
     [
       GeneratedFile(
         name: fileName,
-        contents: ContractExporter(schema).document(format, syntax: syntax, title: title, version: version))
+        contents: ContractExporter(schema).document(
+          format, syntax: syntax, title: title, version: version, path: path))
     ]
   }
 }

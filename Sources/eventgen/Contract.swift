@@ -101,3 +101,35 @@ struct JSONSchema: ParsableCommand {
       ContractDocument(format: .jsonSchema, syntax: ContractSyntax(path: options.output), title: options.title))
   }
 }
+
+struct OpenAPI: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "openapi",
+    abstract:
+      "Export the OpenAPI 3.1.0 description of the HTTP endpoint (TypedEventsHTTPServer's EventsEndpoint) that serves the events.",
+    discussion: """
+      GET reads a page or a stream of Server-Sent Events, HEAD checks, POST appends structured, \
+      batch or binary CloudEvents; every refusal is a problem document. The payload schemas are \
+      asyncapi's. Written and checked as asyncapi is.
+
+      Example:
+        eventgen openapi Schemas --output contract/events.openapi.json
+      """
+  )
+
+  @OptionGroup var options: ContractOptions
+
+  @Option(help: "The document's version (default: <highest schema version>.0.0).")
+  var version: String?
+
+  @Option(help: "The path the endpoint is mounted at.")
+  var path = "/events"
+
+  func run() throws {
+    try options.run(
+      ContractDocument(
+        format: .openAPI, syntax: ContractSyntax(path: options.output), title: options.title, version: version,
+        path: path),
+      extra: [("version", version), ("path", path == "/events" ? nil : path)])
+  }
+}

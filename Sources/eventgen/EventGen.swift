@@ -22,7 +22,9 @@ struct EventGen: ParsableCommand {
       """,
     version:
       "eventgen \(packageVersion), generating code for TypedEvents.GeneratedCodeVersion_\(SwiftSourceRenderer.generatedCodeVersion)",
-    subcommands: [Init.self, Generate.self, Check.self, Lint.self, Compat.self, AsyncAPI.self, JSONSchema.self]
+    subcommands: [
+      Init.self, Generate.self, Check.self, Lint.self, Compat.self, AsyncAPI.self, JSONSchema.self, OpenAPI.self,
+    ]
   )
 
   /// Exit codes: argument-parser's usage errors map to 2, schema errors to 1.

@@ -10,6 +10,7 @@ import Testing
 ///
 ///     swift run eventgen asyncapi Schemas --output Tests/ContractExportTests/Golden/Samples.asyncapi.json
 ///     swift run eventgen json-schema Schemas --output Tests/ContractExportTests/Golden/Samples.schema.json
+///     swift run eventgen openapi Schemas --output Tests/ContractExportTests/Golden/Samples.openapi.json
 ///
 /// and the same for `Tests/EdgeCaseEvents/Schemas` into `EdgeCases.*.json`.
 @Suite("Contract export: golden documents")
@@ -26,6 +27,8 @@ struct GoldenDocumentTests {
     Golden(schemas: "Schemas", format: .jsonSchema, golden: "Samples.schema.json"),
     Golden(schemas: "Tests/EdgeCaseEvents/Schemas", format: .asyncAPI, golden: "EdgeCases.asyncapi.json"),
     Golden(schemas: "Tests/EdgeCaseEvents/Schemas", format: .jsonSchema, golden: "EdgeCases.schema.json"),
+    Golden(schemas: "Schemas", format: .openAPI, golden: "Samples.openapi.json"),
+    Golden(schemas: "Tests/EdgeCaseEvents/Schemas", format: .openAPI, golden: "EdgeCases.openapi.json"),
   ]
 
   static func goldenPath(_ name: String) -> String {
@@ -92,5 +95,29 @@ struct GoldenDocumentTests {
       URL(fileURLWithPath: "/usr/bin/env"), ["python3", path("Scripts/validate-asyncapi")] + documents)
     #expect(result.status == 0, "\(result.output)\(result.errors)")
     #expect(result.output.components(separatedBy: ": 0 errors").count == documents.count + 1, "\(result.output)")
+  }
+
+  /// The peers' Python (`Scripts/peers/setup`), with openapi-spec-validator.
+  static let peerPython = path(".build/peers-venv/bin/python")
+
+  @Test(
+    "the OpenAPI documents are valid OpenAPI 3.1 to openapi-spec-validator",
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: peerPython),
+      "needs the peers' Python environment: run Scripts/peers/setup (it pip-installs openapi-spec-validator)"))
+  func openAPIDocumentsValidate() throws {
+    let documents = Self.goldens.filter { $0.format == .openAPI }.map { Self.goldenPath($0.golden) }
+    let script = """
+      import sys
+      from openapi_spec_validator import validate
+      from openapi_spec_validator.readers import read_from_filename
+      for name in sys.argv[1:]:
+          document, _ = read_from_filename(name)
+          validate(document)
+          print(name + ": valid")
+      """
+    let result = try runChildProcess(URL(fileURLWithPath: Self.peerPython), ["-c", script] + documents)
+    #expect(result.status == 0, "\(result.output)\(result.errors)")
+    #expect(result.output.components(separatedBy: ": valid").count == documents.count + 1, "\(result.output)")
   }
 }

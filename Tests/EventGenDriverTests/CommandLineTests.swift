@@ -13,7 +13,7 @@ func runEventgen(_ arguments: [String], in folder: String) throws -> ChildProces
 /// option is answered with the closest one.
 @Suite("eventgen on the command line")
 struct CommandLineTests {
-  static let commands = ["init", "generate", "check", "lint", "compat", "asyncapi", "json-schema"]
+  static let commands = ["init", "generate", "check", "lint", "compat", "asyncapi", "json-schema", "openapi"]
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
