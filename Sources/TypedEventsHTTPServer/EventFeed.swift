@@ -149,11 +149,12 @@
     }
 
     /// Up to `limit` events from sequence number `sequence` on. They end where one of the feed's
-    /// reads ends once they are half of `limit`, so that a stream that admits a large read
-    /// writes one slice of its buffer; small reads (one event each, while events trickle in)
-    /// are taken together. Copied: a slice would keep the feed's storage shared, and make its
-    /// next append copy all of it.
-    func take(from sequence: Int, limit: Int) -> Taken {
+    /// reads ends once they are half of `limit` or of `maximumBytes` (``Item/bytes``), or before
+    /// a read that would take them past `maximumBytes`, so that a stream that admits a large
+    /// read writes one slice of its buffer; small reads (one event each, while events trickle
+    /// in) are taken together. Copied: a slice would keep the feed's storage shared, and make
+    /// its next append copy all of it.
+    func take(from sequence: Int, limit: Int, maximumBytes: Int = .max) -> Taken {
       state.withLock { state in
         if state.stopped { return .stopped }
         if sequence < state.first { return .behind }
@@ -161,8 +162,15 @@
         let start = state.head + (sequence - state.first)
         let bound = min(state.items.count, start + max(1, limit))
         var stop = start + 1
+        var bytes = state.items[start].bytes
         while stop < bound {
-          if stop - start >= max(1, limit / 2), state.items[stop].batch != state.items[stop - 1].batch { break }
+          let item = state.items[stop]
+          // Only where one of the feed's reads ends: a whole read is one slice to write.
+          if item.batch != state.items[stop - 1].batch {
+            let half = stop - start >= max(1, limit / 2) || bytes >= maximumBytes / 2
+            if half || bytes + item.bytes > maximumBytes { break }
+          }
+          bytes += item.bytes
           stop += 1
         }
         return .items(Array(state.items[start..<stop]), next: sequence + (stop - start))

@@ -76,6 +76,11 @@
       /// the feed: the read ends before the event that would pass them (the first comes whatever
       /// its size). 8 MiB.
       public var readByteBudget = 8 << 20
+      /// The bytes of event data that all streams catching up from the store and all pages may
+      /// hold at once: a read waits its turn for its share (`readByteBudget`, or
+      /// `maximumPageBytes` for a page) and holds what it read until its client has taken it,
+      /// so that many clients reading nothing do not each hold a read. 64 MiB.
+      public var sharedReadByteBudget = 64 << 20
       /// The longest the feed waits for the store's wake-up before reading again. 1 second.
       public var pollInterval: Duration = .seconds(1)
       /// How long the feed goes on reading the store after the last stream has closed. Then it
@@ -106,6 +111,8 @@
     /// The store's identity once it has one (`EventStore.storeIdentity()`): it never changes
     /// after.
     let identity = Locked<String?>(nil)
+    /// The shares of `sharedReadByteBudget` that reads of the store hold.
+    let readBudget: ReadBudget
     /// The open streams of each owner (``EventAccess/streamOwner``).
     let openStreams = Locked<[String: Int]>([:])
 
@@ -120,6 +127,7 @@
       self.configuration = configuration
       self.logger = logger
       self.feed = EventFeed(capacity: configuration.feedCapacity, byteBudget: configuration.feedByteBudget)
+      self.readBudget = ReadBudget(bytes: configuration.sharedReadByteBudget)
     }
 
     /// Adds `GET`, `HEAD` and `POST` on `path` (such as `"events"`) to `router` or a group of it,
@@ -201,8 +209,9 @@
         limit = min(asked, configuration.maximumPageSize)
       }
       do {
-        let batch = try await store.read(
-          after: selection.after, limit: limit, maximumBytes: configuration.maximumPageBytes)
+        let share = try await readBudget.take(configuration.maximumPageBytes)
+        let batch = try await store.read(after: selection.after, limit: limit, maximumBytes: share.bytes)
+        share.keep(batch.envelopes.reduce(0) { $0 + $1.envelope.payload.count })
         // An event that is no CloudEvent (a metadata key CloudEvents does not allow) is left
         // out, and logged: the page still moves past it, as a stream does.
         var body = Data("[".utf8)
@@ -223,7 +232,14 @@
         if let next = batch.next {
           headers[.lastEventID] = try PositionToken.text(next, store: try await storeIdentity())
         }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        let buffer = ByteBuffer(bytes: body)
+        // The share is held until the client has taken the page, then given back.
+        let page = ResponseBody(contentLength: buffer.readableBytes) { writer in
+          try await writer.write(buffer)
+          withExtendedLifetime(share) {}
+          try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: page)
       } catch {
         return unavailable(error)
       }

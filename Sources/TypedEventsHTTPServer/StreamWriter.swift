@@ -41,8 +41,13 @@
       var sequence = endpoint.feed.join(after: position)
       while !Task.isCancelled {
         var frames = PendingFrames()
+        // The share of the endpoint's read budget a read of the store holds until its client
+        // has taken what it read: released at the end of each turn, or when a write throws.
+        var grant: ReadBudget.Grant?
         if let current = sequence {
-          switch endpoint.feed.take(from: current, limit: configuration.readBatchSize) {
+          switch endpoint.feed.take(
+            from: current, limit: configuration.readBatchSize, maximumBytes: configuration.readByteBudget)
+          {
           case .items(let items, let next):
             // Per event and stream, only what cannot be shared: the access check, and a range.
             var lastSent: EventFeed<Store>.Item?
@@ -53,6 +58,9 @@
             if let lastSent { clientPosition = lastSent.stored.position }
             position = items.last?.stored.position ?? position
             sequence = next
+            // A copy is this stream's own memory: it waits for its share of the read budget.
+            let copy = frames.copyBytes
+            if copy > 0 { grant = try await endpoint.readBudget.take(copy) }
           case .behind:
             // Further behind than the feed keeps: on from the store.
             sequence = nil
@@ -63,8 +71,11 @@
           }
         } else {
           guard endpoint.status.withLock({ $0 }) == .running else { return }
+          let share = try await endpoint.readBudget.take(configuration.readByteBudget)
           let batch = try await endpoint.store.read(
-            after: position, limit: configuration.readBatchSize, maximumBytes: configuration.readByteBudget)
+            after: position, limit: configuration.readBatchSize, maximumBytes: share.bytes)
+          share.keep(batch.envelopes.reduce(0) { $0 + $1.envelope.payload.count })
+          grant = share
           let identity = try await endpoint.storeIdentity()
           for stored in batch.envelopes where selection.admits(stored.envelope) {
             frames.write {
@@ -88,6 +99,8 @@
           try await write(bytes, to: &writer)
           lastWrite = clock.now
         }
+        withExtendedLifetime(grant) {}
+        grant = nil
         if clock.now - lastWrite >= configuration.heartbeatInterval {
           // A stream whose events are all filtered out still moves its client's Last-Event-ID:
           // an `id` line alone sets it and dispatches nothing.
@@ -145,58 +158,58 @@
     }
   }
 
-  /// The frames one turn of a stream writes. Frames from the feed stay a slice of the buffer the
-  /// feed wrote them to when the turn writes one run of adjacent frames that is at least half of
-  /// that buffer (a stream that admits a whole batch writes the feed's own bytes: no copy for
-  /// each of a hundred clients). Otherwise they are copied: a small slice queued on a slow
-  /// connection would keep its whole batch's buffer alive.
+  /// The frames one turn of a stream writes: from the feed, or written from a read of the
+  /// store. Frames from the feed stay a slice of the buffer the feed wrote them to when the turn
+  /// writes one run of adjacent frames that is at least half of that buffer (a stream that
+  /// admits a whole batch writes the feed's own bytes: no copy for each of a hundred clients).
+  /// Otherwise they are copied when the turn is taken (``copyBytes`` says how many bytes first,
+  /// so that the stream can take its share of the read budget before): a small slice queued on
+  /// a slow connection would keep its whole batch's buffer alive.
   private struct PendingFrames {
-    /// The buffer of the run of adjacent frames in one feed batch's buffer, not yet copied.
-    private var run: ByteBuffer?
-    /// Where the run is in ``run``.
-    private var runRange = 0..<0
-    /// The feed's batch whose buffer ``run`` is.
-    private var runBatch = 0
-    /// What came before the run, copied.
-    private var copied = ByteBuffer()
+    /// Runs of adjacent frames in one feed batch's buffer, not yet copied.
+    private var runs: [(buffer: ByteBuffer, range: Range<Int>, batch: Int)] = []
+    /// Frames written from a read of the store.
+    private var written = ByteBuffer()
 
     /// Adds the frame at `range` of the buffer of the feed's batch `batch`, which `frames`
-    /// gives: asked for only when the frame does not extend the run.
+    /// gives: asked for only when the frame does not extend the last run.
     mutating func append(range: Range<Int>, batch: Int, frames: () -> ByteBuffer) {
-      if run != nil, runBatch == batch, runRange.upperBound == range.lowerBound {
-        runRange = runRange.lowerBound..<range.upperBound
+      if let last = runs.indices.last, runs[last].batch == batch, runs[last].range.upperBound == range.lowerBound {
+        runs[last].range = runs[last].range.lowerBound..<range.upperBound
         return
       }
-      flush()
-      run = frames()
-      runRange = range
-      runBatch = batch
+      runs.append((frames(), range, batch))
     }
 
     /// Adds bytes that `body` writes.
     mutating func write(_ body: (inout ByteBuffer) -> Void) {
-      flush()
-      body(&copied)
+      body(&written)
+    }
+
+    /// The bytes ``take()`` copies out of the feed's buffers: none when the turn is one slice.
+    var copyBytes: Int {
+      if runs.count == 1, runs[0].range.count * 2 >= runs[0].buffer.readableBytes { return 0 }
+      return runs.reduce(0) { $0 + $1.range.count }
     }
 
     /// Everything added, nil when nothing was.
     mutating func take() -> ByteBuffer? {
-      if copied.readableBytes == 0, let run, runRange.count * 2 >= run.readableBytes {
-        return runSlice
+      defer { runs = [] }
+      var bytes = written
+      written = ByteBuffer()
+      if copyBytes == 0, let run = runs.first {
+        let slice = run.buffer.getSlice(at: run.buffer.readerIndex + run.range.lowerBound, length: run.range.count)
+        if bytes.readableBytes == 0 { return slice }
+        if let slice { bytes.writeImmutableBuffer(slice) }
+        return bytes
       }
-      flush()
-      return copied.readableBytes > 0 ? copied : nil
-    }
-
-    /// The run's frames: a slice of its buffer, not a copy.
-    private var runSlice: ByteBuffer? {
-      guard let run else { return nil }
-      return run.getSlice(at: run.readerIndex + runRange.lowerBound, length: runRange.count)
-    }
-
-    private mutating func flush() {
-      if let slice = runSlice { copied.writeImmutableBuffer(slice) }
-      run = nil
+      bytes.reserveCapacity(bytes.readableBytes + copyBytes)
+      for run in runs {
+        if let slice = run.buffer.getSlice(at: run.buffer.readerIndex + run.range.lowerBound, length: run.range.count) {
+          bytes.writeImmutableBuffer(slice)
+        }
+      }
+      return bytes.readableBytes > 0 ? bytes : nil
     }
   }
 

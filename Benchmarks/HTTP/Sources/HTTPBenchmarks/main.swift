@@ -10,11 +10,14 @@
 //   handler, which gives the share of the HTTP exchange alone;
 // - latency: append → an `EventsClient`'s bus, one event at a time on an idle loopback;
 // - hostile bodies: 1 MiB of 65,000 keys, or of 65,000 null attributes, against an ordinary
-//   1 MiB batch POSTed to the same endpoint.
+//   1 MiB batch POSTed to the same endpoint;
+// - idle streams: the peak resident memory of a server with 1,000 streams whose clients read
+//   nothing while events of 1 MiB are appended, against the same server before the events,
+//   each in a child process of its own (`--idle-streams-child`), as a peak is per process.
 //
 // Every case runs several times, each on a new server and a new log; the report gives min,
 // median and max, and ratios of medians. `--quick` is a smoke run at tiny sizes; `--output FILE`
-// writes the report there too; `--only fan-out|post|latency|hostile` runs one case (to profile it).
+// writes the report there too; `--only fan-out|post|latency|hostile|idle-streams` runs one case (to profile it).
 
 import AsyncHTTPClient
 import Foundation
@@ -602,6 +605,65 @@ func appendToBusLatencies(probes: Int) async throws -> [Duration] {
   return latencies.withLockedValue { $0 }
 }
 
+// MARK: Idle streams
+
+/// A line of `/proc/self/status` in KiB: `VmRSS` (resident now) or `VmHWM` (its peak).
+func residentKiB(_ field: String) throws -> Int {
+  let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+  guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+    let value = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+  else { throw BenchmarkError("no \(field) in /proc/self/status") }
+  return value
+}
+
+/// The child of the idle-streams case: a server on a new `EventLog` (no fsync) with the
+/// endpoint's default configuration, `streams` clients that read nothing after their request,
+/// then `events` events of 1 MiB appended one at a time. Prints the resident memory with the
+/// streams open and before any event, and the peak at the end, in KiB, as `baseline peak`.
+func idleStreamsChild(streams: Int, events: Int, eventBytes: Int = 1 << 20) async throws {
+  let log = try freshLog(durability: .operatingSystem)
+  let endpoint = EventsEndpoint(store: log, catalog: catalog, access: openAccess, logger: logger)
+  let router = Router()
+  endpoint.addRoutes(to: router, at: "events")
+  let text = String(repeating: "x", count: eventBytes)
+  try await withServer(router, services: [endpoint]) { port in
+    let clients = try SSEClients(port: port, path: "/events", count: streams)
+    // Every stream open, waiting on the feed; the allocator settled.
+    try await Task.sleep(for: .seconds(2))
+    let baseline = try residentKiB("VmRSS")
+    for index in 0..<events {
+      try log.append(try EventEnvelope(Tick(index: index, text: text), id: "big-\(index)", source: "/bench"))
+    }
+    // The feed reads them all (at most `readByteBudget` a read, every `pollInterval` at worst)
+    // and the streams write what their clients' sockets take.
+    try await Task.sleep(for: .seconds(3))
+    let peak = try residentKiB("VmHWM")
+    withExtendedLifetime(clients) {}
+    // Ended here: a graceful shutdown would wait for streams whose clients read nothing.
+    FileHandle.standardOutput.write(Data("\(baseline) \(peak)\n".utf8))
+    exit(0)
+  }
+}
+
+/// Runs ``idleStreamsChild(streams:events:)`` in a new process of this executable; its
+/// resident memory before the events and its peak, in MiB.
+func idleStreamsRun(streams: Int, events: Int) throws -> (baseline: Double, peak: Double) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+  process.arguments = ["--idle-streams-child", "\(streams)", "\(events)"]
+  let output = Pipe()
+  process.standardOutput = output
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  let numbers = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+  guard process.terminationStatus == 0, numbers.count == 2 else {
+    throw BenchmarkError(
+      "the idle-streams child failed (\(process.terminationStatus)): \(String(decoding: data, as: UTF8.self))")
+  }
+  return (numbers[0] / 1024, numbers[1] / 1024)
+}
+
 // MARK: Report
 
 func seconds(_ duration: Duration) -> Double {
@@ -639,6 +701,13 @@ let fanOutEvents = quick ? 300 : 4_000
 /// A multiple of 6, so that ``batchAppend(direct:posted:batches:)`` runs every order alike.
 let postBatches = quick ? 6 : 102
 let probes = quick ? 20 : 300
+if let index = arguments.firstIndex(of: "--idle-streams-child"), arguments.count > index + 2,
+  let streams = Int(arguments[index + 1]), let events = Int(arguments[index + 2])
+{
+  let eventBytes = arguments.count > index + 3 ? Int(arguments[index + 3]) ?? (1 << 20) : 1 << 20
+  try await idleStreamsChild(streams: streams, events: events, eventBytes: eventBytes)
+  exit(0)
+}
 emit("# HTTP benchmarks")
 emit("")
 emit(
@@ -751,6 +820,30 @@ if runs("hostile") {
       "| \(name) | \(bytes) | \(spread(values, milliseconds)) | \(String(format: "%.2f", median(values) / ordinary))× |"
     )
   }
+}
+emit("")
+if runs("idle-streams") {
+  let streams = quick ? 20 : 1_000
+  let events = quick ? 8 : 256
+  let budget = Double(EventsEndpoint<EventLog, Bool>.Configuration().feedByteBudget >> 20)
+  let readBudget = Double(EventsEndpoint<EventLog, Bool>.Configuration().readByteBudget >> 20)
+  section(
+    "## Idle streams: \(streams) streams whose clients read nothing, while \(events) events of 1 MiB are appended",
+    "A server on an `EventLog` (no fsync) with the endpoint's default configuration: the feed keeps at most `feedByteBudget` (\(Int(budget)) MiB) of data and frames, and reads at most `readByteBudget` (\(Int(readBudget)) MiB) at once. \(streams) clients connect, send their request and read nothing more, so every stream has a write pending on a socket that is full. *Baseline*: the server's resident memory with the streams open, before any event. *Peak*: its highest resident memory once \(events) events of 1 MiB (\(events) MiB, more than the budget) were appended and read by the feed, 3 s after the last. Each run in a process of its own. Goal: peak − baseline ≤ `feedByteBudget` + `readByteBudget` + 32 MiB (one read parsed, the allocator's slack).",
+    header: "| baseline: MiB | peak: MiB | peak − baseline: MiB | / (feed budget + read budget) |")
+  var baselines: [Double] = []
+  var peaks: [Double] = []
+  var growths: [Double] = []
+  for _ in 0..<(quick ? 1 : 3) {
+    let run = try idleStreamsRun(streams: streams, events: events)
+    baselines.append(run.baseline)
+    peaks.append(run.peak)
+    growths.append(run.peak - run.baseline)
+  }
+  func mebibytes(_ value: Double) -> String { String(format: "%.0f", value) }
+  emit(
+    "| \(spread(baselines, mebibytes)) | \(spread(peaks, mebibytes)) | \(spread(growths, mebibytes)) "
+      + "| \(String(format: "%.2f", median(growths) / (budget + readBudget)))× |")
 }
 if let outputPath {
   try (report.joined(separator: "\n") + "\n").write(toFile: outputPath, atomically: true, encoding: .utf8)
