@@ -99,6 +99,8 @@
           try await write(bytes, to: &writer)
           lastWrite = clock.now
         }
+        // The turn's share goes back here, once its client has taken what it read; without this
+        // read, the compiler may end the grant's lifetime as soon as it is made.
         withExtendedLifetime(grant) {}
         grant = nil
         if clock.now - lastWrite >= configuration.heartbeatInterval {
