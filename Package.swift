@@ -199,7 +199,7 @@ let package = Package(
       name: "runtime-scenarios", dependencies: ["TypedEvents", "SampleEvents", "HeapInUse"],
       path: "Tests/RuntimeScenarios"),
     .target(name: "HeapInUse", path: "Tests/HeapInUse"),
-    .testTarget(name: "RuntimeScenarioTests", dependencies: ["runtime-scenarios"]),
+    .testTarget(name: "RuntimeScenarioTests", dependencies: ["runtime-scenarios", "TestSupport"]),
     // An app-like target: default main-actor isolation, warnings as errors, subscribing through
     // every form with handlers that touch main-actor state.
     .target(

@@ -81,7 +81,8 @@ struct GoldenDocumentTests {
     guard FileManager.default.fileExists(atPath: asyncAPISchema) else {
       return "no AsyncAPI schema at ../shared/asyncapi/json-schemas"
     }
-    let probe = try? runChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import jsonschema"])
+    let probe = try? runChildProcessBlocking(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import jsonschema"])
     return probe?.status == 0 ? nil : "python3 with the jsonschema package is not installed"
   }
 
@@ -89,9 +90,9 @@ struct GoldenDocumentTests {
     "the AsyncAPI documents validate against the official AsyncAPI 3.0.0 JSON Schema",
     .enabled(
       if: validatorUnavailable == nil, "needs python3 with jsonschema, and ../shared/asyncapi beside the checkout"))
-  func asyncAPIDocumentsValidate() throws {
+  func asyncAPIDocumentsValidate() async throws {
     let documents = Self.goldens.filter { $0.format == .asyncAPI }.map { Self.goldenPath($0.golden) }
-    let result = try runChildProcess(
+    let result = try await runChildProcess(
       URL(fileURLWithPath: "/usr/bin/env"), ["python3", path("Scripts/validate-asyncapi")] + documents)
     #expect(result.status == 0, "\(result.output)\(result.errors)")
     #expect(result.output.components(separatedBy: ": 0 errors").count == documents.count + 1, "\(result.output)")
@@ -105,7 +106,7 @@ struct GoldenDocumentTests {
     .enabled(
       if: FileManager.default.isExecutableFile(atPath: peerPython),
       "needs the peers' Python environment: run Scripts/peers/setup (it pip-installs openapi-spec-validator)"))
-  func openAPIDocumentsValidate() throws {
+  func openAPIDocumentsValidate() async throws {
     let documents = Self.goldens.filter { $0.format == .openAPI }.map { Self.goldenPath($0.golden) }
     let script = """
       import sys
@@ -116,7 +117,7 @@ struct GoldenDocumentTests {
           validate(document)
           print(name + ": valid")
       """
-    let result = try runChildProcess(URL(fileURLWithPath: Self.peerPython), ["-c", script] + documents)
+    let result = try await runChildProcess(URL(fileURLWithPath: Self.peerPython), ["-c", script] + documents)
     #expect(result.status == 0, "\(result.output)\(result.errors)")
     #expect(result.output.components(separatedBy: ": valid").count == documents.count + 1, "\(result.output)")
   }

@@ -4,8 +4,8 @@ import TestSupport
 import Testing
 
 /// Runs the eventgen binary in `folder`; its exit status, standard output and standard error.
-func runEventgen(_ arguments: [String], in folder: String) throws -> ChildProcessResult {
-  try runChildProcess(try eventgen(), arguments, in: URL(fileURLWithPath: folder))
+func runEventgen(_ arguments: [String], in folder: String) async throws -> ChildProcessResult {
+  try await runChildProcess(try eventgen(), arguments, in: URL(fileURLWithPath: folder))
 }
 
 /// `eventgen` as a user meets it: every command's help shows an example that works, the
@@ -26,7 +26,7 @@ struct CommandLineTests {
     return lines[index + 1].trimmingCharacters(in: .whitespaces)
   }
 
-  @Test func everyCommandsHelpShowsAnExampleThatRuns() throws {
+  @Test func everyCommandsHelpShowsAnExampleThatRuns() async throws {
     let folder = try TemporaryFolder()
     // What the examples name: the samples' schemas, and a released copy of them to compare with.
     for name in try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Schemas").path)
@@ -35,16 +35,16 @@ struct CommandLineTests {
       try folder.write("Schemas/\(name)", text)
       try folder.write("released/Schemas/\(name)", text)
     }
-    let rootHelp = try runEventgen(["--help"], in: folder.path)
+    let rootHelp = try await runEventgen(["--help"], in: folder.path)
     #expect(Self.example(in: rootHelp.output)?.hasPrefix("eventgen ") == true, "\(rootHelp.output)")
     // In this order, each example leaves what the next one needs (generate before check).
     for command in Self.commands {
-      let help = try runEventgen([command, "--help"], in: folder.path)
+      let help = try await runEventgen([command, "--help"], in: folder.path)
       #expect(help.status == 0)
       let example = try #require(Self.example(in: help.output), "`eventgen \(command) --help` shows no example")
       let words = example.split(separator: " ").map(String.init)
       #expect(words.prefix(2) == ["eventgen", command])
-      let run = try runEventgen(Array(words.dropFirst()), in: folder.path)
+      let run = try await runEventgen(Array(words.dropFirst()), in: folder.path)
       #expect(run.status == 0, "\(example): \(run.errors)")
       if command == "init" {
         // The dependency it prints names a release, not the --version text.
@@ -55,8 +55,8 @@ struct CommandLineTests {
     }
   }
 
-  @Test func theVersionNamesTheRuntimeContractOfTheGeneratedCode() throws {
-    let run = try runEventgen(["--version"], in: FileManager.default.temporaryDirectory.path)
+  @Test func theVersionNamesTheRuntimeContractOfTheGeneratedCode() async throws {
+    let run = try await runEventgen(["--version"], in: FileManager.default.temporaryDirectory.path)
     let contract = "GeneratedCodeVersion_\(SwiftSourceRenderer.generatedCodeVersion)"
     #expect(run.status == 0)
     #expect(run.output.contains("TypedEvents.\(contract)"), "\(run.output)")
@@ -67,13 +67,13 @@ struct CommandLineTests {
     #expect(runtime.contains("public protocol \(contract) {}"))
   }
 
-  @Test func aMistypedCommandOrOptionSuggestsTheClosestOne() throws {
+  @Test func aMistypedCommandOrOptionSuggestsTheClosestOne() async throws {
     let folder = FileManager.default.temporaryDirectory.path
-    let command = try runEventgen(["generat", "Schemas"], in: folder)
+    let command = try await runEventgen(["generat", "Schemas"], in: folder)
     #expect(command.status == 2)
     #expect(
       command.errors.hasPrefix("Error: Unknown command 'generat'. Did you mean 'generate'?\n"), "\(command.errors)")
-    let option = try runEventgen(["generate", "Schemas", "--outptu", "Out"], in: folder)
+    let option = try await runEventgen(["generate", "Schemas", "--outptu", "Out"], in: folder)
     #expect(option.status == 2)
     #expect(option.errors.contains("Unknown option '--outptu'. Did you mean '--output'?"), "\(option.errors)")
   }

@@ -75,22 +75,22 @@ struct ContractOutputTests {
 
   @Test(
     "the commands write, report current, and fail --check with a diff when stale", arguments: ContractFormat.allCases)
-  func commandWritesAndChecks(_ format: ContractFormat) throws {
+  func commandWritesAndChecks(_ format: ContractFormat) async throws {
     let folder = try TemporaryFolder()
     try folder.write("in/T.events.yaml", schema)
     let target = folder.path + "/contract.json"
     let arguments = [format.rawValue, folder.path + "/in", "--output", target]
-    let written = try runChildProcess(try eventgen(), arguments)
+    let written = try await runChildProcess(try eventgen(), arguments)
     #expect(written.status == 0, "\(written.errors)")
     #expect(written.output == "eventgen: 1 event → \(target): written\n")
     #expect(try folder.read("contract.json") == (try document(folder, format)).first?.contents)
-    let current = try runChildProcess(try eventgen(), arguments + ["--check"])
+    let current = try await runChildProcess(try eventgen(), arguments + ["--check"])
     #expect(current.status == 0)
     #expect(current.output == "eventgen: \(target) is current\n")
 
     try folder.write("in/T.events.yaml", schema + "      note: String?\n")
     let before = try folder.read("contract.json")
-    let stale = try runChildProcess(try eventgen(), arguments + ["--check"])
+    let stale = try await runChildProcess(try eventgen(), arguments + ["--check"])
     #expect(stale.status == 1)
     #expect(stale.output.hasPrefix("--- \(target)\n+++ \(target)\n@@ "))
     #expect(addsTheNoteField(stale.output))
@@ -98,15 +98,15 @@ struct ContractOutputTests {
       stale.errors.contains("\(target) is stale; run: eventgen \(format.rawValue) \(folder.path)/in --output \(target)")
     )
     #expect(try folder.read("contract.json") == before)
-    let rewritten = try runChildProcess(try eventgen(), arguments)
+    let rewritten = try await runChildProcess(try eventgen(), arguments)
     #expect(rewritten.output.hasSuffix(": written\n"))
-    #expect(try runChildProcess(try eventgen(), arguments).output.hasSuffix(": unchanged\n"))
+    #expect(try await runChildProcess(try eventgen(), arguments).output.hasSuffix(": unchanged\n"))
   }
 
-  @Test func aSchemaErrorExitsOneWithLocatedDiagnosticsAndWritesNothing() throws {
+  @Test func aSchemaErrorExitsOneWithLocatedDiagnosticsAndWritesNothing() async throws {
     let folder = try TemporaryFolder()
     try folder.write("in/T.events.yaml", "events:\n  Ping:\n    fields:\n      count: Itn\n")
-    let result = try runChildProcess(
+    let result = try await runChildProcess(
       try eventgen(), ["asyncapi", folder.path + "/in", "--output", folder.path + "/a.json"])
     #expect(result.status == 1)
     #expect(result.errors.contains("\(folder.path)/in/T.events.yaml:4:14: error: "))
@@ -114,12 +114,12 @@ struct ContractOutputTests {
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/a.json"))
   }
 
-  @Test func titleVersionAndConfigOptions() throws {
+  @Test func titleVersionAndConfigOptions() async throws {
     let folder = try TemporaryFolder()
     try folder.write("in/T.events.yaml", schema)
     try folder.write("eventgen-config.yaml", "schemas: [in]\n")
     let target = folder.path + "/a.json"
-    let result = try runChildProcess(
+    let result = try await runChildProcess(
       try eventgen(),
       [
         "asyncapi", "--config", folder.path + "/eventgen-config.yaml", "--output", target, "--title", "Pings",
@@ -128,7 +128,7 @@ struct ContractOutputTests {
     #expect(result.status == 0, "\(result.errors)")
     let text = try folder.read("a.json")
     #expect(text.contains("\"title\": \"Pings\",\n    \"version\": \"2.1.0\""))
-    let usage = try runChildProcess(try eventgen(), ["json-schema", "--output", target])
+    let usage = try await runChildProcess(try eventgen(), ["json-schema", "--output", target])
     #expect(usage.status == 2)
     #expect(usage.errors.contains("--config"))
   }

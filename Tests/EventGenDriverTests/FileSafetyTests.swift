@@ -32,7 +32,7 @@ struct FileSafetyTests {
     return result
   }
 
-  @Test func aRunKilledMidWriteLeavesEveryFileOldOrNew() throws {
+  @Test func aRunKilledMidWriteLeavesEveryFileOldOrNew() async throws {
     let folder = try TemporaryFolder()
     let output = folder.path + "/out"
     try Self.writeSchemas(in: folder, files: 40, events: 40, extra: false)
@@ -46,7 +46,7 @@ struct FileSafetyTests {
     // How long a whole run takes here, to spread the kills over it.
     _ = try OutputWriter.write(old, to: .folder(output))
     let started = Date()
-    let complete = try run(["generate", folder.path + "/in", "--output", output])
+    let complete = try await run(["generate", folder.path + "/in", "--output", output])
     #expect(complete == 0)
     let duration = Date().timeIntervalSince(started)
 
@@ -60,9 +60,9 @@ struct FileSafetyTests {
       // Kill while writing: wait for the first sign of it, then a little, varied, longer.
       let deadline = Date().addingTimeInterval(duration * 3)
       while Date() < deadline, try modificationDates(in: output) == before {
-        usleep(200)
+        try await Task.sleep(nanoseconds: 200_000)
       }
-      Thread.sleep(forTimeInterval: duration / 3 * Double(attempts % 10) / 10)
+      try await Task.sleep(for: .seconds(duration / 3 * Double(attempts % 10) / 10))
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
       attempts += 1
@@ -90,7 +90,7 @@ struct FileSafetyTests {
     #expect(midWrite > 0, "no kill landed while files were being written, in \(attempts) attempts")
 
     // The next run finishes the job and removes the temporary files of the killed ones.
-    #expect(try run(["generate", folder.path + "/in", "--output", output]) == 0)
+    #expect(try await run(["generate", folder.path + "/in", "--output", output]) == 0)
     let after = try FileManager.default.contentsOfDirectory(atPath: output)
     #expect(Set(after) == Set(newByName.keys))
     for (name, bytes) in newByName {
@@ -98,7 +98,7 @@ struct FileSafetyTests {
     }
   }
 
-  @Test func checkNeverWrites() throws {
+  @Test func checkNeverWrites() async throws {
     let folder = try TemporaryFolder()
     let output = folder.path + "/out"
     try Self.writeSchemas(in: folder, files: 3, events: 2, extra: false)
@@ -116,8 +116,8 @@ struct FileSafetyTests {
     let before = try Self.snapshot(output)
 
     #expect(try OutputWriter.check(files, against: .folder(output)).count == 3)
-    #expect(try run(["check", folder.path + "/in", "--output", output]) == 1)
-    #expect(try run(["check", folder.path + "/in", "--output", folder.path + "/nowhere"]) == 1)
+    #expect(try await run(["check", folder.path + "/in", "--output", output]) == 1)
+    #expect(try await run(["check", folder.path + "/in", "--output", folder.path + "/nowhere"]) == 1)
 
     let after = try Self.snapshot(output)
     #expect(Set(after.keys) == Set(before.keys))
@@ -141,13 +141,13 @@ struct FileSafetyTests {
     }
   }
 
-  @Test func foreignFilesStopTheRunBeforeAnythingIsWritten() throws {
+  @Test func foreignFilesStopTheRunBeforeAnythingIsWritten() async throws {
     let folder = try TemporaryFolder()
     try Self.writeSchemas(in: folder, files: 1, events: 1, extra: false)
     try folder.write("out/Mine.swift", "struct Mine {}\n")
-    #expect(try run(["generate", folder.path + "/in", "--output", folder.path + "/out"]) == 2)
+    #expect(try await run(["generate", folder.path + "/in", "--output", folder.path + "/out"]) == 2)
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/out") == ["Mine.swift"])
-    #expect(try run(["generate", folder.path + "/in", "--output", folder.path + "/out", "--force"]) == 0)
+    #expect(try await run(["generate", folder.path + "/in", "--output", folder.path + "/out", "--force"]) == 0)
     #expect(try folder.read("out/Mine.swift") == "struct Mine {}\n")
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/out").count == 2)
   }
@@ -213,9 +213,7 @@ struct FileSafetyTests {
     return process
   }
 
-  private func run(_ arguments: [String]) throws -> Int32 {
-    let process = try launch(arguments)
-    process.waitUntilExit()
-    return process.terminationStatus
+  private func run(_ arguments: [String]) async throws -> Int32 {
+    try await runChildProcess(try eventgen(), arguments).status
   }
 }

@@ -102,12 +102,12 @@ struct StarterTests {
   }
 
   /// Runs the eventgen binary in `folder`; its exit status and standard error.
-  private func eventgen(_ arguments: [String], in folder: String) throws -> (status: Int32, errors: String) {
-    let run = try runEventgen(arguments, in: folder)
+  private func eventgen(_ arguments: [String], in folder: String) async throws -> (status: Int32, errors: String) {
+    let run = try await runEventgen(arguments, in: folder)
     return (run.status, run.errors)
   }
 
-  @Test func lintGenerateAndCheckWarnAndGenerateLooksAfterWriting() throws {
+  @Test func lintGenerateAndCheckWarnAndGenerateLooksAfterWriting() async throws {
     let folder = try TemporaryFolder()
     try folder.write("Package.swift", "// swift-tools-version: 6.1\n")
     try folder.write("Sources/Gen/A.events.yaml", "events:\n  Ping:\n    fields:\n      count: Int\n")
@@ -117,12 +117,13 @@ struct StarterTests {
       ["lint", "Sources/Gen"], ["generate", "Sources/Gen", "--output", "Out"],
       ["check", "Sources/Gen", "--output", "Out"],
     ] {
-      let run = try eventgen(arguments, in: folder.path)
+      let run = try await eventgen(arguments, in: folder.path)
       #expect(run.status == 0, "\(arguments): \(run.errors)")
       #expect(run.errors.contains(warning), "eventgen \(arguments.joined(separator: " ")) did not warn: \(run.errors)")
     }
     // Generated into the target's own folder, the output is the Swift file the target needed.
-    let checkedIn = try eventgen(["generate", "Sources/Gen", "--output", "Sources/Gen/Generated"], in: folder.path)
+    let checkedIn = try await eventgen(
+      ["generate", "Sources/Gen", "--output", "Sources/Gen/Generated"], in: folder.path)
     #expect(checkedIn.status == 0)
     #expect(!checkedIn.errors.contains("warning:"), "\(checkedIn.errors)")
   }

@@ -92,14 +92,14 @@ struct CloudEventsPeerTests {
     }
   }
 
-  func exchange(_ request: Request) throws -> Response {
+  func exchange(_ request: Request) async throws -> Response {
     let input = try Peers.temporaryFile(try JSONEncoder().encode(request), suffix: ".json")
     let output = input.appendingPathExtension("out")
     defer {
       try? FileManager.default.removeItem(at: input)
       try? FileManager.default.removeItem(at: output)
     }
-    _ = try Peers.run(try #require(Peers.python), [Peers.script("cloudevents_peer.py"), input.path, output.path])
+    _ = try await Peers.run(try #require(Peers.python), [Peers.script("cloudevents_peer.py"), input.path, output.path])
     return try JSONDecoder().decode(Response.self, from: Data(contentsOf: output))
   }
 
@@ -120,7 +120,7 @@ struct CloudEventsPeerTests {
     #expect(decoded.isEqual(to: original), "\(context)")
   }
 
-  @Test func theSDKReadsAndWritesEveryModeBackUnchanged() throws {
+  @Test func theSDKReadsAndWritesEveryModeBackUnchanged() async throws {
     let envelopes = try Self.envelopes()
     var messages: [Message] = []
     for envelope in envelopes {
@@ -130,7 +130,7 @@ struct CloudEventsPeerTests {
       Message(
         mode: "batch", headers: ["content-type": EventEnvelope.cloudEventBatchContentType],
         body: try EventEnvelope.cloudEventBatchJSON(envelopes).base64EncodedString()))
-    let response = try exchange(Request(messages: messages, originate: []))
+    let response = try await exchange(Request(messages: messages, originate: []))
     try #require(response.read.count == messages.count && response.written.count == messages.count)
 
     for (index, message) in messages.enumerated() {
@@ -153,14 +153,14 @@ struct CloudEventsPeerTests {
     }
   }
 
-  @Test func aSpecLegalEventWithoutTimeOrUUIDIsForwardedUnchanged() throws {
+  @Test func aSpecLegalEventWithoutTimeOrUUIDIsForwardedUnchanged() async throws {
     let text =
       #"{"specversion":"1.0","type":"com.github.pull_request.opened","source":"https://github.com/cloudevents/spec/pull","#
       + #""subject":"123","id":"A234-1234-1234","comexampleextension1":"value","data":{"number":123}}"#
     let json = Data(text.utf8)
     let envelope = try EventEnvelope(cloudEventJSON: json)
     let messages = try ["structured", "http", "kafka"].map { try message(envelope, $0) }
-    let response = try exchange(Request(messages: messages, originate: []))
+    let response = try await exchange(Request(messages: messages, originate: []))
     for (index, described) in response.read.enumerated() {
       let attributes = try #require(described.first?.attributes)
       #expect(attributes["id"] == .string("A234-1234-1234"), "\(messages[index].mode)")
@@ -178,14 +178,14 @@ struct CloudEventsPeerTests {
     }
   }
 
-  @Test func eventsTheSDKMakesWithItsDefaultsDecodeTyped() throws {
+  @Test func eventsTheSDKMakesWithItsDefaultsDecodeTyped() async throws {
     let envelopes = try Self.envelopes()
     let originate = try envelopes.map {
       Originate(
         type: $0.name, source: "/python-service", subject: $0.subject, data: try JSONText($0.payload),
         extensions: ["partitionkey": "p-1"])
     }
-    let response = try exchange(Request(messages: [], originate: originate))
+    let response = try await exchange(Request(messages: [], originate: originate))
     try #require(response.originated.count == envelopes.count)
     let catalog = SampleEvents.GeneratedEvents.catalog.merging(EdgeCaseEvents.GeneratedEvents.catalog)
     for (made, envelope) in zip(response.originated, envelopes) {

@@ -69,7 +69,7 @@ struct ContractPeerTests {
   }
 
   @Test("every payload validates, and jsonschema and the Swift decoder agree on changed ones", arguments: contracts)
-  func payloadSchemasAgreeWithTheDecoder(_ contract: Contract) throws {
+  func payloadSchemasAgreeWithTheDecoder(_ contract: Contract) async throws {
     var input = ""
     var types: [String: any Event.Type] = [:]
     for name in contract.catalog.eventNames {
@@ -81,7 +81,7 @@ struct ContractPeerTests {
       }
     }
     let python = try #require(Peers.python)
-    let judgements = try Peers.lines(
+    let judgements = try await Peers.lines(
       of: "contract_peer.py", ["agree", contract.schemaPath], input: input, through: python
     )
     .map { line -> Judgement in
@@ -120,20 +120,15 @@ struct ContractPeerTests {
   }
 
   @Test("PyYAML, a YAML 1.1 reader, reads the YAML export as the JSON one", arguments: contracts)
-  func theYAMLExportReadsAsTheJSON(_ contract: Contract) throws {
+  func theYAMLExportReadsAsTheJSON(_ contract: Contract) async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("yaml-export-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let yaml = folder.appendingPathComponent("contract.asyncapi.yaml").path
-    let process = Process()
-    process.executableURL = try eventgen()
-    process.arguments = ["asyncapi", contract.schemas, "--output", yaml]
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0)
+    let export = try await runChildProcess(try eventgen(), ["asyncapi", contract.schemas, "--output", yaml])
+    try #require(export.status == 0, "\(export.errors)")
     let python = try #require(Peers.python)
-    let answer = try Peers.lines(
+    let answer = try await Peers.lines(
       of: "contract_peer.py", ["yaml-equals", yaml, contract.asyncAPIPath], input: "", through: python)
     #expect(answer == ["equal"])
   }
@@ -147,7 +142,7 @@ struct ContractPeerTests {
   @Test(
     "a Python consumer generated from the AsyncAPI document reads what Swift writes, and Swift reads it back",
     arguments: contracts)
-  func aGeneratedPythonConsumerReadsAndWritesTheSameEvents(_ contract: Contract) throws {
+  func aGeneratedPythonConsumerReadsAndWritesTheSameEvents(_ contract: Contract) async throws {
     var input = ""
     var checks: [(EventEnvelope) throws -> Bool] = []
     for name in contract.catalog.eventNames {
@@ -157,7 +152,7 @@ struct ContractPeerTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-consumer-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let python = try #require(Peers.python)
-    let written = try Peers.lines(
+    let written = try await Peers.lines(
       of: "contract_peer.py", ["consume", contract.asyncAPIPath, folder.path], input: input, through: python)
 
     try #require(written.count == checks.count, "the consumer wrote \(written.count) events of \(checks.count)")

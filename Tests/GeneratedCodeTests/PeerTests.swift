@@ -31,8 +31,8 @@ struct PeerTests {
   }
 
   @Test(.enabled(if: Peers.java != nil, Peers.javaMissing))
-  func javaInstantParseReadsEveryTimestampOfAtMostNineDigits() throws {
-    let lines = try Peers.lines(
+  func javaInstantParseReadsEveryTimestampOfAtMostNineDigits() async throws {
+    let lines = try await Peers.lines(
       Self.timestamps.map(\.text), through: try #require(Peers.java), script: "InstantParse.java")
     try #require(lines.count == Self.timestamps.count)
     var refused = 0
@@ -59,8 +59,8 @@ struct PeerTests {
   }
 
   @Test(.enabled(if: Peers.python != nil, Peers.pythonMissing))
-  func pythonFromisoformatReadsEveryTimestampToTheMicrosecond() throws {
-    let lines = try Peers.lines(
+  func pythonFromisoformatReadsEveryTimestampToTheMicrosecond() async throws {
+    let lines = try await Peers.lines(
       Self.timestamps.map(\.text), through: try #require(Peers.python), script: "fromisoformat.py")
     try #require(lines.count == Self.timestamps.count)
     for ((date, text), line) in zip(Self.timestamps, lines) {

@@ -40,8 +40,8 @@ enum Peers {
 
   /// Runs `executable` with `arguments` (and `environment` added to this process's) and returns
   /// its standard output; throws with its standard error when it exits non-zero.
-  static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Data {
-    let result = try runChildProcess(executable, arguments, environment: environment)
+  static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Data {
+    let result = try await runChildProcess(executable, arguments, environment: environment)
     guard result.status == 0 else {
       throw PeerFailure(
         description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) exited "
@@ -52,10 +52,10 @@ enum Peers {
 
   /// Feeds `lines` to a peer's `script` run by `interpreter` on its standard input and returns
   /// the lines it prints.
-  static func lines(_ lines: [String], through interpreter: URL, script: String) throws -> [Substring] {
+  static func lines(_ lines: [String], through interpreter: URL, script: String) async throws -> [Substring] {
     let input = try temporaryFile(Data((lines.joined(separator: "\n") + "\n").utf8), suffix: ".txt")
     defer { try? FileManager.default.removeItem(at: input) }
-    let output = try run(
+    let output = try await run(
       URL(fileURLWithPath: "/bin/sh"),
       ["-c", "\"$0\" \"$1\" < \"$2\"", interpreter.path, Self.script(script), input.path])
     return String(decoding: output, as: UTF8.self).split(separator: "\n")
@@ -65,10 +65,10 @@ enum Peers {
   /// and returns the lines it prints.
   static func lines(
     of script: String, _ arguments: [String], input: String, through interpreter: URL
-  ) throws -> [Substring] {
+  ) async throws -> [Substring] {
     let inputFile = try temporaryFile(Data(input.utf8), suffix: ".txt")
     defer { try? FileManager.default.removeItem(at: inputFile) }
-    let output = try run(
+    let output = try await run(
       URL(fileURLWithPath: "/bin/sh"),
       ["-c", "\"$0\" \"$@\" < \"$INPUT\"", interpreter.path, Self.script(script)] + arguments,
       environment: ["INPUT": inputFile.path])

@@ -13,14 +13,14 @@ struct EventLogScenarioTests {
   }
 
   /// The `fsync` calls of one run of `log-appends`, from strace's record.
-  func fsyncCount(_ durability: String) throws -> Int {
+  func fsyncCount(_ durability: String) async throws -> Int {
     let trace = temporaryPath("strace")
     let log = temporaryPath("log") + ".jsonl"
     defer {
       try? FileManager.default.removeItem(atPath: trace)
       try? FileManager.default.removeItem(atPath: log)
     }
-    let run = try runScenario(
+    let run = try await runScenario(
       "log-appends", arguments: [durability, log],
       wrapper: [Self.strace, "-f", "-qq", "-e", "trace=fsync", "-o", trace],
       timeLimit: 60)
@@ -31,18 +31,18 @@ struct EventLogScenarioTests {
   }
 
   @Test(.enabled(if: straceAvailable, "strace counts the fsync calls (apt-get install strace)"))
-  func everyAppendSyncsOnceABatchIsOneAppendAndANewFileSyncsItsDirectory() throws {
+  func everyAppendSyncsOnceABatchIsOneAppendAndANewFileSyncsItsDirectory() async throws {
     // 10 single appends + 1 batch of 100 + the directory of the new file.
-    #expect(try fsyncCount("fsyncEachAppend") == 12)
+    #expect(try await fsyncCount("fsyncEachAppend") == 12)
   }
 
   @Test(.enabled(if: straceAvailable, "strace counts the fsync calls (apt-get install strace)"))
-  func theOperatingSystemPolicyNeverSyncs() throws {
-    #expect(try fsyncCount("operatingSystem") == 0)
+  func theOperatingSystemPolicyNeverSyncs() async throws {
+    #expect(try await fsyncCount("operatingSystem") == 0)
   }
 
-  func memoryRun(megabytes: Int, mode: String) throws -> (events: Int, bytes: Int, peak: Int) {
-    let run = try runScenario(
+  func memoryRun(megabytes: Int, mode: String) async throws -> (events: Int, bytes: Int, peak: Int) {
+    let run = try await runScenario(
       "log-replay-memory", arguments: ["\(megabytes)", temporaryPath("big") + ".jsonl", mode], timeLimit: 600)
     try #require(!run.timedOut && run.status == 0, "\(run.lines)")
     let values = Dictionary(
@@ -59,8 +59,8 @@ struct EventLogScenarioTests {
   }
 
   @Test(.enabled(if: heapIsMeasurable, "the heap is read through glibc"))
-  func aGigabyteLogReplaysInBoundedMemory() throws {
-    let run = try memoryRun(megabytes: 512, mode: "replay")
+  func aGigabyteLogReplaysInBoundedMemory() async throws {
+    let run = try await memoryRun(megabytes: 512, mode: "replay")
     #expect(run.bytes > 1_000_000_000)
     #expect(run.events > 120_000)
     // A 64 KiB block, a line and the decoded event: a few MiB whatever the log's size.
@@ -69,8 +69,8 @@ struct EventLogScenarioTests {
 
   /// The control: reading the whole log at once, the same measurement sees the log in memory.
   @Test(.enabled(if: heapIsMeasurable, "the heap is read through glibc"))
-  func theMeasurementSeesTheLogWhenItIsReadWhole() throws {
-    let run = try memoryRun(megabytes: 64, mode: "read")
+  func theMeasurementSeesTheLogWhenItIsReadWhole() async throws {
+    let run = try await memoryRun(megabytes: 64, mode: "read")
     #expect(run.peak > run.bytes / 2, "reading \(run.bytes) bytes whole raised the heap by only \(run.peak)")
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs `runtime-scenarios` (Tests/RuntimeScenarios) in child processes: a regression of the
@@ -6,16 +7,16 @@ import Testing
 /// heap is measured in a process where no other test allocates.
 @Suite("Runtime scenarios in a child process", .serialized)
 struct RuntimeScenarioTests {
-  @Test func releasingATokenOnTheMainThreadNeverWaitsForAHandlerThatWaitsForTheMainThread() throws {
-    let run = try runScenario("release-on-main-while-handler-waits-for-main", timeLimit: 30)
+  @Test func releasingATokenOnTheMainThreadNeverWaitsForAHandlerThatWaitsForTheMainThread() async throws {
+    let run = try await runScenario("release-on-main-while-handler-waits-for-main", timeLimit: 30)
     #expect(!run.timedOut, "the process hung: cancel() waited for a handler that waited for the main thread")
     #expect(run.status == 0)
     #expect(run.lines == ["released: true", "handler reached the main thread", "handler finished"])
   }
 
   @Test(.enabled(if: heapIsMeasurable, "the heap is read through glibc"))
-  func replayPerSubjectKeepsMemoryFlatOverAMillionSubjects() throws {
-    let run = try memoryRun(limit: 10_000)
+  func replayPerSubjectKeepsMemoryFlatOverAMillionSubjects() async throws {
+    let run = try await memoryRun(limit: 10_000)
     #expect(run.values["kept subjects"] == "10000")
     #expect(run.values["newest replayable"] == "true")
     #expect(run.values["oldest evicted"] == "true")
@@ -27,8 +28,8 @@ struct RuntimeScenarioTests {
   /// The same with the limit the schema declares (`replay: { per-subject: 10000 }` on the
   /// samples' `ListingEvent` group) and no call: flat too.
   @Test(.enabled(if: heapIsMeasurable, "the heap is read through glibc"))
-  func aDeclaredReplayKeepsMemoryFlatOverAMillionSubjects() throws {
-    let run = try memoryRun(argument: "declared")
+  func aDeclaredReplayKeepsMemoryFlatOverAMillionSubjects() async throws {
+    let run = try await memoryRun(argument: "declared")
     #expect(run.values["kept subjects"] == "10000")
     #expect(run.values["newest replayable"] == "true")
     #expect(run.values["oldest evicted"] == "true")
@@ -38,18 +39,18 @@ struct RuntimeScenarioTests {
   /// The control: with a limit above the subjects published, the same measurement sees the heap
   /// grow by every subject kept, so the flat result above is the limit's doing.
   @Test(.enabled(if: heapIsMeasurable, "the heap is read through glibc"))
-  func theMeasurementSeesGrowthWhenEverySubjectIsKept() throws {
-    let run = try memoryRun(limit: 2_000_000)
+  func theMeasurementSeesGrowthWhenEverySubjectIsKept() async throws {
+    let run = try await memoryRun(limit: 2_000_000)
     #expect(run.values["kept subjects"] == "1000000")
     #expect(run.late - run.early > 50 << 20, "heap grew only from \(run.early) to \(run.late) bytes")
   }
 
-  func memoryRun(limit: Int) throws -> (values: [String: String], early: Int, late: Int) {
-    try memoryRun(argument: "\(limit)")
+  func memoryRun(limit: Int) async throws -> (values: [String: String], early: Int, late: Int) {
+    try await memoryRun(argument: "\(limit)")
   }
 
-  func memoryRun(argument: String) throws -> (values: [String: String], early: Int, late: Int) {
-    let run = try runScenario("replay-memory-per-subject", arguments: [argument], timeLimit: 300)
+  func memoryRun(argument: String) async throws -> (values: [String: String], early: Int, late: Int) {
+    let run = try await runScenario("replay-memory-per-subject", arguments: [argument], timeLimit: 300)
     try #require(!run.timedOut && run.status == 0)
     let values = Dictionary(
       run.lines.compactMap { line -> (String, String)? in
@@ -80,31 +81,13 @@ struct ScenarioRun {
 /// With `wrapper`, such as `["/usr/bin/strace", "-o", path]`, the wrapper runs the scenario.
 func runScenario(
   _ name: String, arguments: [String] = [], wrapper: [String] = [], timeLimit: TimeInterval
-) throws -> ScenarioRun {
-  let process = Process()
-  if let tool = wrapper.first {
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = wrapper.dropFirst() + [scenariosExecutable().path, name] + arguments
-  } else {
-    process.executableURL = scenariosExecutable()
-    process.arguments = [name] + arguments
-  }
-  let output = Pipe()
-  process.standardOutput = output
-  try process.run()
-  let deadline = Date().addingTimeInterval(timeLimit)
-  while process.isRunning && Date() < deadline {
-    Thread.sleep(forTimeInterval: 0.05)
-  }
-  let timedOut = process.isRunning
-  if timedOut {
-    process.terminate()  // SIGTERM; a hung main thread does not stop a signal
-  }
-  process.waitUntilExit()
-  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+) async throws -> ScenarioRun {
+  let command = wrapper + [scenariosExecutable().path, name] + arguments
+  let result = try await runChildProcess(
+    URL(fileURLWithPath: command[0]), Array(command.dropFirst()), timeLimit: timeLimit)
   return ScenarioRun(
-    status: process.terminationStatus, timedOut: timedOut,
-    lines: text.split(separator: "\n").map(String.init))
+    status: result.status, timedOut: result.timedOut,
+    lines: result.output.split(separator: "\n").map(String.init))
 }
 
 /// SwiftPM puts executables and the test bundle in one directory.

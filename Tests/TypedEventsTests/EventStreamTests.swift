@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 import TypedEvents
 
@@ -141,5 +143,52 @@ struct EventStreamTests {
       #expect(weakState != nil)
     }
     #expect(weakState == nil)
+  }
+}
+
+/// Counts the jobs enqueued on an actor, to see whether awaiting a stream's buffered events
+/// leaves the actor and comes back.
+final class CountingExecutor: SerialExecutor {
+  private let queue = DispatchQueue(label: "counting-executor")
+  private let count = Mutex(0)
+
+  var enqueued: Int { count.withLock { $0 } }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    count.withLock { $0 += 1 }
+    let job = UnownedJob(job)
+    let executor = asUnownedSerialExecutor()
+    queue.async { job.runSynchronously(on: executor) }
+  }
+}
+
+actor StreamConsumer {
+  let executor = CountingExecutor()
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+  /// The first `count` ticks of `stream`, and the jobs the actor's executor ran meanwhile.
+  func take(_ count: Int, of stream: EventStream<Tick>) async -> (ticks: [Int], jobs: Int) {
+    let before = executor.enqueued
+    var ticks: [Int] = []
+    for await tick in stream {
+      ticks.append(tick.count)
+      if ticks.count == count { break }
+    }
+    return (ticks, executor.enqueued - before)
+  }
+}
+
+@Suite("Event streams on the consumer's actor")
+struct EventStreamIsolationTests {
+  /// Iterating on an actor stays on it: a buffered event costs no hop to the shared pool and
+  /// back, so a main-actor consumer goes on while blocking work holds every pool thread.
+  @Test func bufferedEventsAreTakenWithoutLeavingTheActor() async {
+    let bus = EventBus()
+    let stream = bus.events(Tick.self)
+    for count in 0..<1_000 { bus.publish(Tick(count: count)) }
+    let consumer = StreamConsumer()
+    let (ticks, jobs) = await consumer.take(1_000, of: stream)
+    #expect(ticks == Array(0..<1_000))
+    #expect(jobs < 10, "each hop off the actor and back enqueues a job: \(jobs) for 1,000 events")
   }
 }

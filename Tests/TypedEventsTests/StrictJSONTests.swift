@@ -131,7 +131,7 @@ struct StrictJSONTests {
   @Test(
     "Accepts and refuses as Python's json made strict does, on random edits of JSON",
     .enabled(if: oracleUnavailable == nil, "needs python3 for Scripts/strict-json-oracle; .ci/run provides it"))
-  func agreesWithPython() throws {
+  func agreesWithPython() async throws {
     let seeds =
       Self.accepted + [
         #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data":{"a":[1,2.5e-3,true,null],"b":"x\u00e9\ud83d\ude00"}}"#,
@@ -145,7 +145,7 @@ struct StrictJSONTests {
       JSONEdits.edit(&bytes, using: &random)
       inputs.append(bytes)
     }
-    let verdicts = try Self.pythonVerdicts(inputs)
+    let verdicts = try await Self.pythonVerdicts(inputs)
     var disagreements: [String] = []
     var refusedCount = 0
     for (bytes, python) in zip(inputs, verdicts) {
@@ -181,18 +181,19 @@ struct StrictJSONTests {
 
   /// Why the oracle cannot run here, or nil when it can.
   static let oracleUnavailable: String? = {
-    let probe = try? runChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import json, base64"])
+    let probe = try? runChildProcessBlocking(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import json, base64"])
     return probe?.status == 0 ? nil : "python3 is not installed"
   }()
 
   /// Python's verdict on each input: `accept`, or `refuse` and why.
-  static func pythonVerdicts(_ inputs: [[UInt8]]) throws -> [String] {
+  static func pythonVerdicts(_ inputs: [[UInt8]]) async throws -> [String] {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strict-json-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = folder.appendingPathComponent("inputs")
     try Data(inputs.map { Data($0).base64EncodedString() }.joined(separator: "\n").utf8).write(to: input)
-    let result = try runChildProcess(
+    let result = try await runChildProcess(
       URL(fileURLWithPath: "/bin/sh"),
       ["-c", "python3 \"$0\" < \"$1\"", oracle, input.path])
     try #require(result.status == 0, "the oracle failed: \(result.errors)")

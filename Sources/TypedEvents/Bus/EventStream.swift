@@ -44,7 +44,7 @@ public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
       // Cancellation ends this consumer only, and for good: no event is taken from the others.
       if Task.isCancelled { return nil }
-      return await state.next()
+      return await state.next(isolation: actor)
     }
   }
 
@@ -166,8 +166,11 @@ final class StreamState<Element: Sendable>: Sendable {
 
   /// The next event, waiting for one if the buffer is empty; nil if the calling task is
   /// cancelled while it waits.
+  ///
+  /// It runs on the caller's actor: a main-actor consumer never waits for a thread of the shared
+  /// pool, which blocking work elsewhere in the process may hold.
   @inlinable
-  func next() async -> Element? {
+  func next(isolation actor: isolated (any Actor)?) async -> Element? {
     // Fast path: an event is waiting, so there is no need to suspend.
     if let ready = buffer.withLock({ $0.popFirst() }) { return ready }
     let id = buffer.withLock { buffer in

@@ -1,5 +1,6 @@
 import BoardEvents
 import Foundation
+import TestSupport
 import Testing
 import TypedEvents
 import TypedEventsHTTPServer
@@ -22,29 +23,16 @@ enum PythonPeer {
     "the peers' Python environment is missing: run Scripts/peers/setup from the repository's root (it pip-installs the CloudEvents SDK into .build/peers-venv)"
 
   /// Runs `Scripts/peers/<script>` with `arguments` and returns its standard output; throws with
-  /// its standard error when it fails. It waits for the child without blocking a thread, as
-  /// the server it talks to runs in this process.
+  /// its standard error when it fails. The child is awaited, not waited for on a thread: the
+  /// server it talks to runs in this process.
   static func run(_ script: String, _ arguments: [String]) async throws -> String {
     let python = try #require(python)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let (output, errors) = (folder.appendingPathComponent("out"), folder.appendingPathComponent("err"))
-    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-    let process = Process()
-    process.executableURL = python
-    process.arguments = [root.appendingPathComponent("Scripts/peers/\(script)").path] + arguments
-    process.standardOutput = try FileHandle(forWritingTo: output)
-    process.standardError = try FileHandle(forWritingTo: errors)
-    let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-      process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-      do { try process.run() } catch { continuation.resume(throwing: error) }
+    let result = try await runChildProcess(
+      python, [root.appendingPathComponent("Scripts/peers/\(script)").path] + arguments)
+    guard result.status == 0 else {
+      throw PeerFailure(description: "\(script) exited \(result.status): \(result.errors)")
     }
-    guard status == 0 else {
-      throw PeerFailure(description: "\(script) exited \(status): \(try String(contentsOf: errors, encoding: .utf8))")
-    }
-    return try String(contentsOf: output, encoding: .utf8)
+    return result.output
   }
 
   struct PeerFailure: Error, CustomStringConvertible {

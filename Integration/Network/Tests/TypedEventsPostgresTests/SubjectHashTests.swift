@@ -10,7 +10,8 @@
     /// Whether python3 runs here, for the test that checks the store's partition hash against
     /// Python's `hashlib`; nil when it does.
     static let pythonMissing: String? = {
-      let probe = try? runChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import hashlib"])
+      let probe = try? runChildProcessBlocking(
+        URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import hashlib"])
       return probe?.status == 0 ? nil : "python3 is not installed: it computes the partition hash the docs give"
     }()
 
@@ -50,7 +51,7 @@
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("subjects-\(UUID()).json")
         defer { try? FileManager.default.removeItem(at: input) }
         try JSONEncoder().encode(subjects).write(to: input)
-        let python = try runChildProcess(
+        let python = try await runChildProcess(
           URL(fileURLWithPath: "/bin/sh"), ["-c", "python3 -c '\(script)' < \(input.path)"])
         #expect(python.status == 0, "\(python.errors)")
         let fromPython = python.output.split(separator: "\n").compactMap { Int($0) }
