@@ -169,7 +169,9 @@ let package = Package(
         + httpServerDependencies + [
           .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"]))
         ],
-      path: "Sources/HTTPExample"),
+      path: "Sources/HTTPExample",
+      // The OpenAPI description it serves, which `eventgen openapi Schemas` writes.
+      resources: [.copy("openapi.json")]),
 
     // FuzzRegressions/ holds inputs that Scripts/fuzz found; the tests read them from disk.
     .testTarget(name: "EventSchemaTests", dependencies: ["EventSchema"], exclude: ["FuzzRegressions"]),

@@ -66,6 +66,7 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
       ] + postgres,
       path: "Sources/HTTPExample",
+      resources: [.copy("openapi.json")],
       swiftSettings: postgreSQL + [.define("HTTPServer"), .define("HTTPClient")]),
     // The HTTP benchmarks (Benchmarks/HTTP, linked as Sources/HTTPBenchmarks): built here in
     // debug, where CI runs them at tiny sizes; Benchmarks/http.sh runs them in release.

@@ -9,8 +9,9 @@
 // directory without one), or, built with the
 // PostgreSQL trait too and TYPEDEVENTS_POSTGRES_URL set, in PostgreSQL (schema
 // TYPEDEVENTS_SCHEMA, default "typedevents"). The bearer token `reader` may read every event;
-// `app` may read them and append boxes. A browser is a third kind of client: the server's page,
-// http://127.0.0.1:8080/?token=reader, lists boxes as they are provisioned.
+// `app` may read them and append boxes, `admin` append any; /events/openapi.json describes the endpoint. A browser
+// is a third kind of client: the server's page, http://127.0.0.1:8080/?token=reader, lists
+// boxes as they are provisioned.
 
 #if HTTPServer && HTTPClient
   import Foundation
@@ -35,9 +36,10 @@
     init(_ description: String) { self.description = description }
   }
 
-  /// What a bearer token may do: `reader` reads, `app` reads and appends boxes.
+  /// What a bearer token may do: `reader` reads, `app` reads and appends boxes, `admin` reads
+  /// and appends events of every type (the contract tests' fuzzer posts as it).
   enum Role: Sendable {
-    case reader, app
+    case reader, app, admin
   }
 
   let access = EventAccess<Role>(
@@ -55,11 +57,12 @@
       return switch token {
       case "reader": Role.reader
       case "app": Role.app
+      case "admin": Role.admin
       default: nil
       }
     },
     authorize: { role, permission in
-      permission.action == .read || (role == .app && permission.type == BoxProvisioned.eventName)
+      permission.action == .read || role == .admin || (role == .app && permission.type == BoxProvisioned.eventName)
     })
 
   let logger = Logger(label: "events-http-example")
@@ -122,6 +125,9 @@
     var configuration = EventsEndpoint<Store, Role>.Configuration()
     // The browser's page sends its token in the query.
     configuration.accessQueryParameters = ["access_token"]
+    // The OpenAPI description that `eventgen openapi Schemas` wrote, at /events/openapi.json.
+    configuration.openAPIDescription = try Bundle.module.url(forResource: "openapi", withExtension: "json")
+      .map { try Data(contentsOf: $0) }
     let endpoint = EventsEndpoint(
       store: store, catalog: GeneratedEvents.catalog, access: access, configuration: configuration)
     let router = Router()

@@ -14,12 +14,14 @@
     }
 
     /// 405 for a method the path does not answer, with `Allow`.
-    static func methodNotAllowed(_ method: HTTPRequest.Method) -> Response {
+    static func methodNotAllowed(
+      _ method: HTTPRequest.Method, path: String = "the events path", allowed: String = allowedMethods
+    ) -> Response {
       var response = EventProblem(
         status: 405, kind: "method-not-allowed", title: "Method not allowed",
-        detail: "the events path answers \(allowedMethods), not \(method.rawValue)"
+        detail: "\(path) answers \(allowed), not \(method.rawValue)"
       ).response
-      response.headers[.allow] = allowedMethods
+      response.headers[.allow] = allowed
       return response
     }
 

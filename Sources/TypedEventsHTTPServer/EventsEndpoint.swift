@@ -91,6 +91,10 @@
       /// The CloudEvents `source` written for stored events that have none, such as those
       /// appended from Swift without one: CloudEvents requires a source. `/`.
       public var defaultSource = "/"
+      /// The OpenAPI description of this endpoint that `eventgen openapi` writes from the same
+      /// schemas as the catalog, served as `GET <path>/openapi.json` (and `HEAD`) when set, to
+      /// anyone: it describes the requests, not the events stored. None.
+      public var openAPIDescription: Data?
 
       /// The defaults.
       public init() {}
@@ -131,14 +135,50 @@
     }
 
     /// Adds `GET`, `HEAD` and `POST` on `path` (such as `"events"`) to `router` or a group of it,
-    /// and 405 with `Allow` for `PUT`, `DELETE` and `PATCH` there.
+    /// and 405 with `Allow` for every other method of the IANA registry there; with
+    /// ``Configuration/openAPIDescription``, `GET` and `HEAD` on `<path>/openapi.json` too (and 405
+    /// for the other methods there).
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>, at path: RouterPath) {
       router.get(path) { request, _ in await self.get(request) }
       router.head(path) { request, _ in await self.get(request, bodiless: true) }
       router.post(path) { request, _ in await self.post(request) }
-      for method in [HTTPRequest.Method.put, .delete, .patch] {
+      for method in Self.unansweredMethods {
         router.on(path, method: method) { _, _ in Self.methodNotAllowed(method) }
       }
+      if let description = configuration.openAPIDescription {
+        let document = path.appendingPath("openapi.json")
+        router.get(document) { _, _ in Self.describe(description, bodiless: false) }
+        router.head(document) { _, _ in Self.describe(description, bodiless: true) }
+        for method in Self.unansweredMethods + [.post] {
+          router.on(document, method: method) { _, _ in
+            Self.methodNotAllowed(method, path: "the OpenAPI description", allowed: "GET, HEAD")
+          }
+        }
+      }
+    }
+
+    /// The methods of the IANA HTTP Method Registry but `GET`, `HEAD`, `POST` and `PRI` (HTTP/2's
+    /// preface): each gets 405 with `Allow` on the endpoint's paths. Hummingbird answers a
+    /// method it has no route for with an empty 404, and has no route for every method.
+    static var unansweredMethods: [HTTPRequest.Method] {
+      let registered = [
+        "ACL", "BASELINE-CONTROL", "BIND", "CHECKIN", "CHECKOUT", "COPY", "LABEL", "LINK", "LOCK", "MERGE",
+        "MKACTIVITY", "MKCALENDAR", "MKCOL", "MKREDIRECTREF", "MKWORKSPACE", "MOVE", "ORDERPATCH", "PROPFIND",
+        "PROPPATCH", "QUERY", "REBIND", "REPORT", "SEARCH", "UNBIND", "UNCHECKOUT", "UNLINK", "UNLOCK", "UPDATE",
+        "UPDATEREDIRECTREF", "VERSION-CONTROL",
+      ].compactMap { HTTPRequest.Method($0) }
+      return [.put, .delete, .patch, .options, .trace, .connect] + registered
+    }
+
+    /// The OpenAPI description, with the media type OpenAPI registers for its JSON form.
+    static func describe(_ description: Data, bodiless: Bool) -> Response {
+      Response(
+        status: .ok,
+        headers: [
+          .contentType: "application/vnd.oai.openapi+json", .contentLength: "\(description.count)",
+          .cacheControl: "no-cache",
+        ],
+        body: bodiless ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: description)))
     }
 
     /// Reads the store for every stream until the service group shuts down or the task is
@@ -173,9 +213,16 @@
         return EventProblem.badRequest("bad-request", "\(error)").response
       }
       if let problem = await positionProblem(selection) { return problem.response }
+      // Checked for a stream too, which reads no limit: a request the description refuses is
+      // refused whatever it is answered with.
+      let limit: Int
+      switch pageLimit(request) {
+      case .success(let value): limit = value
+      case .failure(let problem): return problem.response
+      }
       let accept = request.headers[.accept]?.lowercased() ?? "*/*"
       if accept.contains(EventEnvelope.cloudEventBatchContentType) {
-        var response = await page(request, selection)
+        var response = await page(selection, limit: limit)
         if bodiless { response.body = ResponseBody() }
         return response
       }
@@ -186,6 +233,16 @@
         ).response
       }
       return stream(request, selection, principal: principal, bodiless: bodiless)
+    }
+
+    /// The events a page of `request` holds: its `limit`, capped by the configuration, or the
+    /// default; a 400 `bad-limit` for a limit that is no positive integer.
+    func pageLimit(_ request: Request) -> Result<Int, EventProblem> {
+      guard let text = request.uri.queryParameters["limit"] else { return .success(configuration.defaultPageSize) }
+      guard let asked = Int(String(text)), asked > 0 else {
+        return .failure(.badRequest("bad-limit", "limit must be a positive integer, not \(text)"))
+      }
+      return .success(min(asked, configuration.maximumPageSize))
     }
 
     /// The principal a request authenticates as; nil for none or an error.
@@ -200,14 +257,7 @@
 
     /// A page: the events after the request's position, as a CloudEvents batch; the
     /// `Last-Event-ID` header gives the position to ask for the next page.
-    func page(_ request: Request, _ selection: Selection) async -> Response {
-      var limit = configuration.defaultPageSize
-      if let text = request.uri.queryParameters["limit"] {
-        guard let asked = Int(String(text)), asked > 0 else {
-          return EventProblem.badRequest("bad-limit", "limit must be a positive integer, not \(text)").response
-        }
-        limit = min(asked, configuration.maximumPageSize)
-      }
+    func page(_ selection: Selection, limit: Int) async -> Response {
       do {
         let share = try await readBudget.take(configuration.maximumPageBytes)
         let batch = try await store.read(after: selection.after, limit: limit, maximumBytes: share.bytes)

@@ -321,8 +321,10 @@ struct StrictEdgeTests {
   func methods() async throws {
     let log = try temporaryLog()
     try await withServer(boardEndpoint(log)) { url in
-      for method in [HTTPMethod.PUT, .DELETE, .PATCH] {
-        let answer = try await send(request(url, method: method, body: "{}"))
+      // QUERY and PROPFIND stand for the registry's methods Hummingbird has no name for.
+      for method in [HTTPMethod.PUT, .DELETE, .PATCH, .OPTIONS, .TRACE, .RAW(value: "QUERY"), .RAW(value: "PROPFIND")] {
+        // A TRACE may carry no body.
+        let answer = try await send(request(url, method: method, body: method == .TRACE ? nil : "{}"))
         #expect(answer.status == 405, "\(method)")
         #expect(answer.headers.first(name: "Allow") == "GET, HEAD, POST")
         #expect(answer.problem == "method-not-allowed")
@@ -340,6 +342,32 @@ struct StrictEdgeTests {
     }
   }
 
+  @Test("The OpenAPI description, when configured, is served to anyone at <path>/openapi.json, and only read")
+  func description() async throws {
+    let log = try temporaryLog()
+    let document = Data(#"{"openapi":"3.1.0"}"#.utf8)
+    try await withServer(boardEndpoint(log) { $0.openAPIDescription = document }) { url in
+      let answer = try await send(request(url + "/openapi.json", token: nil))
+      #expect(answer.status == 200)
+      #expect(answer.headers.first(name: "Content-Type") == "application/vnd.oai.openapi+json")
+      #expect(Data(answer.body.utf8) == document)
+      let head = try await send(request(url + "/openapi.json", method: .HEAD, token: nil))
+      #expect(head.status == 200)
+      #expect(head.headers.first(name: "Content-Length") == "\(document.count)")
+      #expect(head.body.isEmpty)
+      for method in [HTTPMethod.POST, .PUT, .DELETE, .RAW(value: "QUERY")] {
+        let refused = try await send(request(url + "/openapi.json", method: method, body: "{}"))
+        #expect(refused.status == 405, "\(method)")
+        #expect(refused.headers.first(name: "Allow") == "GET, HEAD")
+        #expect(refused.problem == "method-not-allowed")
+      }
+    }
+    try await withServer(boardEndpoint(log)) { url in
+      let absent = try await send(request(url + "/openapi.json", token: nil))
+      #expect(absent.status == 404)
+    }
+  }
+
   @Test("A query parameter the method does not read, or one given twice, is 400")
   func parameters() async throws {
     let log = try temporaryLog()
@@ -348,12 +376,15 @@ struct StrictEdgeTests {
       let page = [("Accept", EventEnvelope.cloudEventBatchContentType)]
       for (query, problem) in [
         ("?types=x", "unknown-parameter"), ("?limt=2", "unknown-parameter"), ("?limit=1&limit=2", "repeated-parameter"),
-        ("?subject=a&subject=b", "repeated-parameter"),
+        ("?subject=a&subject=b", "repeated-parameter"), ("?limit=0", "bad-limit"), ("?limit=x", "bad-limit"),
       ] {
         let answer = try await send(request(url + query, headers: page))
         #expect(answer.status == 400, "\(query)")
         #expect(answer.problem == problem, "\(query): \(answer.body)")
       }
+      // A stream reads no limit, yet one the description refuses is refused there too.
+      let stream = try await send(request(url + "?limit=0", headers: [("Accept", "text/event-stream")]))
+      #expect(stream.problem == "bad-limit")
       let post = try await send(
         request(
           url + "?limit=1", method: .POST, headers: [("Content-Type", "application/cloudevents+json")],

@@ -211,6 +211,58 @@
       }
     }
 
+    /// schemathesis in the virtual environment `Scripts/peers/setup` makes under `.build/`.
+    static let schemathesis: String? = {
+      var root = URL(fileURLWithPath: #filePath)
+      for _ in 0..<5 { root.deleteLastPathComponent() }
+      let path = root.appendingPathComponent(".build/schemathesis-venv/bin/schemathesis").path
+      return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+
+    /// schemathesis reads the OpenAPI description the server serves and sends what it generates
+    /// from it, valid and invalid, as a principal that may append every type. Every check but
+    /// one: `positive_data_acceptance` wants every request the description allows accepted, and
+    /// a description cannot say that a subject equals its data's identity or that a position
+    /// must be one this store gave. Pages only (`Accept`): a stream never ends, and the browser
+    /// and the CloudEvents SDK read streams in their own tests.
+    @Test(
+      "schemathesis, from the description the server serves, gets no 5xx and no answer that breaks it",
+      .enabled(
+        if: PostgresEventStoreTests.schemathesis != nil,
+        "needs schemathesis: run Scripts/peers/setup (it pip-installs it into .build/schemathesis-venv)"))
+    func schemathesisFindsNoAnswerThatBreaksTheDescription() async throws {
+      try await withStore { store in
+        let folder = try Self.processFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.appendBoxes(store, 0..<3)
+        let (server, url) = try await Self.httpServer(store)
+        let base = String(url.dropLast("/events".count))
+        // A fixed seed: CI runs the same requests each time; run it by hand with another to
+        // look further.
+        let fuzzer = try ExampleProcess(
+          [
+            "run", url + "/openapi.json", "--url", base, "-H", "Authorization: Bearer admin",
+            "-H", "Accept: \(EventEnvelope.cloudEventBatchContentType)", "--checks", "all",
+            "--exclude-checks", "positive_data_acceptance", "--max-examples", "100", "--seed", "20261129",
+            "--request-timeout", "10",
+          ], schema: store.schema, executable: try #require(Self.schemathesis), environment: ["NO_COLOR": "1"],
+          // It keeps a cache in the folder it runs in.
+          workingDirectory: folder)
+        let status = await fuzzer.exitStatus()
+        #expect(status == 0, "\(fuzzer.output)")
+        // How many requests it sent: enough that passing means something.
+        let counts = fuzzer.output.split(separator: "\n").first { $0.contains(" generated, ") }
+        let generated = try #require(
+          counts.flatMap { $0.split(separator: " ").first.flatMap { Int($0) } }, "\(fuzzer.output)")
+        #expect(generated >= 1_000, "\(counts ?? "")")
+        #expect(!server.output.contains("Fatal error"), "\(server.output.suffix(2_000))")
+        // Whatever it got appended is served: the whole store still reads as events.
+        let events = try await Self.everything(store)
+        for envelope in events { _ = try envelope.decode(using: GeneratedEvents.catalog) }
+        server.kill(SIGKILL)
+      }
+    }
+
     @Test func aPublisherKilledWithAPostInFlightHasEachOfItsEventsStoredOnceAfterARestart() async throws {
       try await withStore { store in
         let folder = try Self.processFolder()
