@@ -16,7 +16,10 @@ extension ContractExporter {
   ///   mode); 201 or 200 lists each event's position.
   /// - **Every refusal the endpoint makes** is a response of `components.responses`, an RFC
   ///   9457 problem (`application/problem+json`), under its status.
-  /// - **Schemas**: the payload schemas of ``ContractExporter``; the CloudEvents attributes
+  /// - **Schemas**: the payload schemas of ``ContractExporter``, but an unsigned 64-bit integer
+  ///   says `format: uint64` (the OpenAPI Format Registry's, 0 to 2^64 − 1) instead of its
+  ///   `maximum`, which OpenAPI tools read as a signed 64-bit integer and cannot (OpenAPIKit,
+  ///   and so swift-openapi-generator, refuses the document); the CloudEvents attributes
   ///   (`CloudEvents-attributes`, as in the AsyncAPI document); `<EventName>-CloudEvent`, the
   ///   structured event of each type (its `type`, `eventversion`, `subject` and `data`);
   ///   `CloudEvent`, one of them; `Batch`, at least one of them; `StoredCloudEvent`, an event
@@ -26,7 +29,7 @@ extension ContractExporter {
   ///   policy reads it; the policy is the app's own.
   public func openAPIDocument(title: String? = nil, version: String? = nil, path: String = "/events") -> JSONValue {
     let payloads = PayloadSchemas(schema: schema, definitionsPointer: "#/components/schemas/")
-    var schemas = payloads.definitions
+    var schemas = Self.boundedByInt64(payloads.definitions)
     schemas[Self.attributesSchemaKey] = Self.sharedAttributes
     let events = schema.files.flatMap(\.events).sorted { $0.name < $1.name }
     for event in events {
@@ -263,4 +266,32 @@ extension ContractExporter {
       "event": ["type": "integer", "description": "In a POST, the index of the event refused."],
     ],
   ]
+}
+
+extension ContractExporter {
+  /// `value` with each `maximum` beyond `Int64.max` (an unsigned 64-bit integer's) replaced by
+  /// `format: uint64`, at any depth.
+  static func boundedByInt64(_ object: JSONObject) -> JSONObject {
+    var result = JSONObject()
+    let beyond = object["maximum"].map { value -> Bool in
+      guard case .number(let number) = value else { return false }
+      return Int64(number.text) == nil && UInt64(number.text) != nil
+    }
+    for member in object.members {
+      if member.key == "maximum" && beyond == true {
+        continue
+      }
+      result[member.key] = boundedByInt64(member.value)
+      if member.key == "type" && beyond == true { result["format"] = "uint64" }
+    }
+    return result
+  }
+
+  static func boundedByInt64(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .object(let object): .object(boundedByInt64(object))
+    case .array(let elements): .array(elements.map(boundedByInt64))
+    default: value
+    }
+  }
 }
