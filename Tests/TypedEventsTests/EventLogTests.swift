@@ -328,4 +328,30 @@ struct EventLogTests {
     // A budget below one line still takes one.
     #expect(try await log.read(after: nil, limit: 10, maximumBytes: 1).envelopes.map(\.envelope.id) == ["1"])
   }
+
+  @Test("A line that is no envelope, where a read bounded in bytes ends, is reported once: by the read that passes it")
+  func aBadLineAtTheByteCutIsReportedOnce() async throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    let big = String(repeating: "x", count: 1_000)
+    try log.append(try EventEnvelope(Tick(source: big, count: 1), id: "1"))
+    let handle = try FileHandle(forWritingTo: log.url)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(("{\"not\": \"an envelope, " + big + "\"}\n").utf8))
+    try handle.close()
+    try log.append(try EventEnvelope(Tick(source: big, count: 3), id: "3"))
+    var ids: [String] = []
+    var skipped: [String] = []
+    var position: EventLog.Position?
+    for _ in 0..<10 {
+      // Room for one line: the first of each read comes whatever its size, the next does not.
+      let batch = try await log.read(after: position, limit: 10, maximumBytes: 10)
+      ids += batch.envelopes.map(\.envelope.id)
+      skipped += batch.skipped
+      if batch.next == position { break }
+      position = batch.next
+    }
+    #expect(ids == ["1", "3"])
+    #expect(skipped.count == 1, "\(skipped)")
+  }
 }

@@ -237,8 +237,10 @@ public final class EventLog: Sendable {
       next = end
       return envelopes.count < limit
     }
+    // A bad line where the budget ended the read is the next read's to report: it starts there.
     return StoredBatch(
-      envelopes: envelopes, skipped: problems.map { "\($0.position): \($0.reason)" }, next: next)
+      envelopes: envelopes, skipped: problems.filter { $0.position < next }.map { "\($0.position): \($0.reason)" },
+      next: next)
   }
 
   /// Whether the file holds bytes after `position` and ends with a newline: a whole line that
