@@ -279,6 +279,7 @@ extension ContractExporter {
     }
     for member in object.members {
       if member.key == "maximum" && beyond == true {
+        if object["type"] == nil { result["format"] = "uint64" }
         continue
       }
       result[member.key] = boundedByInt64(member.value)

@@ -24,7 +24,7 @@ struct EventLogScenarioTests {
       "log-appends", arguments: [durability, log],
       wrapper: [Self.strace, "-f", "-qq", "-e", "trace=fsync", "-o", trace],
       timeLimit: 60)
-    try #require(!run.timedOut && run.status == 0)
+    try #require(!run.timedOut && run.status == 0, "\(run.errors)")
     #expect(run.lines == ["appended: 110"])
     let record = try String(contentsOfFile: trace, encoding: .utf8)
     return record.split(separator: "\n").filter { $0.contains("fsync(") }.count
@@ -44,7 +44,7 @@ struct EventLogScenarioTests {
   func memoryRun(megabytes: Int, mode: String) async throws -> (events: Int, bytes: Int, peak: Int) {
     let run = try await runScenario(
       "log-replay-memory", arguments: ["\(megabytes)", temporaryPath("big") + ".jsonl", mode], timeLimit: 600)
-    try #require(!run.timedOut && run.status == 0, "\(run.lines)")
+    try #require(!run.timedOut && run.status == 0, "\(run.lines) \(run.errors)")
     let values = Dictionary(
       run.lines.compactMap { line -> (String, Int)? in
         guard let colon = line.firstIndex(of: ":"),

@@ -10,7 +10,7 @@ struct RuntimeScenarioTests {
   @Test func releasingATokenOnTheMainThreadNeverWaitsForAHandlerThatWaitsForTheMainThread() async throws {
     let run = try await runScenario("release-on-main-while-handler-waits-for-main", timeLimit: 30)
     #expect(!run.timedOut, "the process hung: cancel() waited for a handler that waited for the main thread")
-    #expect(run.status == 0)
+    #expect(run.status == 0, "\(run.errors)")
     #expect(run.lines == ["released: true", "handler reached the main thread", "handler finished"])
   }
 
@@ -51,7 +51,7 @@ struct RuntimeScenarioTests {
 
   func memoryRun(argument: String) async throws -> (values: [String: String], early: Int, late: Int) {
     let run = try await runScenario("replay-memory-per-subject", arguments: [argument], timeLimit: 300)
-    try #require(!run.timedOut && run.status == 0)
+    try #require(!run.timedOut && run.status == 0, "\(run.errors)")
     let values = Dictionary(
       run.lines.compactMap { line -> (String, String)? in
         guard let colon = line.firstIndex(of: ":") else { return nil }
@@ -74,6 +74,8 @@ struct ScenarioRun {
   var status: Int32
   var timedOut: Bool
   var lines: [String]
+  /// What it wrote to standard error: a crash's backtrace, for the failure's message.
+  var errors: String
 }
 
 /// Runs one scenario of the `runtime-scenarios` executable built beside this test bundle, and
@@ -87,7 +89,7 @@ func runScenario(
     URL(fileURLWithPath: command[0]), Array(command.dropFirst()), timeLimit: timeLimit)
   return ScenarioRun(
     status: result.status, timedOut: result.timedOut,
-    lines: result.output.split(separator: "\n").map(String.init))
+    lines: result.output.split(separator: "\n").map(String.init), errors: result.errors)
 }
 
 /// SwiftPM puts executables and the test bundle in one directory.

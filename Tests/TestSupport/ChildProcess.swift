@@ -27,33 +27,37 @@ public struct ChildProcessResult: Sendable {
 /// - Parameters:
 ///   - folder: the working directory; the test process's own when nil.
 ///   - environment: variables added to (or replacing) the test process's environment.
-///   - timeLimit: seconds after which the child is sent SIGTERM and the result says
-///     ``ChildProcessResult/timedOut``; none when nil.
+///   - timeLimit: seconds after which the child is sent SIGTERM (and SIGKILL 10 seconds later)
+///     and the result says ``ChildProcessResult/timedOut``; none when nil. Cancelling the
+///     calling task ends the child the same way.
 public func runChildProcess(
   _ executable: URL, _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:],
   timeLimit: TimeInterval? = nil
 ) async throws -> ChildProcessResult {
   let child = try PreparedChild(executable, arguments, in: folder, environment: environment)
   defer { child.removeFiles() }
-  let state = ChildState()
+  let state = ChildState(child.process)
   let process = child.process
-  try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-    process.terminationHandler = { _ in
-      state.finish()
-      continuation.resume()
+  try await withTaskCancellationHandler {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      process.terminationHandler = { _ in
+        state.finish()
+        continuation.resume()
+      }
+      do {
+        try process.run()
+      } catch {
+        process.terminationHandler = nil
+        continuation.resume(throwing: error)
+        return
+      }
+      if let timeLimit {
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit) { state.stop(timedOut: true) }
+      }
     }
-    do {
-      try process.run()
-    } catch {
-      process.terminationHandler = nil
-      continuation.resume(throwing: error)
-      return
-    }
-    if let timeLimit {
-      let pid = process.processIdentifier
-      // SIGTERM: a hung main thread does not stop a signal.
-      DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit) { state.terminateIfRunning(pid) }
-    }
+  } onCancel: {
+    // A test's own time limit cancels it: the child goes too.
+    state.stop(timedOut: false)
   }
   return child.result(timedOut: state.timedOut)
 }
@@ -103,18 +107,34 @@ private struct PreparedChild {
 /// Whether the child has ended, and whether its time limit ended it.
 private final class ChildState: @unchecked Sendable {
   private let lock = NSLock()
+  private let process: Process
   private var finished = false
   private var terminated = false
 
+  init(_ process: Process) {
+    self.process = process
+  }
+
   func finish() { lock.withLock { finished = true } }
 
-  /// Sends SIGTERM unless the child's end has been reported (under the lock that `finish()`
-  /// takes, so the two cannot interleave).
-  func terminateIfRunning(_ pid: Int32) {
+  /// Sends SIGTERM (a hung main thread does not stop a signal), then SIGKILL 10 seconds later to
+  /// a child that handles the first, unless the child has ended: Foundation's `isRunning` turns
+  /// false once it has reaped the child, before it reports the end, so a pid that another
+  /// process may have taken since is never signalled. A child that leads its own process group
+  /// has the group signalled, so that what a wrapper (`strace`, `sh -c`) started ends too.
+  func stop(timedOut: Bool) {
+    guard signal(SIGTERM, timedOut: timedOut) else { return }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 10) { _ = self.signal(SIGKILL, timedOut: timedOut) }
+  }
+
+  private func signal(_ number: Int32, timedOut: Bool) -> Bool {
     lock.withLock {
-      guard !finished else { return }
-      terminated = true
-      kill(pid, SIGTERM)
+      guard !finished, process.isRunning else { return false }
+      if timedOut { terminated = true }
+      let pid = process.processIdentifier
+      if getpgid(pid) == pid { kill(-pid, number) }
+      kill(pid, number)
+      return true
     }
   }
 

@@ -181,7 +181,8 @@ actor StreamConsumer {
 @Suite("Event streams on the consumer's actor")
 struct EventStreamIsolationTests {
   /// Iterating on an actor stays on it: a buffered event costs no hop to the shared pool and
-  /// back, so a main-actor consumer goes on while blocking work holds every pool thread.
+  /// back, so a main-actor consumer of buffered events goes on while blocking work holds every
+  /// pool thread.
   @Test func bufferedEventsAreTakenWithoutLeavingTheActor() async {
     let bus = EventBus()
     let stream = bus.events(Tick.self)

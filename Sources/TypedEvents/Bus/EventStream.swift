@@ -167,8 +167,10 @@ final class StreamState<Element: Sendable>: Sendable {
   /// The next event, waiting for one if the buffer is empty; nil if the calling task is
   /// cancelled while it waits.
   ///
-  /// It runs on the caller's actor: a main-actor consumer never waits for a thread of the shared
-  /// pool, which blocking work elsewhere in the process may hold.
+  /// It runs on the caller's actor: an event already in the buffer is taken without a hop to the
+  /// shared pool and back, so a main-actor consumer of buffered events goes on while blocking
+  /// work elsewhere in the process holds the pool's threads. (Resuming a consumer that waited
+  /// for an event still goes through the pool.)
   @inlinable
   func next(isolation actor: isolated (any Actor)?) async -> Element? {
     // Fast path: an event is waiting, so there is no need to suspend.
