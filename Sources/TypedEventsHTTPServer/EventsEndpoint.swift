@@ -260,7 +260,10 @@
     func page(_ selection: Selection, limit: Int) async -> Response {
       do {
         let share = try await readBudget.take(configuration.maximumPageBytes)
-        let batch = try await store.read(after: selection.after, limit: limit, maximumBytes: share.bytes)
+        // The store passes over other types and subjects: a page holds `limit` of the events asked
+        // for when the store has them, however many others lie between.
+        let batch = try await store.read(
+          after: selection.after, limit: limit, maximumBytes: share.bytes, matching: selection.filter)
         share.keep(batch.envelopes.reduce(0) { $0 + $1.envelope.payload.count })
         // An event that is no CloudEvent (a metadata key CloudEvents does not allow) is left
         // out, and logged: the page still moves past it, as a stream does.

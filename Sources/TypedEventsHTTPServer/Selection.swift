@@ -18,10 +18,8 @@
       var after: Store.Position?
       /// The identity of the store ``after``'s token is from; nil in a token without one.
       var afterStore: String?
-      var types: Set<String>?
-      var subject: String?
-      /// ``subject`` as a UUID, when it is one: a UUID subject matches in any case.
-      var subjectUUID: UUID?
+      /// The types and subject asked for, which a store passes over the rest with.
+      var filter: EventReadFilter
       var principal: Principal
       var authorize: @Sendable (Principal, EventPermission) -> Bool
 
@@ -43,9 +41,8 @@
           afterStore = store
         }
         let types = request.uri.queryParameters.getAll("type")
-        self.types = types.isEmpty ? nil : Set(types)
-        subject = request.uri.queryParameters["subject"].map(String.init)
-        subjectUUID = subject.flatMap(UUID.init(uuidString:))
+        let subject = request.uri.queryParameters["subject"].map(String.init)
+        filter = EventReadFilter(types: types.isEmpty ? nil : Set(types), subject: subject)
         if let subject, !types.isEmpty,
           !types.contains(where: {
             access.authorize(principal, EventPermission(action: .read, type: $0, subject: subject))
@@ -62,12 +59,9 @@
 
       /// Whether the request selects the event that `permission` reads, and its principal may.
       func admits(_ permission: EventPermission) -> Bool {
-        if let types, !types.contains(permission.type) { return false }
-        if let subject, permission.subject != subject {
-          // Stored as Swift writes a UUID (upper case), asked for as another language does.
-          guard let subjectUUID, permission.subject.flatMap(UUID.init(uuidString:)) == subjectUUID else { return false }
-        }
-        return authorize(principal, permission)
+        // A UUID subject is stored as Swift writes it (upper case), and asked for as another
+        // language does: the filter compares UUIDs by value.
+        filter.admits(name: permission.type, subject: permission.subject) && authorize(principal, permission)
       }
     }
   }

@@ -73,7 +73,7 @@
           guard endpoint.status.withLock({ $0 }) == .running else { return }
           let share = try await endpoint.readBudget.take(configuration.readByteBudget)
           let batch = try await endpoint.store.read(
-            after: position, limit: configuration.readBatchSize, maximumBytes: share.bytes)
+            after: position, limit: configuration.readBatchSize, maximumBytes: share.bytes, matching: selection.filter)
           share.keep(batch.envelopes.reduce(0) { $0 + $1.envelope.payload.count })
           grant = share
           let identity = try await endpoint.storeIdentity()

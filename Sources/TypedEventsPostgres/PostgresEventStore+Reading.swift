@@ -55,6 +55,83 @@
       }
     }
 
+    /// Only the events `filter` wants leave the server: the query passes over the others and
+    /// sends, besides the wanted events' keys and sizes, only the key of the last event it
+    /// looked at (at most `limit` and 10,000 more), where the next read goes on; a second query
+    /// then reads the events kept.
+    public func read(
+      after position: Position?, limit: Int, maximumBytes: Int, matching filter: EventReadFilter
+    ) async throws -> StoredBatch<Position> {
+      if filter.isEmpty { return try await read(after: position, limit: limit, maximumBytes: maximumBytes, on: nil) }
+      let after = position ?? Position(transaction: 0, sequence: 0)
+      // PostgreSQL's text holds no NUL, nor does any stored event (appends refuse it): a type or
+      // subject with one matches nothing, and is not sent, which PostgreSQL would refuse.
+      let types = filter.types.map { $0.filter { !$0.contains("\0") }.sorted() }
+      let matchesNothing = types?.isEmpty == true || filter.subject?.contains("\0") == true
+      let subject = matchesNothing ? nil : filter.subject
+      // A UUID subject matches in any case; its text differs from another spelling only in case.
+      let anyCase = filter.subjectUUID != nil
+      let keys: PostgresQuery = """
+        SELECT tx_text, position, wanted, bytes FROM (
+          SELECT tx::text AS tx_text, tx, position, wanted, bytes,
+            row_number() OVER (ORDER BY tx DESC, position DESC) = 1 AS is_last
+          FROM (
+            SELECT tx, position, wanted, CASE WHEN wanted THEN octet_length(payload::text) ELSE 0 END AS bytes
+            FROM (
+              SELECT tx, position, payload,
+                NOT \(matchesNothing)
+                AND (\(types)::text[] IS NULL OR name = ANY(\(types)::text[]))
+                AND (\(subject)::text IS NULL OR subject = \(subject)::text
+                  OR (\(anyCase) AND lower(subject) = lower(\(subject)::text))) AS wanted
+              FROM \(unescaped: schema).events
+              WHERE (tx, position) > (\(String(after.transaction))::xid8, \(after.sequence))
+                AND tx < pg_snapshot_xmin(pg_current_snapshot())
+              ORDER BY tx, position LIMIT \(max(1, limit) + Self.filteredReadMargin)
+            ) AS looked
+          ) AS sized
+        ) AS marked
+        WHERE wanted OR is_last
+        ORDER BY tx, position
+        """
+      let (logger, schema) = (logger, schema)
+      return try await withLiveConnection { connection in
+        // Which to keep, within `limit` and `maximumBytes`, and where the next read starts.
+        var kept: [Position] = []
+        var next = position
+        var total = 0
+        var cut = false
+        for try await (tx, sequence, wanted, bytes) in try await connection.query(keys, logger: logger).decode(
+          (String, Int64, Bool, Int64).self)
+        {
+          let here = Position(transaction: UInt64(tx) ?? 0, sequence: sequence)
+          if cut { continue }
+          if wanted {
+            if kept.count == max(1, limit) || (!kept.isEmpty && total + Int(bytes) > maximumBytes) {
+              cut = true
+              continue
+            }
+            kept.append(here)
+            total += Int(bytes)
+          }
+          next = here
+        }
+        guard !kept.isEmpty else { return StoredBatch(envelopes: [], skipped: [], next: next) }
+        let list = kept.map { "('\($0.transaction)'::xid8, \($0.sequence))" }.joined(separator: ", ")
+        let rows: PostgresQuery = """
+          SELECT \(unescaped: Self.envelopeColumns) FROM \(unescaped: schema).events
+          WHERE (tx, position) IN (\(unescaped: list))
+          ORDER BY tx, position
+          """
+        var batch = try await Self.decodeBatch(connection.query(rows, logger: logger), after: position)
+        batch.next = next
+        return batch
+      }
+    }
+
+    /// How many events more than its limit a filtered read looks at before it returns what it
+    /// has.
+    static let filteredReadMargin = 10_000
+
     /// The columns every read selects, in the order ``storedEnvelope(_:)`` decodes them.
     /// `tx::text AS tx_text`: a bare `ORDER BY tx` would otherwise sort by the output column,
     /// the text, and put transaction 1000 before 999.

@@ -354,4 +354,38 @@ struct EventLogTests {
     #expect(ids == ["1", "3"])
     #expect(skipped.count == 1, "\(skipped)")
   }
+
+  @Test("A filtered read passes over other types and subjects; its limit and bytes count only what it keeps")
+  func filteredReads() async throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    // One wanted event in ten: a tick about the UUID, among ticks about another subject and tocks
+    // about the same one.
+    let wanted = UUID()
+    let filler = String(repeating: "x", count: 500)
+    try log.append(
+      contentsOf: try (0..<100).map { index -> EventEnvelope in
+        if index % 10 == 9 { return try EventEnvelope(Tick(source: wanted.uuidString, count: index), id: "\(index)") }
+        if index % 2 == 0 { return try EventEnvelope(Tick(source: filler, count: index), id: "\(index)") }
+        return try EventEnvelope(Tock(source: wanted.uuidString), id: "\(index)")
+      })
+    // Asked for as another language writes a UUID: lower case.
+    let filter = EventReadFilter(types: [Tick.eventName], subject: wanted.uuidString.lowercased())
+    let first = try await log.read(after: nil, limit: 3, maximumBytes: .max, matching: filter)
+    #expect(first.envelopes.map(\.envelope.id) == ["9", "19", "29"])
+    // The limit stopped it: the next read starts after the last event kept.
+    #expect(first.next == first.envelopes.last?.position)
+    let rest = try await log.read(after: first.next, limit: 100, maximumBytes: .max, matching: filter)
+    #expect(rest.envelopes.map(\.envelope.id) == stride(from: 39, to: 100, by: 10).map { "\($0)" })
+    // The end reached: past every event, wanted or not.
+    #expect(rest.next == (try await log.endPosition()))
+    // Bytes count what is kept: a budget of one and a half kept lines keeps one, however many
+    // bytes of other events lie between.
+    let line = Int(first.envelopes[0].position.offset - (try await log.read(after: nil, limit: 9).next?.offset ?? 0))
+    let bounded = try await log.read(after: nil, limit: 10, maximumBytes: line * 3 / 2, matching: filter)
+    #expect(bounded.envelopes.map(\.envelope.id) == ["9"])
+    // Without a filter, the same read as before.
+    let all = try await log.read(after: nil, limit: 5, maximumBytes: .max, matching: .all)
+    #expect(all.envelopes.map(\.envelope.id) == ["0", "1", "2", "3", "4"])
+  }
 }

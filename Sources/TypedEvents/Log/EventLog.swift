@@ -226,22 +226,35 @@ public final class EventLog: Sendable {
   }
 
   /// ``read(after:limit:)`` as a store's batch: each envelope with the position after its line;
-  /// none whose line would take the lines read past `maximumBytes`, but the first.
-  func storedBatch(after position: Position?, limit: Int, maximumBytes: Int = .max) throws -> StoredBatch<Position> {
+  /// none whose line would take the kept lines past `maximumBytes`, but the first. With a
+  /// filter, lines it does not want are passed over and count against neither bound; at most
+  /// `limit` and ``filteredReadMargin`` more lines are looked at.
+  func storedBatch(
+    after position: Position?, limit: Int, maximumBytes: Int = .max, matching filter: EventReadFilter = .all
+  ) throws -> StoredBatch<Position> {
     var envelopes: [StoredEnvelope<Position>] = []
     var next = position ?? .start
     guard limit > 0 else { return StoredBatch(envelopes: [], skipped: [], next: next) }
+    var kept = 0
+    var looked = 0
     let problems = try scanEnvelopes(after: position, includingUnfinishedLine: false) { _, entry, end in
-      if !envelopes.isEmpty && end.offset - (position?.offset ?? 0) > maximumBytes { return false }
-      entry.map { envelopes.append(StoredEnvelope(position: end, envelope: $0.envelope)) }
+      let wanted = entry.map { filter.admits($0.envelope) } ?? true
+      let size = Int(end.offset - next.offset)
+      if wanted && !envelopes.isEmpty && kept + size > maximumBytes { return false }
+      if wanted, let entry { envelopes.append(StoredEnvelope(position: end, envelope: entry.envelope)) }
+      if wanted { kept += size }
       next = end
-      return envelopes.count < limit
+      looked += 1
+      return envelopes.count < limit && looked < limit + Self.filteredReadMargin
     }
     // A bad line where the budget ended the read is the next read's to report: it starts there.
     return StoredBatch(
       envelopes: envelopes, skipped: problems.filter { $0.position < next }.map { "\($0.position): \($0.reason)" },
       next: next)
   }
+
+  /// How many lines more than its limit a filtered read looks at before it returns what it has.
+  static let filteredReadMargin = 10_000
 
   /// Whether the file holds bytes after `position` and ends with a newline: a whole line that
   /// a reader at `position` has not read.

@@ -22,6 +22,16 @@ public protocol EventStore: Sendable {
   /// on.
   func read(after position: Position?, limit: Int, maximumBytes: Int) async throws -> StoredBatch<Position>
 
+  /// ``read(after:limit:maximumBytes:)`` of the envelopes `filter` wants: `limit` and
+  /// `maximumBytes` count those only, and ``StoredBatch/next`` is after the last envelope the
+  /// read looked at, wanted or not, so that the reader goes on past the others. A read looks at
+  /// a bounded number of envelopes (the default, `limit`; ``EventLog`` and the PostgreSQL
+  /// store, `limit` and 10,000 more), so it may return fewer than `limit` before the store's
+  /// end: read again from `next`.
+  func read(
+    after position: Position?, limit: Int, maximumBytes: Int, matching filter: EventReadFilter
+  ) async throws -> StoredBatch<Position>
+
   /// Returns when there may be envelopes after `position`, or at the latest after `timeout`. A
   /// wake-up, not a promise: readers read again either way, so a missed wake-up costs latency,
   /// never an envelope.
@@ -59,6 +69,16 @@ extension EventStore {
         break
       }
     }
+    return batch
+  }
+
+  /// ``read(after:limit:maximumBytes:)``, then the envelopes `filter` does not want left out:
+  /// `limit` counts them all. Stores of this package pass over them where they read.
+  public func read(
+    after position: Position?, limit: Int, maximumBytes: Int, matching filter: EventReadFilter
+  ) async throws -> StoredBatch<Position> {
+    var batch = try await read(after: position, limit: limit, maximumBytes: maximumBytes)
+    if !filter.isEmpty { batch.envelopes.removeAll { !filter.admits($0.envelope) } }
     return batch
   }
 
@@ -144,6 +164,14 @@ extension EventLog: EventStore {
   /// they are read, and the read ends before the line that would pass it.
   public func read(after position: Position?, limit: Int, maximumBytes: Int) async throws -> StoredBatch<Position> {
     try storedBatch(after: position, limit: limit, maximumBytes: maximumBytes)
+  }
+
+  /// Lines of other types and subjects are read (the grammar checks each) but not kept, and
+  /// count against neither `limit` nor `maximumBytes`; a read looks at `limit` and 10,000 more.
+  public func read(
+    after position: Position?, limit: Int, maximumBytes: Int, matching filter: EventReadFilter
+  ) async throws -> StoredBatch<Position> {
+    try storedBatch(after: position, limit: limit, maximumBytes: maximumBytes, matching: filter)
   }
 
   /// A digest of the log's first whole line (FNV-1a, 64 bits, in hex): the first envelope's

@@ -256,6 +256,28 @@ struct EventsEndpointTests {
     }
   }
 
+  @Test("A page of one subject holds its limit of that subject's events, however many others lie between")
+  func pagesPassOverOtherSubjects() async throws {
+    let log = try temporaryLog()
+    // Nine notes about other boards between two about b7, appended from Swift.
+    try log.append(
+      contentsOf: try (0..<60).map { index in
+        try EventEnvelope(
+          NoteAdded(board: BoardID(index % 10 == 7 ? "b7" : "other-\(index)"), text: "\(index)", author: "a"),
+          id: "n\(index)", source: "/tests")
+      })
+    try await withServer(boardEndpoint(log)) { url in
+      let page = [("Accept", EventEnvelope.cloudEventBatchContentType)]
+      let first = try await send(request(url + "?subject=b7&limit=3", headers: page))
+      #expect(
+        try EventEnvelope.envelopes(cloudEventBatchJSON: Data(first.body.utf8)).map(\.id) == ["n7", "n17", "n27"])
+      let after = try #require(first.headers.first(name: "Last-Event-ID"))
+      let second = try await send(request(url + "?subject=b7&limit=3&after=\(after)", headers: page))
+      #expect(
+        try EventEnvelope.envelopes(cloudEventBatchJSON: Data(second.body.utf8)).map(\.id) == ["n37", "n47", "n57"])
+    }
+  }
+
   @Test("An event without a source gets the default one; one that is no CloudEvent is left out of pages and streams")
   func eventsThatAreNoCloudEvents() async throws {
     let log = try temporaryLog()

@@ -153,6 +153,51 @@
       }
     }
 
+    /// The query passes over other types and subjects: the limit and the bytes count only what
+    /// it keeps, and the next read starts past the others.
+    @Test func aFilteredReadKeepsTheTypesAndSubjectItIsAskedForAndGoesOnPastTheRest() async throws {
+      try await withStore { store in
+        let wanted = BoxID(UUID())
+        let item = Item(id: ItemID(UUID()), title: "an item", tags: [])
+        // One wanted event in ten, between boxes about other ids and items put in the same box.
+        try await store.append(
+          (0..<100).map { index -> EventEnvelope in
+            if index % 10 == 9 { return try EventEnvelope(Self.box("\(index)", wanted)) }
+            if index % 2 == 0 { return try EventEnvelope(Self.box("\(index)")) }
+            return try EventEnvelope(ItemProvisioned(boxId: wanted, item: item))
+          })
+        // Asked for as another language writes a UUID: lower case.
+        let filter = EventReadFilter(
+          types: [BoxProvisioned.eventName], subject: wanted.rawValue.uuidString.lowercased())
+        let first = try await store.read(after: nil, limit: 3, maximumBytes: .max, matching: filter)
+        #expect(Self.titles(first) == ["9", "19", "29"])
+        #expect(first.next == first.envelopes.last?.position)
+        let rest = try await store.read(after: first.next, limit: 100, maximumBytes: .max, matching: filter)
+        #expect(Self.titles(rest) == stride(from: 39, to: 100, by: 10).map { "\($0)" })
+        #expect(rest.next == (try await store.endPosition()))
+        // Nothing after the end: the same position again.
+        let none = try await store.read(after: rest.next, limit: 10, maximumBytes: .max, matching: filter)
+        #expect(none.envelopes.isEmpty && none.next == rest.next)
+        // The bytes count only what is kept: a budget of one kept payload keeps one.
+        let one = first.envelopes[0].envelope.payload.count
+        let bounded = try await store.read(after: nil, limit: 10, maximumBytes: one, matching: filter)
+        #expect(Self.titles(bounded) == ["9"])
+        // A type alone, and a subject alone.
+        let items = try await store.read(
+          after: nil, limit: 100, maximumBytes: .max, matching: EventReadFilter(types: [ItemProvisioned.eventName]))
+        #expect(items.envelopes.count == 40)
+        let about = try await store.read(
+          after: nil, limit: 100, maximumBytes: .max, matching: EventReadFilter(subject: wanted.rawValue.uuidString))
+        #expect(about.envelopes.count == 50)
+        // A subject or type with NUL, which PostgreSQL's text cannot hold, matches nothing: the
+        // read goes past everything instead of failing.
+        for nothing in [EventReadFilter(subject: "a\u{0}b"), EventReadFilter(types: ["x\u{0}"])] {
+          let empty = try await store.read(after: nil, limit: 10, maximumBytes: .max, matching: nothing)
+          #expect(empty.envelopes.isEmpty && empty.next == rest.next, "\(nothing)")
+        }
+      }
+    }
+
     @Test func aStoreOfAnUnreleasedBuildOrOfANewerReleaseIsRefusedAndLeftAsItIs() async throws {
       try await withStore { store in
         try await store.append(Self.box("kept"))
