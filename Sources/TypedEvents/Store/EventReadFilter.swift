@@ -2,8 +2,8 @@ import Foundation
 
 /// The envelopes a reader wants: some types, about one subject. Given to
 /// ``EventStore/read(after:limit:maximumBytes:matching:)``, it lets a store pass over the rest
-/// where it reads (the PostgreSQL store in its query, before any row leaves the server), and
-/// count only what it returns against the read's limits.
+/// where it reads (the PostgreSQL store in its query, so that their rows never leave the
+/// server), and count only what it returns against the read's limits.
 public struct EventReadFilter: Sendable, Hashable {
   /// The wire type names wanted; every type when nil.
   public var types: Set<String>?
