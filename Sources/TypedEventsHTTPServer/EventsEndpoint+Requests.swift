@@ -1,4 +1,5 @@
 #if HTTPServer
+  import Foundation
   import HTTPTypes
   import Hummingbird
 
@@ -6,6 +7,30 @@
   extension EventsEndpoint {
     /// The methods the endpoint's path answers, as `Allow` lists them.
     static var allowedMethods: String { "GET, HEAD, POST" }
+
+    /// The methods of the IANA HTTP Method Registry but `GET`, `HEAD`, `POST` and `PRI` (HTTP/2's
+    /// preface): each gets 405 with `Allow` on the endpoint's paths. Hummingbird answers a
+    /// method it has no route for with an empty 404, and has no route for every method.
+    static var unansweredMethods: [HTTPRequest.Method] {
+      let registered = [
+        "ACL", "BASELINE-CONTROL", "BIND", "CHECKIN", "CHECKOUT", "COPY", "LABEL", "LINK", "LOCK", "MERGE",
+        "MKACTIVITY", "MKCALENDAR", "MKCOL", "MKREDIRECTREF", "MKWORKSPACE", "MOVE", "ORDERPATCH", "PROPFIND",
+        "PROPPATCH", "QUERY", "REBIND", "REPORT", "SEARCH", "UNBIND", "UNCHECKOUT", "UNLINK", "UNLOCK", "UPDATE",
+        "UPDATEREDIRECTREF", "VERSION-CONTROL",
+      ].compactMap { HTTPRequest.Method($0) }
+      return [.put, .delete, .patch, .options, .trace, .connect] + registered
+    }
+
+    /// The OpenAPI description, with the media type OpenAPI registers for its JSON form.
+    static func describe(_ description: Data, bodiless: Bool) -> Response {
+      Response(
+        status: .ok,
+        headers: [
+          .contentType: "application/vnd.oai.openapi+json", .contentLength: "\(description.count)",
+          .cacheControl: "no-cache",
+        ],
+        body: bodiless ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: description)))
+    }
 
     /// The query parameters each method reads; the configuration's
     /// ``Configuration/accessQueryParameters`` are allowed beside them.

@@ -157,30 +157,6 @@
       }
     }
 
-    /// The methods of the IANA HTTP Method Registry but `GET`, `HEAD`, `POST` and `PRI` (HTTP/2's
-    /// preface): each gets 405 with `Allow` on the endpoint's paths. Hummingbird answers a
-    /// method it has no route for with an empty 404, and has no route for every method.
-    static var unansweredMethods: [HTTPRequest.Method] {
-      let registered = [
-        "ACL", "BASELINE-CONTROL", "BIND", "CHECKIN", "CHECKOUT", "COPY", "LABEL", "LINK", "LOCK", "MERGE",
-        "MKACTIVITY", "MKCALENDAR", "MKCOL", "MKREDIRECTREF", "MKWORKSPACE", "MOVE", "ORDERPATCH", "PROPFIND",
-        "PROPPATCH", "QUERY", "REBIND", "REPORT", "SEARCH", "UNBIND", "UNCHECKOUT", "UNLINK", "UNLOCK", "UPDATE",
-        "UPDATEREDIRECTREF", "VERSION-CONTROL",
-      ].compactMap { HTTPRequest.Method($0) }
-      return [.put, .delete, .patch, .options, .trace, .connect] + registered
-    }
-
-    /// The OpenAPI description, with the media type OpenAPI registers for its JSON form.
-    static func describe(_ description: Data, bodiless: Bool) -> Response {
-      Response(
-        status: .ok,
-        headers: [
-          .contentType: "application/vnd.oai.openapi+json", .contentLength: "\(description.count)",
-          .cacheControl: "no-cache",
-        ],
-        body: bodiless ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: description)))
-    }
-
     /// Reads the store for every stream until the service group shuts down or the task is
     /// cancelled; then the streams end, each after the event it is writing.
     public func run() async throws {
