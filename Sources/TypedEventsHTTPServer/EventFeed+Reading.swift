@@ -132,7 +132,10 @@
           state.sequences[next] = state.end
           state.keys.append((state.end, next))
         }
-        while state.end - state.first > capacity || (state.bytes > byteBudget && state.end > state.first) {
+        // Events dropped and not yet compacted away still hold their memory: they count.
+        while state.end - state.first > capacity
+          || (state.bytes + state.droppedBytes > byteBudget && state.end > state.first)
+        {
           let dropped = state.items[state.head].bytes
           state.bytes -= dropped
           state.droppedBytes += dropped
@@ -155,7 +158,13 @@
           state.keys.removeFirst(state.keysHead)
           state.keysHead = 0
         }
-        return state.take(\.waiters)
+        var woken = state.take(\.waiters)
+        let served = state.head < state.items.count ? state.items[state.head].batch : (items.last?.batch ?? 0) + 1
+        if served > state.firstServedBatch {
+          state.firstServedBatch = served
+          woken += state.take(\.dropWatchers)
+        }
+        return woken
       }
       for waiter in waiters { waiter.resume() }
     }

@@ -85,6 +85,11 @@
       /// wait for that.
       var reading = false
       var starting: [Int: CheckedContinuation<Void, Never>] = [:]
+      /// The oldest of the feed's reads that it still serves (``Item/batch``): a stream whose
+      /// unflushed writes are slices of an older one keeps alive a buffer the feed no longer
+      /// counts. And the watchdogs of streams, woken when it moves.
+      var firstServedBatch = 0
+      var dropWatchers: [Int: CheckedContinuation<Void, Never>] = [:]
 
       /// The continuations of `table`, taken: the caller resumes them outside the lock.
       mutating func take(
@@ -138,6 +143,20 @@
     /// (``Item/bytes``).
     var heldBytes: (events: Int, dropped: Int) {
       state.withLock { ($0.bytes, $0.droppedBytes) }
+    }
+
+    /// The oldest of the feed's reads whose events it still serves.
+    var firstServedBatch: Int { state.withLock { $0.firstServedBatch } }
+
+    /// Returns once the feed drops its oldest served read (``firstServedBatch`` moves), or after
+    /// `timeout`, or when the task is cancelled.
+    func waitForDrop(after batch: Int, timeout: Duration) async {
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask { await self.park(in: \.dropWatchers) { $0.stopped || $0.firstServedBatch > batch } }
+        group.addTask { try? await Task.sleep(for: timeout) }
+        await group.next()
+        group.cancelAll()
+      }
     }
 
     // MARK: Streams

@@ -56,9 +56,10 @@
       /// authorization), the heartbeat carries the `id` of where it is, so that a client that
       /// reconnects does not read them again. 15 seconds.
       public var heartbeatInterval: Duration = .seconds(15)
-      /// How long a stream waits for its client to take a write of at most 64 KiB (the socket's
-      /// and the server's buffers full) before it closes the connection. The client resumes from
-      /// its last id. 10 seconds.
+      /// How long a stream or a page waits for its connection to send a piece of at most 64 KiB
+      /// of what it wrote (the socket's and the server's buffers full, its client reading
+      /// nothing) before it closes the connection. A stream's client resumes from its last id.
+      /// 10 seconds.
       public var writeTimeout: Duration = .seconds(10)
       /// The most streams one principal may hold open at once, counted by the name
       /// ``EventAccess/streamOwner`` gives it; one more gets 429 `too-many-streams`, which
@@ -68,18 +69,23 @@
       /// The events kept in memory for all streams together (see ``EventsEndpoint``). 4,096.
       public var feedCapacity = 4_096
       /// The bytes the feed keeps for all streams together, counting each event's data and its
-      /// frame: it drops its oldest events past either bound. 64 MiB.
+      /// frame, and those of events dropped and not yet compacted away: it drops its oldest
+      /// events past either bound. A stream whose connection has not yet sent the frames of an
+      /// event the feed drops is closed, so that they do not outlive the budget; its client
+      /// resumes from its last id, from the store. 64 MiB.
       public var feedByteBudget = 64 << 20
       /// How many events a stream or the feed reads from the store at once. 256.
       public var readBatchSize = 256
-      /// The most bytes of event data one read of the store takes, by a stream catching up or by
-      /// the feed: the read ends before the event that would pass them (the first comes whatever
-      /// its size). 8 MiB.
+      /// The most bytes of event data one read of the store by the feed takes: the read ends
+      /// before the event that would pass them (the first comes whatever its size). A stream
+      /// catching up takes a share this large of `sharedReadByteBudget` and reads half as much
+      /// data: the share holds the data and the frames written from it. 8 MiB.
       public var readByteBudget = 8 << 20
-      /// The bytes of event data that all streams catching up from the store and all pages may
-      /// hold at once: a read waits its turn for its share (`readByteBudget`, or
-      /// `maximumPageBytes` for a page) and holds what it read until its client has taken it,
-      /// so that many clients reading nothing do not each hold a read. 64 MiB.
+      /// The bytes that all streams catching up from the store, all copies of the feed's frames
+      /// and all pages may hold at once: a read waits its turn for its share (`readByteBudget`,
+      /// or `maximumPageBytes` for a page) and holds it until its connection has sent what the
+      /// read became (or closed), so that many clients reading nothing do not each hold a read.
+      /// 64 MiB.
       public var sharedReadByteBudget = 64 << 20
       /// The longest the feed waits for the store's wake-up before reading again. 1 second.
       public var pollInterval: Duration = .seconds(1)
@@ -262,10 +268,13 @@
           headers[.lastEventID] = try PositionToken.text(next, store: try await storeIdentity())
         }
         let buffer = ByteBuffer(bytes: body)
-        // The share is held until the client has taken the page, then given back.
+        let writeTimeout = configuration.writeTimeout
+        // The share is held until the connection has sent the page (or closed), then given
+        // back; a client that takes no piece of it for the write timeout is cut off.
         let page = ResponseBody(contentLength: buffer.readableBytes) { writer in
-          try await writer.write(buffer)
-          withExtendedLifetime(share) {}
+          let unflushed = UnflushedWrites()
+          try await unflushed.write([(buffer, nil)], grant: share, to: &writer)
+          try await unflushed.waitUntilBelow(1, timeout: writeTimeout)
           try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: page)
