@@ -1,5 +1,6 @@
 #if HTTPServer
   import Hummingbird
+  import TypedEvents
 
   /// Who may read and append which events through an ``EventsEndpoint``: a function that says
   /// who sent a request, and one that says what that principal may do.
@@ -19,16 +20,24 @@
     /// subject: at most `EventsEndpoint.Configuration.maximumStreamsPerPrincipal` streams of one
     /// name are open at once. Nil, the default, counts no principal's streams.
     public var streamOwner: (@Sendable (Principal) -> String)?
+    /// At most what `principal` may read, as a filter the store applies where it reads: its
+    /// pages and catch-up reads pass over other types and subjects without reading them (the
+    /// PostgreSQL store in its query), as they do for a request's own `type` and `subject`.
+    /// ``authorize`` still decides each event within it. Nil, the default, reads every event
+    /// and leaves it to ``authorize``, which a closure says only once the event is read.
+    public var readScope: (@Sendable (Principal) -> EventReadFilter)?
 
     /// An access policy from its functions.
     public init(
       authenticate: @escaping @Sendable (Request) async throws -> Principal?,
       authorize: @escaping @Sendable (Principal, EventPermission) -> Bool,
-      streamOwner: (@Sendable (Principal) -> String)? = nil
+      streamOwner: (@Sendable (Principal) -> String)? = nil,
+      readScope: (@Sendable (Principal) -> EventReadFilter)? = nil
     ) {
       self.authenticate = authenticate
       self.authorize = authorize
       self.streamOwner = streamOwner
+      self.readScope = readScope
     }
 
     /// Authenticates no one: every request gets 401.

@@ -93,6 +93,8 @@
           state.keys.append((state.first, nil))
         }
         state.stopped = false
+        // Batch numbers are the run's: a feed run again starts them anew.
+        state.firstServedBatch = 0
         state.lastClosed = .now
         state.reading = true
         return state.take(\.starting)

@@ -152,7 +152,8 @@
     /// `timeout`, or when the task is cancelled.
     func waitForDrop(after batch: Int, timeout: Duration) async {
       await withTaskGroup(of: Void.self) { group in
-        group.addTask { await self.park(in: \.dropWatchers) { $0.stopped || $0.firstServedBatch > batch } }
+        // Not `stopped`: a stopped feed drops nothing, and the watchdog would spin.
+        group.addTask { await self.park(in: \.dropWatchers) { $0.firstServedBatch > batch } }
         group.addTask { try? await Task.sleep(for: timeout) }
         await group.next()
         group.cancelAll()

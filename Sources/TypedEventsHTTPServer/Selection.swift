@@ -18,7 +18,8 @@
       var after: Store.Position?
       /// The identity of the store ``after``'s token is from; nil in a token without one.
       var afterStore: String?
-      /// The types and subject asked for, which a store passes over the rest with.
+      /// The types and subject asked for, within the principal's read scope: a store passes over
+      /// the rest.
       var filter: EventReadFilter
       var principal: Principal
       var authorize: @Sendable (Principal, EventPermission) -> Bool
@@ -43,6 +44,8 @@
         let types = request.uri.queryParameters.getAll("type")
         let subject = request.uri.queryParameters["subject"].map(String.init)
         filter = EventReadFilter(types: types.isEmpty ? nil : Set(types), subject: subject)
+        // What the principal may read at most, passed over in the store with the request's own.
+        if let scope = access.readScope?(principal) { filter = filter.intersection(scope) }
         if let subject, !types.isEmpty,
           !types.contains(where: {
             access.authorize(principal, EventPermission(action: .read, type: $0, subject: subject))

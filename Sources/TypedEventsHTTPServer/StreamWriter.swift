@@ -81,6 +81,8 @@
           guard endpoint.status.withLock({ $0 }) == .running else { return }
           // The share holds the data read and the frames written from it, about as large: the
           // read takes half.
+          // Shares of this stream's earlier reads that its connection has sent go back first.
+          _ = unflushed.pending()
           let share = try await endpoint.readBudget.take(configuration.readByteBudget)
           let batch = try await endpoint.store.read(
             after: position, limit: configuration.readBatchSize, maximumBytes: max(1, share.bytes / 2),
@@ -231,10 +233,9 @@
         runs = []
         written = ByteBuffer()
       }
-      let copies = copyBytes
       var buffers: [(bytes: ByteBuffer, batch: Int?)] = []
       if written.readableBytes > 0 { buffers.append((written, nil)) }
-      for run in runs {
+      for (index, run) in runs.enumerated() {
         guard
           let slice = run.buffer.getSlice(at: run.buffer.readerIndex + run.range.lowerBound, length: run.range.count)
         else { continue }
@@ -243,8 +244,9 @@
         } else if let last = buffers.indices.last, buffers[last].batch == nil {
           buffers[last].bytes.writeImmutableBuffer(slice)
         } else {
+          // As large as the copies up to the next slice: the buffers hold what the grant counts.
           var copy = ByteBuffer()
-          copy.reserveCapacity(copies)
+          copy.reserveCapacity(runs[index...].prefix { !Self.isSlice($0) }.reduce(0) { $0 + $1.range.count })
           copy.writeImmutableBuffer(slice)
           buffers.append((copy, nil))
         }

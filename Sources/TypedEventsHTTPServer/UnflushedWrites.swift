@@ -82,8 +82,9 @@
     ) async throws {
       let (parts, pieces) = Self.cut(buffers, grant: grant)
       guard !parts.isEmpty else { return }
-      try await writer.write(contentsOf: parts)
+      // Recorded first: a write that waits for room in the connection holds them already.
       add(pieces)
+      try await writer.write(contentsOf: parts)
     }
 
     /// Records pieces just handed to the connection.

@@ -41,4 +41,23 @@ public struct EventReadFilter: Sendable, Hashable {
   public func admits(_ envelope: EventEnvelope) -> Bool {
     admits(name: envelope.name, subject: envelope.subject)
   }
+
+  /// The envelopes both filters want: the types in both, and the subject that both name (a
+  /// filter that names none takes the other's). Two subjects that are not the same (nor the
+  /// same UUID) leave no type: such a filter wants nothing.
+  public func intersection(_ other: EventReadFilter) -> EventReadFilter {
+    var types: Set<String>? =
+      switch (self.types, other.types) {
+      case (nil, let some), (let some, nil): some
+      case (let mine?, let theirs?): mine.intersection(theirs)
+      }
+    var subject = self.subject ?? other.subject
+    if let mine = self.subject, let theirs = other.subject,
+      !EventReadFilter(subject: mine).admits(name: "", subject: theirs)
+    {
+      types = []
+      subject = mine
+    }
+    return EventReadFilter(types: types, subject: subject)
+  }
 }

@@ -278,6 +278,39 @@ struct EventsEndpointTests {
     }
   }
 
+  @Test("Pages and streams pass over in the store what the principal's read scope leaves out")
+  func pagesPassOverWhatTheReadScopeLeavesOut() async throws {
+    let log = try temporaryLog()
+    // Nine notes about other boards between two about b1, appended from Swift.
+    try log.append(
+      contentsOf: try (0..<60).map { index in
+        try EventEnvelope(
+          NoteAdded(board: BoardID(index % 10 == 1 ? "b1" : "other-\(index)"), text: "\(index)", author: "a"),
+          id: "n\(index)", source: "/tests")
+      })
+    // bob may read board b1 only, and says so to the store too.
+    var access = boardAccess
+    access.readScope = { reader in
+      guard let boards = reader.boards, boards.count == 1, let board = boards.first else { return .all }
+      return EventReadFilter(subject: board)
+    }
+    let endpoint = EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: access)
+    try await withServer(endpoint) { url in
+      let page = [("Accept", EventEnvelope.cloudEventBatchContentType)]
+      // A page of three holds three of bob's, however many others lie between.
+      let first = try await send(request(url + "?limit=3", token: "bob", headers: page))
+      #expect(
+        try EventEnvelope.envelopes(cloudEventBatchJSON: Data(first.body.utf8)).map(\.id) == ["n1", "n11", "n21"])
+      // A subject outside the scope: nothing, and no event of another board.
+      let other = try await send(request(url + "?subject=other-2", token: "bob", headers: page))
+      #expect(try EventEnvelope.envelopes(cloudEventBatchJSON: Data(other.body.utf8)).isEmpty)
+      // alice's scope is everything.
+      let all = try await send(request(url + "?limit=3", token: "alice", headers: page))
+      #expect(
+        try EventEnvelope.envelopes(cloudEventBatchJSON: Data(all.body.utf8)).map(\.id) == ["n0", "n1", "n2"])
+    }
+  }
+
   @Test("An event without a source gets the default one; one that is no CloudEvent is left out of pages and streams")
   func eventsThatAreNoCloudEvents() async throws {
     let log = try temporaryLog()

@@ -215,11 +215,12 @@ struct FrameReader {
 
 /// Opens a stream of `url` (with `query`) after `lastEventID`.
 func openStream(
-  _ url: String, token: String = "alice", query: String = "", lastEventID: String? = nil
+  _ url: String, token: String = "alice", query: String = "", lastEventID: String? = nil,
+  headers extra: [(String, String)] = []
 )
   async throws -> (HTTPClientResponse, FrameReader)
 {
-  var headers = [("Accept", "text/event-stream")]
+  var headers = [("Accept", "text/event-stream")] + extra
   if let lastEventID { headers.append(("Last-Event-ID", lastEventID)) }
   let response = try await HTTPClient.shared.execute(
     request(url + query, token: token, headers: headers), timeout: .seconds(3600))

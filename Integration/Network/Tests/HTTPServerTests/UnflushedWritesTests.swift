@@ -34,6 +34,8 @@ final class HoldingWriter: ResponseBodyWriter, Sendable {
 
   /// The bytes held.
   var heldBytes: Int { held.withLock { $0.reduce(0) { $0 + $1.readableBytes } } }
+  /// The last 256 KiB copied, as text: cheap enough to look at often.
+  var recentText: String { copied.withLock { String(decoding: $0.suffix(256 << 10), as: UTF8.self) } }
   /// What was written to it, as text.
   var text: String {
     if releasing { return copied.withLock { String(decoding: $0, as: UTF8.self) } }
@@ -116,6 +118,19 @@ struct UnflushedWritesTests {
     return outcome
   }
 
+  /// How the body written into `writer` ended, once it has: with an error, else the test fails.
+  func endedWithError(_ writer: HoldingWriter) async throws -> any Error {
+    while true {
+      switch writer.ended.withLock({ $0 }) {
+      case .failure(let error): return error
+      case .success: throw BodyEndedWithoutError()
+      case nil: try await Task.sleep(for: .milliseconds(10))
+      }
+    }
+  }
+
+  struct BodyEndedWithoutError: Error {}
+
   func endpoint(_ log: EventLog) -> EventsEndpoint<EventLog, Reader> {
     boardEndpoint(log) { configuration in
       // Never the reason here.
@@ -148,7 +163,7 @@ struct UnflushedWritesTests {
     let log = try temporaryLog()
     let writer = HoldingWriter(releasing: true)
     let outcome = try await stream(endpoint(log), log: log, into: writer, count: 200) {
-      writer.text.contains(#""id":"h199""#)
+      writer.recentText.contains(#""id":"h199""#)
     }
     #expect(outcome == nil, "the stream ended: \(String(describing: outcome))")
     let ids = writer.text.split(separator: "\n").compactMap { line -> String? in
@@ -183,16 +198,59 @@ struct UnflushedWritesTests {
         timeout: .seconds(60))
       #expect(held.status == .ok)
       // The second waits for the budget: it is answered once the first is cut off.
+      let sent = ContinuousClock.now
       let second = try await send(request(url, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
       #expect(second.status == 200)
-      let first = writer.ended.withLock { $0 }
-      guard case .failure(let error) = first else {
-        Issue.record("the second page was answered while the first still held the budget: \(String(describing: first))")
-        return
-      }
+      #expect(
+        ContinuousClock.now - sent > .milliseconds(500),
+        "the second page was answered while the first still held the budget")
+      let error = try await endedWithError(writer)
       #expect("\(error)" == "the client took no write for 1.0 seconds: its connection is closed")
       #expect(second.body.contains(#""id":"p3""#))
       withExtendedLifetime(held) {}
+    }
+  }
+
+  @Test(
+    "a stream catching up whose connection sends nothing holds its share of the read budget until it is cut off after the write timeout"
+  )
+  func aStreamCatchingUpHoldsItsShareUntilCutOff() async throws {
+    let log = try temporaryLog()
+    let endpoint = boardEndpoint(log) { configuration in
+      // One read's share is the whole budget.
+      configuration.sharedReadByteBudget = 256 << 10
+      configuration.readByteBudget = 256 << 10
+      configuration.maximumPageBytes = 256 << 10
+      configuration.writeTimeout = .seconds(1)
+    }
+    let text = String(repeating: "c", count: 64_000)
+    _ = try await log.appendOnce(
+      (0..<4).map { index in
+        try EventEnvelope(NoteAdded(board: BoardID("b1"), text: text, author: "a"), id: "c\(index)", source: "/tests")
+      })
+    let writer = HoldingWriter()
+    let router = Router()
+    router.add(middleware: HoldingMiddleware(writer: writer, onEveryRequest: false))
+    endpoint.addRoutes(to: router, at: "events")
+    try await withServer(router, services: [endpoint]) { url in
+      // A stream from the beginning reads the store (the feed starts at its end), into the
+      // holding writer: its connection sends nothing of what it wrote.
+      // Kept, unread: dropping it would close the connection.
+      let (held, reader) = try await openStream(url, headers: [("X-Hold", "1")])
+      #expect(held.status == .ok)
+      while !writer.text.contains(#""id":"c0""#) { try await Task.sleep(for: .milliseconds(10)) }
+      let written = ContinuousClock.now
+      // A page waits for the budget the stream holds: it is answered once the stream is cut off,
+      // a write timeout after its write.
+      let page = try await send(request(url, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(page.status == 200)
+      #expect(
+        ContinuousClock.now - written > .milliseconds(500),
+        "the page was answered while the stream still held the budget")
+      let error = try await endedWithError(writer)
+      #expect("\(error)" == "the client took no write for 1.0 seconds: its connection is closed")
+      #expect(page.body.contains(#""id":"c3""#))
+      withExtendedLifetime(reader) {}
     }
   }
 }
