@@ -409,7 +409,9 @@ def main(url):
     else:
         deadline = time.monotonic() + 60
         while not expected <= seen and time.monotonic() < deadline:
-            line = response.fp.readline()
+            # The response's own readline takes the chunked framing off; a chunk may end
+            # anywhere in a line (the server ends each piece in a chunk of its own).
+            line = response.readline()
             if not line:
                 break
             if line.startswith(b"data:"):
