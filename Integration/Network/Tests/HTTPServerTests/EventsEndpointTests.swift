@@ -260,12 +260,7 @@ struct EventsEndpointTests {
   func pagesPassOverOtherSubjects() async throws {
     let log = try temporaryLog()
     // Nine notes about other boards between two about b7, appended from Swift.
-    try log.append(
-      contentsOf: try (0..<60).map { index in
-        try EventEnvelope(
-          NoteAdded(board: BoardID(index % 10 == 7 ? "b7" : "other-\(index)"), text: "\(index)", author: "a"),
-          id: "n\(index)", source: "/tests")
-      })
+    try appendNotes(to: log, everyTenthAbout: "b7", from: 7)
     try await withServer(boardEndpoint(log)) { url in
       let page = [("Accept", EventEnvelope.cloudEventBatchContentType)]
       let first = try await send(request(url + "?subject=b7&limit=3", headers: page))
@@ -278,16 +273,22 @@ struct EventsEndpointTests {
     }
   }
 
+  /// Appends notes `n0`…`n59` to `log`: those whose index ends in `digit` about `board`, each
+  /// of the others about a board of its own.
+  func appendNotes(to log: EventLog, everyTenthAbout board: String, from digit: Int) throws {
+    try log.append(
+      contentsOf: try (0..<60).map { index in
+        try EventEnvelope(
+          NoteAdded(board: BoardID(index % 10 == digit ? board : "other-\(index)"), text: "\(index)", author: "a"),
+          id: "n\(index)", source: "/tests")
+      })
+  }
+
   @Test("Pages and streams pass over in the store what the principal's read scope leaves out")
   func pagesPassOverWhatTheReadScopeLeavesOut() async throws {
     let log = try temporaryLog()
     // Nine notes about other boards between two about b1, appended from Swift.
-    try log.append(
-      contentsOf: try (0..<60).map { index in
-        try EventEnvelope(
-          NoteAdded(board: BoardID(index % 10 == 1 ? "b1" : "other-\(index)"), text: "\(index)", author: "a"),
-          id: "n\(index)", source: "/tests")
-      })
+    try appendNotes(to: log, everyTenthAbout: "b1", from: 1)
     // bob may read board b1 only, and says so to the store too.
     var access = boardAccess
     access.readScope = { reader in

@@ -173,24 +173,35 @@ struct UnflushedWritesTests {
     #expect(ids == (0..<200).map { "\($0)" })
   }
 
-  @Test("a page whose connection sends nothing holds its share of the read budget until it is cut off")
-  func aPageWhoseConnectionSendsNothingHoldsItsShare() async throws {
+  /// Runs `body` against an endpoint whose shared read budget is one read's share (256 KiB),
+  /// with a write timeout of 1 s, on a log of four events of 64 KB (ids `ids` + 0…3); requests
+  /// with an `X-Hold` header have their body written into the writer `body` gets.
+  func withOneReadsBudget(
+    ids: String, _ body: (String, HoldingWriter) async throws -> Void
+  ) async throws {
     let log = try temporaryLog()
     let endpoint = boardEndpoint(log) { configuration in
       configuration.sharedReadByteBudget = 256 << 10
+      configuration.readByteBudget = 256 << 10
       configuration.maximumPageBytes = 256 << 10
       configuration.writeTimeout = .seconds(1)
     }
-    let text = String(repeating: "p", count: 64_000)
+    let text = String(repeating: "o", count: 64_000)
     _ = try await log.appendOnce(
       (0..<4).map { index in
-        try EventEnvelope(NoteAdded(board: BoardID("b1"), text: text, author: "a"), id: "p\(index)", source: "/tests")
+        try EventEnvelope(
+          NoteAdded(board: BoardID("b1"), text: text, author: "a"), id: "\(ids)\(index)", source: "/tests")
       })
     let writer = HoldingWriter()
     let router = Router()
     router.add(middleware: HoldingMiddleware(writer: writer, onEveryRequest: false))
     endpoint.addRoutes(to: router, at: "events")
-    try await withServer(router, services: [endpoint]) { url in
+    try await withServer(router, services: [endpoint]) { url in try await body(url, writer) }
+  }
+
+  @Test("a page whose connection sends nothing holds its share of the read budget until it is cut off")
+  func aPageWhoseConnectionSendsNothingHoldsItsShare() async throws {
+    try await withOneReadsBudget(ids: "p") { url, writer in
       // The first page goes to the holding writer, and takes the whole budget.
       // Its head only: its body never comes.
       let held = try await HTTPClient.shared.execute(
@@ -215,24 +226,7 @@ struct UnflushedWritesTests {
     "a stream catching up whose connection sends nothing holds its share of the read budget until it is cut off after the write timeout"
   )
   func aStreamCatchingUpHoldsItsShareUntilCutOff() async throws {
-    let log = try temporaryLog()
-    let endpoint = boardEndpoint(log) { configuration in
-      // One read's share is the whole budget.
-      configuration.sharedReadByteBudget = 256 << 10
-      configuration.readByteBudget = 256 << 10
-      configuration.maximumPageBytes = 256 << 10
-      configuration.writeTimeout = .seconds(1)
-    }
-    let text = String(repeating: "c", count: 64_000)
-    _ = try await log.appendOnce(
-      (0..<4).map { index in
-        try EventEnvelope(NoteAdded(board: BoardID("b1"), text: text, author: "a"), id: "c\(index)", source: "/tests")
-      })
-    let writer = HoldingWriter()
-    let router = Router()
-    router.add(middleware: HoldingMiddleware(writer: writer, onEveryRequest: false))
-    endpoint.addRoutes(to: router, at: "events")
-    try await withServer(router, services: [endpoint]) { url in
+    try await withOneReadsBudget(ids: "c") { url, writer in
       // A stream from the beginning reads the store (the feed starts at its end), into the
       // holding writer: its connection sends nothing of what it wrote.
       // Kept, unread: dropping it would close the connection.
