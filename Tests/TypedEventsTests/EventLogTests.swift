@@ -388,4 +388,70 @@ struct EventLogTests {
     let all = try await log.read(after: nil, limit: 5, maximumBytes: .max, matching: .all)
     #expect(all.envelopes.map(\.envelope.id) == ["0", "1", "2", "3", "4"])
   }
+
+  @Test("A filtered read does not decode the lines it passes over, and decodes every line whose header it cannot read")
+  func filteredReadsPassOverLinesUndecoded() async throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    let lines = [
+      // Another type, its payload broken: a read that decoded the line would report it.
+      #"{"id":"1","name":"Test.Tock","subject":"a","version":1,"payload":{"source":"a",}}"#,
+      // The wanted type, written with an escape: only decoding says what it is.
+      #"{"id":"2","name":"Test.T\u0069ck","subject":"a","version":1,"payload":{"source":"a","count":2}}"#,
+      // Two subjects, the first another: decoding refuses the line, and the read reports it.
+      #"{"id":"3","name":"Test.Tick","subject":"b","subject":"a","version":1,"payload":{"source":"a","count":3}}"#,
+      #"{"id":"4","name":"Test.Tick","subject":null,"version":1,"payload":{"source":"a","count":4}}"#,
+      #"{"id":"5","name":"Test.Tick","subject":"a","version":1,"payload":{"source":"a","count":5}}"#,
+    ]
+    try Data(lines.joined(separator: "\n").appending("\n").utf8).write(to: log.url)
+
+    let all = try await log.read(after: nil, limit: 10, maximumBytes: .max, matching: .all)
+    #expect(all.envelopes.map(\.envelope.id) == ["2", "4", "5"])
+    #expect(all.skipped.count == 2, "\(all.skipped)")
+
+    let ticks = try await log.read(
+      after: nil, limit: 10, maximumBytes: .max, matching: EventReadFilter(types: [Tick.eventName]))
+    #expect(ticks.envelopes.map(\.envelope.id) == ["2", "4", "5"])
+    #expect(ticks.skipped.count == 1, "\(ticks.skipped)")
+    #expect(ticks.skipped.first?.contains("a second time") == true, "\(ticks.skipped)")
+
+    let aboutA = try await log.read(
+      after: nil, limit: 10, maximumBytes: .max, matching: EventReadFilter(types: [Tick.eventName], subject: "a"))
+    #expect(aboutA.envelopes.map(\.envelope.id) == ["2", "5"])
+    #expect(aboutA.skipped.count == 1, "\(aboutA.skipped)")
+    #expect(aboutA.next == (try await log.endPosition()))
+  }
+
+  @Test("A filtered read keeps exactly what a whole read keeps and the filter admits")
+  func filteredReadsAgreeWithWholeReads() async throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    // Subjects and names that the encoder writes with escapes, in other normal forms, as UUIDs in
+    // either case, and none.
+    let uuid = UUID()
+    let subjects: [String?] = [
+      nil, "a", "a\"b", "back\\slash", "caf\u{E9}", "cafe\u{301}", uuid.uuidString, uuid.uuidString.lowercased(),
+      "/path/x", "\u{1F600}",
+    ]
+    let names = ["Test.Tick", "Test.Tock", "caf\u{E9}.event", "back\\slash"]
+    var generator = SystemRandomNumberGenerator()
+    let envelopes = (0..<400).map { index in
+      EventEnvelope(
+        id: "\(index)", time: nil, name: names.randomElement(using: &generator) ?? "",
+        version: 1, subject: subjects.randomElement(using: &generator) ?? nil,
+        metadata: index % 3 == 0 ? ["trace": .string("t\(index)")] : [:], payload: Data(#"{"n":\#(index)}"#.utf8))
+    }
+    try log.append(contentsOf: envelopes)
+    let whole = try await log.read(after: nil, limit: 1_000, maximumBytes: .max, matching: .all)
+    #expect(whole.envelopes.count == envelopes.count)
+    for types in [nil, ["Test.Tick"], ["caf\u{E9}.event", "back\\slash"]] as [Set<String>?] {
+      for subject in subjects {
+        let filter = EventReadFilter(types: types, subject: subject)
+        let filtered = try await log.read(after: nil, limit: 1_000, maximumBytes: .max, matching: filter)
+        let expected = whole.envelopes.filter { filter.admits($0.envelope) }
+        #expect(filtered.envelopes.map(\.envelope.id) == expected.map(\.envelope.id), "\(filter)")
+        #expect(filtered.skipped.isEmpty)
+      }
+    }
+  }
 }

@@ -79,3 +79,53 @@ extension EventLog {
       metadata: header.metadata ?? [:], payload: payload)
   }
 }
+
+extension EventLog {
+  /// The wire type and subject of a line in the shape ``line(for:)`` writes, read from the
+  /// header alone: the scan stops at `payload`, which comes last, so a line costs what its
+  /// header does whatever its payload's size. Nil when the line is not in that shape (a key
+  /// or type with escapes, a repeated key, bytes that are not JSON): then only decoding it can
+  /// tell, and a filtered read decodes it.
+  ///
+  /// Nothing here is checked beyond what finding the two values takes, so a line it reads may
+  /// still be refused by ``envelope(from:)``. A read uses it only to pass over lines its filter
+  /// does not want, which it then neither keeps nor reports.
+  static func typeAndSubject(of line: Data) -> (name: String, subject: String?)? {
+    line.withUnsafeBytes { raw -> (name: String, subject: String?)? in
+      var scanner = JSONScanner(bytes: raw, limits: .stored)
+      scanner.skipSpace()
+      guard scanner.current == UInt8(ascii: "{") else { return nil }
+      scanner.index += 1
+      var name: String?
+      var subject: String??
+      while true {
+        scanner.skipSpace()
+        guard scanner.current == JSONScanner.quote, let key = scanner.plainStringBytes() else { return nil }
+        scanner.skipSpace()
+        guard scanner.current == UInt8(ascii: ":") else { return nil }
+        scanner.index += 1
+        scanner.skipSpace()
+        switch String(decoding: key, as: UTF8.self) {
+        case "payload":
+          return name.map { ($0, subject ?? nil) }
+        case "name":
+          guard name == nil, scanner.current == JSONScanner.quote, let value = scanner.plainString() else { return nil }
+          name = value
+        case "subject":
+          guard subject == nil else { return nil }
+          if scanner.literal("null") {
+            subject = .some(nil)
+          } else {
+            guard scanner.current == JSONScanner.quote, let value = scanner.plainString() else { return nil }
+            subject = value
+          }
+        default:
+          guard scanner.skipValue(depth: 1) != nil else { return nil }
+        }
+        scanner.skipSpace()
+        guard scanner.current == UInt8(ascii: ",") else { return nil }
+        scanner.index += 1
+      }
+    }
+  }
+}

@@ -228,7 +228,9 @@ public final class EventLog: Sendable {
   /// ``read(after:limit:)`` as a store's batch: each envelope with the position after its line;
   /// none whose line would take the kept lines past `maximumBytes`, but the first. With a
   /// filter, lines it does not want are passed over and count against neither bound; at most
-  /// `limit` and ``filteredReadMargin`` more lines are looked at.
+  /// `limit` and ``filteredReadMargin`` more lines are looked at. A line whose header says the
+  /// filter does not want it is passed over without decoding: its payload is not read, and a
+  /// fault in it is not reported to a reader that would not have got the event.
   func storedBatch(
     after position: Position?, limit: Int, maximumBytes: Int = .max, matching filter: EventReadFilter = .all
   ) throws -> StoredBatch<Position> {
@@ -237,8 +239,25 @@ public final class EventLog: Sendable {
     guard limit > 0 else { return StoredBatch(envelopes: [], skipped: [], next: next) }
     var kept = 0
     var looked = 0
-    let problems = try scanEnvelopes(after: position, includingUnfinishedLine: false) { _, entry, end in
-      let wanted = entry.map { filter.admits($0.envelope) } ?? true
+    let passOver: ((Data) -> Bool)? =
+      filter.isEmpty
+      ? nil
+      : { line in
+        guard let header = Self.typeAndSubject(of: line) else { return false }
+        return !filter.admits(name: header.name, subject: header.subject)
+      }
+    let problems = try scanLines(after: position, includingUnfinishedLine: false, passingOver: passOver) {
+      _, scanned, end in
+      // An unreadable line counts as kept: it is reported, and the budget bounds the report too.
+      var entry: Entry?
+      let wanted: Bool
+      switch scanned {
+      case .passedOver: wanted = false
+      case .unreadable: wanted = true
+      case .envelope(let read):
+        entry = read
+        wanted = filter.admits(read.envelope)
+      }
       let size = Int(end.offset - next.offset)
       if wanted && !envelopes.isEmpty && kept + size > maximumBytes { return false }
       if wanted, let entry { envelopes.append(StoredEnvelope(position: end, envelope: entry.envelope)) }
@@ -274,18 +293,41 @@ public final class EventLog: Sendable {
   func scanEnvelopes(
     after position: Position?, includingUnfinishedLine: Bool, _ body: (Int, Entry?, Position) throws -> Bool
   ) throws -> [Problem] {
+    try scanLines(after: position, includingUnfinishedLine: includingUnfinishedLine, passingOver: nil) {
+      line, scanned, end in
+      guard case .envelope(let entry) = scanned else { return try body(line, nil, end) }
+      return try body(line, entry, end)
+    }
+  }
+
+  /// A line as ``scanLines(after:includingUnfinishedLine:passingOver:_:)`` gives it.
+  private enum ScannedLine {
+    /// A line the scan passed over without decoding it.
+    case passedOver
+    /// A line that is not an envelope: it is among the scan's problems.
+    case unreadable
+    case envelope(Entry)
+  }
+
+  /// ``scanEnvelopes(after:includingUnfinishedLine:_:)`` that first asks `passOver` of each line's
+  /// bytes, and does not decode a line it passes over.
+  private func scanLines(
+    after position: Position?, includingUnfinishedLine: Bool, passingOver passOver: ((Data) -> Bool)?,
+    _ body: (Int, ScannedLine, Position) throws -> Bool
+  ) throws -> [Problem] {
     var problems: [Problem] = []
     try scan(after: position, includingUnfinishedLine: includingUnfinishedLine) { line, start, bytes, finished in
       let end = Position(offset: start.offset + Int64(bytes.count) + 1)
-      let entry: Entry?
+      if let passOver, passOver(bytes) { return try body(line, .passedOver, end) }
+      let scanned: ScannedLine
       do {
-        entry = Entry(position: start, envelope: try Self.envelope(from: bytes))
+        scanned = .envelope(Entry(position: start, envelope: try Self.envelope(from: bytes)))
       } catch {
         let reason = finished ? "\(error)" : "torn last line (the writer stopped mid-line): \(error)"
         problems.append(Problem(line: line, position: start, reason: reason))
-        entry = nil
+        scanned = .unreadable
       }
-      return try body(line, entry, end)
+      return try body(line, scanned, end)
     }
     return problems
   }

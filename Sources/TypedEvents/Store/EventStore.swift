@@ -166,8 +166,10 @@ extension EventLog: EventStore {
     try storedBatch(after: position, limit: limit, maximumBytes: maximumBytes)
   }
 
-  /// Lines of other types and subjects are read (the grammar checks each) but not kept, and
-  /// count against neither `limit` nor `maximumBytes`; a read looks at `limit` and 10,000 more.
+  /// Lines of other types and subjects are passed over, and count against neither `limit` nor
+  /// `maximumBytes`; a read looks at `limit` and 10,000 more. A line's header, which comes
+  /// before its payload, says its type and subject: a line the filter does not want is not
+  /// decoded, its payload not read, and a fault in it not reported to this read.
   public func read(
     after position: Position?, limit: Int, maximumBytes: Int, matching filter: EventReadFilter
   ) async throws -> StoredBatch<Position> {

@@ -11,13 +11,15 @@
 // - latency: append → an `EventsClient`'s bus, one event at a time on an idle loopback;
 // - hostile bodies: 1 MiB of 65,000 keys, or of 65,000 null attributes, against an ordinary
 //   1 MiB batch POSTed to the same endpoint;
+// - filtered reads: an `EventLog` read for one subject in a hundred, against the same log read
+//   whole;
 // - idle streams: the peak resident memory of a server with 1,000 streams whose clients read
 //   nothing while events of 1 MiB are appended, against the same server before the events,
 //   each in a child process of its own (`--idle-streams-child`), as a peak is per process.
 //
 // Every case runs several times, each on a new server and a new log; the report gives min,
 // median and max, and ratios of medians. `--quick` is a smoke run at tiny sizes; `--output FILE`
-// writes the report there too; `--only fan-out|post|latency|hostile|idle-streams` runs one case (to profile it).
+// writes the report there too; `--only fan-out|post|latency|hostile|filtered-read|idle-streams` runs one case (to profile it).
 
 import AsyncHTTPClient
 import Foundation
@@ -605,6 +607,39 @@ func appendToBusLatencies(probes: Int) async throws -> [Duration] {
   return latencies.withLockedValue { $0 }
 }
 
+// MARK: Filtered reads
+
+/// A log of `events` ticks of about 1 KiB, about 100 subjects in turn.
+func subjectsLog(events: Int) throws -> EventLog {
+  let log = try freshLog(durability: .operatingSystem)
+  let text = String(repeating: "t", count: 1_000)
+  for start in stride(from: 0, to: events, by: 1_000) {
+    try log.append(
+      contentsOf: try (start..<min(events, start + 1_000)).map { index in
+        EventEnvelope(
+          id: "tick-\(index)", source: "/bench", time: Date(), name: Tick.eventName, version: 1,
+          subject: "user-\(index % 100)", payload: try JSONEncoder().encode(Tick(index: index, text: text)))
+      })
+  }
+  return log
+}
+
+/// The time to read all of `log` with `filter`, a read of 256 events and 8 MiB at a time (the
+/// endpoint's defaults for a stream catching up), and how many envelopes came.
+func readAll(_ log: EventLog, matching filter: EventReadFilter) async throws -> (Duration, Int) {
+  let clock = ContinuousClock()
+  let start = clock.now
+  var position: EventLog.Position?
+  var count = 0
+  while true {
+    let batch = try await log.read(after: position, limit: 256, maximumBytes: 8 << 20, matching: filter)
+    count += batch.envelopes.count
+    if batch.next == position ?? .start { break }
+    position = batch.next
+  }
+  return (clock.now - start, count)
+}
+
 // MARK: Idle streams
 
 /// A line of `/proc/self/status` in KiB: `VmRSS` (resident now) or `VmHWM` (its peak).
@@ -820,6 +855,33 @@ if runs("hostile") {
       "| \(name) | \(bytes) | \(spread(values, milliseconds)) | \(String(format: "%.2f", median(values) / ordinary))× |"
     )
   }
+}
+emit("")
+if runs("filtered-read") {
+  let events = quick ? 2_000 : 50_000
+  section(
+    "## Filtered reads: one subject in 100, against the whole log",
+    "An `EventLog` of \(events) events of about 1 KiB, their subjects 100 in turn, read from the start to the end in reads of 256 events and 8 MiB (a stream catching up): *whole*, with no filter, which decodes every line; *one subject*, with a filter for one subject, which reads each line's header and decodes only the lines of that subject. They take turns, each on the same file. Goal: one subject well under the whole read.",
+    header: "| read | events kept | time: min / median / max | / whole |")
+  let log = try subjectsLog(events: events)
+  var whole: [Double] = []
+  var oneSubject: [Double] = []
+  var kept = (whole: 0, oneSubject: 0)
+  for _ in 0..<repetitions {
+    let (wholeTime, wholeCount) = try await readAll(log, matching: .all)
+    let (filteredTime, filteredCount) = try await readAll(log, matching: EventReadFilter(subject: "user-7"))
+    whole.append(seconds(wholeTime))
+    oneSubject.append(seconds(filteredTime))
+    kept = (wholeCount, filteredCount)
+  }
+  guard kept.whole == events, kept.oneSubject == events / 100 else {
+    throw BenchmarkError("the reads kept \(kept), not \(events) and \(events / 100)")
+  }
+  emit("| whole | \(kept.whole) | \(spread(whole, milliseconds)) | 1.00× |")
+  emit(
+    "| one subject | \(kept.oneSubject) | \(spread(oneSubject, milliseconds)) "
+      + "| \(String(format: "%.2f", median(oneSubject) / median(whole)))× |")
+  try? FileManager.default.removeItem(at: log.url.deletingLastPathComponent())
 }
 emit("")
 if runs("idle-streams") {
