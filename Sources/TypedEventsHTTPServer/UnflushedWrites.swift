@@ -37,7 +37,10 @@
           pieces.append(Piece(marker: marker, bytes: size, batch: buffer.batch))
         }
       }
-      if !pieces.isEmpty { pieces[pieces.count - 1].grant = grant }
+      if let last = pieces.indices.last, let grant {
+        pieces[last].grant = grant
+        grant.release(whenFlushed: pieces[last].marker)
+      }
       return (parts, pieces)
     }
 

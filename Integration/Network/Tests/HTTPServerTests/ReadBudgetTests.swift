@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 
 @testable import TypedEventsHTTPServer
@@ -48,5 +49,42 @@ struct ReadBudgetTests {
     held = nil
     // The whole budget is free again: the cancelled read took none of it.
     #expect(try await budget.take(10).bytes == 10)
+  }
+
+  /// What a connection holds of a piece a stream wrote: dropping it is the socket taking it.
+  final class Connection: @unchecked Sendable {
+    var queued: [ByteBuffer] = []
+  }
+
+  @Test("A share parked behind the marker of its last piece comes back once the piece is sent, while a read waits")
+  func parkedSharesComeBackOnceSent() async throws {
+    let budget = ReadBudget(bytes: 100)
+    let connection = Connection()
+    // The grant goes to the pieces, which nobody here prunes: as a stream waiting for events
+    // holds the last turn it wrote.
+    var pieces: [UnflushedWrites.Piece] = []
+    do {
+      let (parts, cut) = UnflushedWrites.cut(
+        [(ByteBuffer(repeating: 1, count: 300), nil)], grant: try await budget.take(100))
+      connection.queued = parts
+      pieces = cut
+    }
+    let taken = Flag()
+    let waiting = Task {
+      let grant = try await budget.take(60)
+      taken.set()
+      return grant.bytes
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(!taken.isSet, "the share came back before its bytes were sent")
+    connection.queued = []
+    let clock = ContinuousClock()
+    let sent = clock.now
+    while !taken.isSet && clock.now - sent < .seconds(5) { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(taken.isSet, "the share was not given back within 5 s of its bytes being sent")
+    if !taken.isSet { waiting.cancel() }
+    _ = try? await waiting.value
+    withExtendedLifetime(pieces) {}
+    #expect(pieces.count == 1 && pieces[0].grant?.bytes == 0)
   }
 }
