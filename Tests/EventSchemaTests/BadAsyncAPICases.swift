@@ -155,7 +155,24 @@ let badAsyncAPIDocuments: [BadAsyncAPI] = [
     document: header
       + "components:\n  messages:\n    E:\n      contentType: application/avro\n      payload: {type: object, properties: {}}\n",
     expected: [
-      "6:20: warning: message `E` is skipped: its content type is `application/avro`, and eventgen's events are JSON (`application/json` or a `+json` type)"
+      "6:20: warning: message `E` is skipped: its content type is `application/avro`, and eventgen's events are JSON (`application/json`, `json`, `text/json` or a `+json` type)"
+    ]),
+  BadAsyncAPI(
+    name: "JSON spelled `json` and `text/json` is JSON: no message is skipped",
+    document: "asyncapi: 3.0.0\ninfo: {title: T, version: 1.0.0}\ndefaultContentType: json\n"
+      + "components:\n  messages:\n    E:\n      payload: {type: object, properties: {}}\n"
+      + "    F:\n      contentType: text/json; charset=utf-8\n      payload: {type: object, properties: {}}\n",
+    expected: []),
+  BadAsyncAPI(
+    name: "a description that is no string documents nothing, and refuses nothing",
+    document: "asyncapi: 3.0.0\ninfo:\n  title: T\n  version: 1.0.0\n  description: {$ref: './README.md'}\n"
+      + "components:\n  messages:\n    E:\n      description: [a, list]\n      summary: The summary documents it.\n"
+      + "      payload:\n        type: object\n        properties:\n          a: {type: string, description: 5}\n"
+      + "          b: {type: string, description: {text: x}}\n",
+    expected: [
+      "5:16: warning: `info.description` is not read: AsyncAPI and JSON Schema make it a string, and this is a mapping; the Swift has no documentation from it",
+      "9:20: warning: `description` is not read: AsyncAPI and JSON Schema make it a string, and this is a sequence; the Swift has no documentation from it",
+      "15:42: warning: `description` is not read: AsyncAPI and JSON Schema make it a string, and this is a mapping; the Swift has no documentation from it",
     ]),
   BadAsyncAPI(
     name: "an Avro payload",

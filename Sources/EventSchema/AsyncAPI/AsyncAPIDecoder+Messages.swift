@@ -192,16 +192,23 @@ extension AsyncAPIDecoder {
   }
 
   /// Whether a message's content type is JSON; a warning skips the message otherwise.
+  /// `application/json`, a `+json` type, and the other spellings documents use for it: `json`
+  /// and `text/json`.
   private mutating func isJSONContentType(_ node: YAMLNode, what: String) -> Bool {
     guard let type = reader.string(node, what: "`contentType`") else { return false }
-    let essence = type.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
-    guard essence == "application/json" || essence.hasSuffix("+json") else {
+    guard Self.isJSON(contentType: type) else {
       reader.log.warning(
-        "\(what) is skipped: its content type is `\(type)`, and eventgen's events are JSON (`application/json` or a `+json` type)",
+        "\(what) is skipped: its content type is `\(type)`, and eventgen's events are JSON (`application/json`, `json`, `text/json` or a `+json` type)",
         at: node.location)
       return false
     }
     return true
+  }
+
+  /// Whether `contentType`, parameters and case aside, names JSON.
+  static func isJSON(contentType: String) -> Bool {
+    let essence = contentType.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
+    return essence == "application/json" || essence == "json" || essence == "text/json" || essence.hasSuffix("+json")
   }
 
   /// Whether a payload is in reach: a payload that is only a `$ref` to another server's

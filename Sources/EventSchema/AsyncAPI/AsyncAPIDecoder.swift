@@ -203,7 +203,7 @@ struct AsyncAPIDecoder {
     guard let entries = reader.entries(of: node, what: "`info`") else { return }
     for entry in entries {
       switch entry.key.value {
-      case "description": document.doc = reader.string(entry.value, what: "`info.description`")
+      case "description": document.doc = documentation(entry.value, what: "`info.description`")
       case "x-eventgen-version":
         if let version = reader.integer(entry.value, what: "`x-eventgen-version`") {
           document.version = Located(value: version, location: entry.value.location)
@@ -312,10 +312,23 @@ struct AsyncAPIDecoder {
     }?.value
   }
 
+  /// The doc comment from a `description`, else a `summary`.
   mutating func doc(description: YAMLNode?, summary: YAMLNode? = nil) -> String? {
-    if let description { return reader.string(description, what: "`description`") }
-    if let summary { return reader.string(summary, what: "`summary`") }
+    if let description, let text = documentation(description, what: "`description`") { return text }
+    if let summary { return documentation(summary, what: "`summary`") }
     return nil
+  }
+
+  /// A text that only documents: one that is not a string (a `$ref` to a Markdown file, a
+  /// list) is a located warning and documents nothing, as no Swift depends on it.
+  mutating func documentation(_ node: YAMLNode, what: String) -> String? {
+    guard case .scalar(let scalar) = node.content, !scalar.isNull else {
+      reader.log.warning(
+        "\(what) is not read: AsyncAPI and JSON Schema make it a string, and this is \(node.kindDescription); the Swift has no documentation from it",
+        at: node.location)
+      return nil
+    }
+    return scalar.value
   }
 
   /// `deprecated: true`, with the exporter's message if it wrote one.
