@@ -1,3 +1,5 @@
+import Foundation
+
 extension EventLog: IdempotentEventStore, ParsedPayloadsAppending {
   /// Appends the envelopes whose `source` and `id` the log does not hold, with one `write` and,
   /// by default, one `fsync`, and returns where each is.
@@ -31,8 +33,8 @@ extension EventLog: IdempotentEventStore, ParsedPayloadsAppending {
         let identity = EnvelopeIdentity(envelope)
         if index.positions[identity] == nil, appending.insert(identity).inserted { fresh.append(envelope) }
       }
-      try append(contentsOf: fresh, parsingPayloads: parsingPayloads)
-      try catchUp(&index)
+      let written = try append(contentsOf: fresh, parsingPayloads: parsingPayloads)
+      try catchUp(&index, recognizing: written)
       return try envelopes.map { envelope in
         let identity = EnvelopeIdentity(envelope)
         guard let position = index.positions[identity] else {
@@ -46,10 +48,23 @@ extension EventLog: IdempotentEventStore, ParsedPayloadsAppending {
   }
 
   /// Reads the identities of the whole lines after those already indexed.
-  private func catchUp(_ index: inout IdentityIndex) throws {
-    _ = try scanEnvelopes(after: index.end, includingUnfinishedLine: false) { _, entry, end in
+  ///
+  /// A line whose bytes are those of the next line in `written` (what this call has just
+  /// validated and written, in order) holds that envelope, so it is not decoded again: reading
+  /// back a large event cost as much as checking it had. Any other line, another writer's, is
+  /// decoded.
+  private func catchUp(
+    _ index: inout IdentityIndex, recognizing written: [(line: Data, envelope: EventEnvelope)] = []
+  ) throws {
+    var next = written.startIndex
+    let recognize = { (bytes: Data) -> LineShortcut? in
+      guard next < written.endIndex, bytes == written[next].line else { return nil }
+      defer { next += 1 }
+      return .known(written[next].envelope)
+    }
+    _ = try scanLines(after: index.end, includingUnfinishedLine: false, shortcut: recognize) { _, scanned, end in
       // The first copy of a pair is the stored one, if two writers wrote it twice.
-      if let entry, index.positions[EnvelopeIdentity(entry.envelope)] == nil {
+      if case .envelope(let entry) = scanned, index.positions[EnvelopeIdentity(entry.envelope)] == nil {
         index.positions[EnvelopeIdentity(entry.envelope)] = end
       }
       index.end = end

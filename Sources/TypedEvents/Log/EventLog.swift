@@ -127,13 +127,22 @@ public final class EventLog: Sendable {
 
   /// ``append(contentsOf:)``, parsing each payload as JSON unless the caller has
   /// (``ParsedPayloadsAppending``).
-  func append(contentsOf envelopes: some Sequence<EventEnvelope>, parsingPayloads: Bool) throws {
+  ///
+  /// - Returns: the lines written, each with the envelope it holds and without its newline.
+  @discardableResult
+  func append(
+    contentsOf envelopes: some Sequence<EventEnvelope>, parsingPayloads: Bool
+  ) throws -> [(line: Data, envelope: EventEnvelope)] {
+    var written: [(line: Data, envelope: EventEnvelope)] = []
     var lines = Data()
     for envelope in envelopes {
       try envelope.validate(parsingPayload: parsingPayloads)
-      lines.append(try Self.line(for: envelope))
+      let line = try Self.line(for: envelope)
+      lines.append(line)
+      written.append((line.dropLast(), envelope))
     }
     if !lines.isEmpty { try writeLines(lines) }
+    return written
   }
 
   private func writeLines(_ lines: Data) throws {
@@ -239,14 +248,14 @@ public final class EventLog: Sendable {
     guard limit > 0 else { return StoredBatch(envelopes: [], skipped: [], next: next) }
     var kept = 0
     var looked = 0
-    let passOver: ((Data) -> Bool)? =
+    let passOver: ((Data) -> LineShortcut?)? =
       filter.isEmpty
       ? nil
       : { line in
-        guard let header = Self.typeAndSubject(of: line) else { return false }
-        return !filter.admits(name: header.name, subject: header.subject)
+        guard let header = Self.typeAndSubject(of: line) else { return nil }
+        return filter.admits(name: header.name, subject: header.subject) ? nil : .passOver
       }
-    let problems = try scanLines(after: position, includingUnfinishedLine: false, passingOver: passOver) {
+    let problems = try scanLines(after: position, includingUnfinishedLine: false, shortcut: passOver) {
       _, scanned, end in
       // An unreadable line counts as kept: it is reported, and the budget bounds the report too.
       var entry: Entry?
@@ -293,15 +302,15 @@ public final class EventLog: Sendable {
   func scanEnvelopes(
     after position: Position?, includingUnfinishedLine: Bool, _ body: (Int, Entry?, Position) throws -> Bool
   ) throws -> [Problem] {
-    try scanLines(after: position, includingUnfinishedLine: includingUnfinishedLine, passingOver: nil) {
+    try scanLines(after: position, includingUnfinishedLine: includingUnfinishedLine, shortcut: nil) {
       line, scanned, end in
       guard case .envelope(let entry) = scanned else { return try body(line, nil, end) }
       return try body(line, entry, end)
     }
   }
 
-  /// A line as ``scanLines(after:includingUnfinishedLine:passingOver:_:)`` gives it.
-  private enum ScannedLine {
+  /// A line as ``scanLines(after:includingUnfinishedLine:shortcut:_:)`` gives it.
+  enum ScannedLine {
     /// A line the scan passed over without decoding it.
     case passedOver
     /// A line that is not an envelope: it is among the scan's problems.
@@ -309,16 +318,28 @@ public final class EventLog: Sendable {
     case envelope(Entry)
   }
 
-  /// ``scanEnvelopes(after:includingUnfinishedLine:_:)`` that first asks `passOver` of each line's
-  /// bytes, and does not decode a line it passes over.
-  private func scanLines(
-    after position: Position?, includingUnfinishedLine: Bool, passingOver passOver: ((Data) -> Bool)?,
+  /// What a scan's caller can tell of a line from its bytes, without decoding them.
+  enum LineShortcut {
+    /// A line the caller does not want.
+    case passOver
+    /// A line whose envelope the caller has: the bytes are those it wrote for it.
+    case known(EventEnvelope)
+  }
+
+  /// ``scanEnvelopes(after:includingUnfinishedLine:_:)`` that first asks `shortcut` of each
+  /// line's bytes, and decodes only a line it has no answer for.
+  func scanLines(
+    after position: Position?, includingUnfinishedLine: Bool, shortcut: ((Data) -> LineShortcut?)?,
     _ body: (Int, ScannedLine, Position) throws -> Bool
   ) throws -> [Problem] {
     var problems: [Problem] = []
     try scan(after: position, includingUnfinishedLine: includingUnfinishedLine) { line, start, bytes, finished in
       let end = Position(offset: start.offset + Int64(bytes.count) + 1)
-      if let passOver, passOver(bytes) { return try body(line, .passedOver, end) }
+      switch shortcut?(bytes) {
+      case .passOver: return try body(line, .passedOver, end)
+      case .known(let envelope): return try body(line, .envelope(Entry(position: start, envelope: envelope)), end)
+      case nil: break
+      }
       let scanned: ScannedLine
       do {
         scanned = .envelope(Entry(position: start, envelope: try Self.envelope(from: bytes)))
