@@ -126,6 +126,20 @@ struct StrictJSONTests {
     }
     // After an inner object closes, its keys are its own: the outer one may use them.
     try StrictJSON.check(Data(#"{"a":{"b":1,"c":2},"b":{"a":1},"c":[{"c":1}]}"#.utf8))
+    // So in objects past the hash's threshold, nested in each other, and a key written with an
+    // escape is the key it denotes.
+    let outer = (0..<100).map { #""o\#($0)":\#($0)"# }
+    let inner = "{" + (0..<100).map { #""i\#($0)":[\#($0)]"# }.joined(separator: ",") + "}"
+    let nested = outer[..<50] + [#""inner":"# + inner] + outer[50...]
+    try StrictJSON.check(Data(("{" + nested.joined(separator: ",") + #","i7":0}"#).utf8))
+    for repeated in [#""o7""#, #""o99""#, #""inner""#] {
+      let text = "{" + nested.joined(separator: ",") + ",\(repeated):0}"
+      let error = try #require(throws: JSONSyntaxError.self) { try StrictJSON.check(Data(text.utf8)) }
+      guard case .duplicateKey = error.kind else {
+        Issue.record("\(repeated): \(error)")
+        continue
+      }
+    }
   }
 
   @Test(

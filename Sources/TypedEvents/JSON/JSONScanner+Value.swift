@@ -232,9 +232,54 @@ extension JSONScanner {
       /// Where this object's keys begin in ``OpenContainers/keys``.
       let firstKey: Int
       var members = 1
-      /// From hashes of its keys to one of their indices in `keys`, once the object has more
-      /// keys than are worth comparing one by one.
-      var index: [Int: Int]?
+      /// Its keys by their hashes, once the object has more keys than are worth comparing one
+      /// by one.
+      var table: KeyTable?
+    }
+
+    /// An open-addressing hash table of one object's keys: each slot holds the index in
+    /// ``OpenContainers/keys`` of a key, plus one (0 is empty), and each key's hash is kept, so
+    /// that growing rehashes nothing. A `Dictionary` of hashes hashed each one again, and
+    /// rehashed every key each time it grew: that was most of reading an object of 65,000 keys.
+    struct KeyTable {
+      private var slots: [Int]
+      /// The hash of each key of the object, from its first.
+      private var hashes: [Int] = []
+      private let firstKey: Int
+
+      init(firstKey: Int, capacity: Int) {
+        self.firstKey = firstKey
+        var size = 16
+        while size < capacity * 2 { size *= 2 }
+        slots = Array(repeating: 0, count: size)
+        hashes.reserveCapacity(capacity)
+      }
+
+      /// The index of a key already in the table that has `hash` and is the same as the key
+      /// `same` is asked about; else nil, and the key at `position` is added.
+      mutating func insert(position: Int, hash: Int, same: (Int) -> Bool) -> Int? {
+        let mask = slots.count - 1
+        var slot = hash & mask
+        while slots[slot] != 0 {
+          let earlier = slots[slot] - 1
+          if hashes[earlier - firstKey] == hash, same(earlier) { return earlier }
+          slot = (slot + 1) & mask
+        }
+        slots[slot] = position + 1
+        hashes.append(hash)
+        if hashes.count * 2 > slots.count { grow() }
+        return nil
+      }
+
+      private mutating func grow() {
+        slots = Array(repeating: 0, count: slots.count * 2)
+        let mask = slots.count - 1
+        for (offset, hash) in hashes.enumerated() {
+          var slot = hash & mask
+          while slots[slot] != 0 { slot = (slot + 1) & mask }
+          slots[slot] = firstKey + offset + 1
+        }
+      }
     }
 
     var frames: [Frame] = []
@@ -262,21 +307,20 @@ extension JSONScanner {
         keys.append(key)
         return false
       }
-      if frames[last].index == nil {
-        var index: [Int: Int] = [:]
-        index.reserveCapacity(count * 2)
-        for position in first..<keys.count { index[hash(keys[position], bytes), default: position] = position }
-        frames[last].index = index
+      if frames[last].table == nil {
+        // The keys so far are distinct: each was compared with those before it.
+        var table = KeyTable(firstKey: first, capacity: count * 4)
+        for position in first..<keys.count {
+          _ = table.insert(position: position, hash: hash(keys[position], bytes)) { _ in false }
+        }
+        frames[last].table = table
       }
-      let hashValue = hash(key, bytes)
-      if let earlier = frames[last].index?[hashValue] {
-        if same(keys[earlier], key, bytes) { return true }
-        // Two keys of one hash, from a seed no client knows: compared one by one, which only
-        // such a rare collision pays.
-        for earlier in keys[first...] where same(earlier, key, bytes) { return true }
-      } else {
-        frames[last].index?[hashValue] = keys.count
-      }
+      // Taken out and put back, so that the table is not copied on write.
+      var table = frames[last].table
+      frames[last].table = nil
+      defer { frames[last].table = table }
+      let repeated = table?.insert(position: keys.count, hash: hash(key, bytes)) { same(self.keys[$0], key, bytes) }
+      guard repeated == nil else { return true }
       keys.append(key)
       return false
     }
