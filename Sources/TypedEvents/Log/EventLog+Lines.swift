@@ -84,8 +84,8 @@ extension EventLog {
   /// The wire type and subject of a line in the shape ``line(for:)`` writes, read from the
   /// header alone: the scan stops at `payload`, which comes last, so a line costs what its
   /// header does whatever its payload's size. Nil when the line is not in that shape (a key
-  /// or type with escapes, a repeated key, bytes that are not JSON): then only decoding it can
-  /// tell, and a filtered read decodes it.
+  /// or type with escapes, `name` or `subject` twice, bytes that are not JSON before the
+  /// payload): then only decoding it can tell, and a filtered read decodes it.
   ///
   /// Nothing here is checked beyond what finding the two values takes, so a line it reads may
   /// still be refused by ``envelope(from:)``. A read uses it only to pass over lines its filter
