@@ -79,11 +79,7 @@ public struct EventEnvelope: Sendable, Hashable {
   /// `+json` type such as `application/cloudevents+json`, with or without parameters.
   public var hasJSONPayload: Bool {
     guard let type = dataContentType else { return true }
-    let essence = type.split(separator: ";", maxSplits: 1).first.map {
-      $0.trimmingCharacters(in: .whitespaces).lowercased()
-    }
-    guard let essence else { return false }
-    return essence == "application/json" || essence == "text/json" || essence.hasSuffix("+json")
+    return MediaType.isJSON(type)
   }
 
   /// Decodes the payload as the type `catalog` has for ``name``.
