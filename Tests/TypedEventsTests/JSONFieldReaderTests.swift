@@ -248,6 +248,12 @@ struct JSONFieldReaderTests {
     #"{"id":"p","priority":-0}"#,  // minus zero
     #"{"id":"p","priority":9223372036854775808}"#,  // beyond Int
     #"{"id":"p","id":"q"}"#,  // a repeated key
+    #"{"id":"p","a":1,"b":2,"id":"q"}"#,  // a repeated key, not next to the first
+    // A repeated key among more keys than are compared one by one, before and after there are that many.
+    #"{"id":"p","#
+      + (0..<14).map { #""k\#($0)":0,"# }.joined() + #""id":"q"}"#,
+    #"{"id":"p","#
+      + (0..<14).map { #""k\#($0)":0,"# }.joined() + #""k13":1}"#,
     #"{"id":"p","\u0069d":"q"}"#,  // a key with an escape
     #"{"id":"p","é":1}"#,  // a key not in ASCII
     #"{"id":null}"#,  // null where a value must be

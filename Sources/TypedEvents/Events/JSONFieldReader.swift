@@ -265,16 +265,19 @@ extension JSONScanner {
     guard current == UInt8(ascii: "{") else { return nil }
     index += 1
     var members: [JSONFieldReader.Member] = []
+    // Room for the fields of most events at once, not grown from one.
+    members.reserveCapacity(8)
     skipSpace()
     if current == UInt8(ascii: "}") {
       index += 1
       return members
     }
     guard depth < limits.maximumDepth else { return nil }
-    // The grammar's own record of an object's keys, which finds a repeat in time linear in the
-    // keys: comparing each with every earlier one made an object of many keys cost their square.
+    // Past a few keys, the grammar's own record of an object's keys, which finds a repeat in
+    // time linear in the keys: comparing each with every earlier one made an object of many keys
+    // cost their square. Before that, each is compared with those before it, which allocates
+    // nothing: the record's storage was an allocation or two an event.
     var keys = OpenContainers()
-    keys.frames.append(.init(isObject: true, firstKey: 0))
     while true {
       skipSpace()
       let keyStart = index + 1
@@ -283,7 +286,17 @@ extension JSONScanner {
       let keyBytes = UnsafeRawBufferPointer(rebasing: bytes[key])
       guard !keyBytes.contains(where: { $0 >= 0x80 }) else { return nil }
       // A repeated key, which the grammar refuses.
-      guard !keys.insertIsRepeat(.written(key), bytes: bytes) else { return nil }
+      if members.count < Self.keysComparedOneByOne {
+        for member in members where UnsafeRawBufferPointer(rebasing: bytes[member.key]).hasSameBytes(as: keyBytes) {
+          return nil
+        }
+      } else {
+        if keys.frames.isEmpty {
+          keys.frames.append(.init(isObject: true, firstKey: 0))
+          for member in members { _ = keys.insertIsRepeat(.written(member.key), bytes: bytes) }
+        }
+        guard !keys.insertIsRepeat(.written(key), bytes: bytes) else { return nil }
+      }
       skipSpace()
       guard current == UInt8(ascii: ":") else { return nil }
       index += 1

@@ -88,7 +88,12 @@ extension JSONScanner {
   /// One value from ``index`` (after any whitespace), to the byte after it; true when it was a
   /// number or a literal. `depth` is how many objects and arrays enclose it.
   mutating func value(depth: Int) throws(JSONSyntaxError) -> Bool {
-    var open = OpenContainers()
+    var open = spareContainers
+    spareContainers = OpenContainers()
+    defer {
+      open.empty()
+      spareContainers = open
+    }
     var isScalar = false
     nextValue: while true {
       skipSpace()
@@ -226,6 +231,9 @@ extension JSONScanner {
   }
 
   /// The objects and arrays open around the scan, and the keys of the open objects.
+  /// Up to this many keys, a new one is compared with each: cheaper than hashing them.
+  static let keysComparedOneByOne = 12
+
   struct OpenContainers {
     struct Frame {
       let isObject: Bool
@@ -289,8 +297,12 @@ extension JSONScanner {
     /// The UTF-8 of keys written with escapes.
     var decoded: [UInt8] = []
 
-    /// Up to this many keys, a new one is compared with each: cheaper than hashing them.
-    private static let keysComparedOneByOne = 12
+    /// Forgets every container, keeping the arrays' storage.
+    mutating func empty() {
+      frames.removeAll(keepingCapacity: true)
+      keys.removeAll(keepingCapacity: true)
+      decoded.removeAll(keepingCapacity: true)
+    }
 
     mutating func close() {
       let frame = frames.removeLast()
@@ -302,7 +314,7 @@ extension JSONScanner {
       let last = frames.count - 1
       let first = frames[last].firstKey
       let count = keys.count - first
-      if count < Self.keysComparedOneByOne {
+      if count < JSONScanner.keysComparedOneByOne {
         for earlier in keys[first...] where same(earlier, key, bytes) { return true }
         keys.append(key)
         return false

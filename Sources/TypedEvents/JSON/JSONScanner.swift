@@ -15,6 +15,9 @@ struct JSONScanner {
   var index: Int
   /// The caps on nesting, members and strings.
   let limits: JSONLimits
+  /// The emptied record of the last value's containers, whose arrays the next value reuses: a
+  /// batch's events would each allocate and free them again.
+  var spareContainers = OpenContainers()
 
   init(bytes: UnsafeRawBufferPointer, at index: Int = 0, limits: JSONLimits = .standard) {
     self.bytes = bytes
