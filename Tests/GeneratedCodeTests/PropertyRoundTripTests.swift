@@ -24,7 +24,7 @@ let allGeneratedEvents = SampleEvents.GeneratedEvents.catalog.merging(EdgeCaseEv
 /// normalization, or for -0.0 against 0.0.
 ///
 /// `PROPERTY_CASES` sets the cases per event type (1,000 by default, to keep `swift test` quick;
-/// .ci/run runs 10,000) and `PROPERTY_SEED` the seed (hexadecimal);
+/// .ci/run runs 4,000) and `PROPERTY_SEED` the seed (hexadecimal);
 /// a failure names both, and the case, to reproduce it.
 @Suite("Generated events: property-based round trips")
 struct PropertyRoundTripTests {
