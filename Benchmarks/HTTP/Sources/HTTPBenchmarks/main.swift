@@ -7,7 +7,8 @@
 // - batch POST: CloudEvents batches POSTed to the endpoint, against the store's own batch
 //   append (`appendOnce`) of the same batches, on an `EventLog` and, with
 //   TYPEDEVENTS_POSTGRES_URL set, on PostgreSQL; beside them, the same bodies POSTed to a bare
-//   handler, which gives the share of the HTTP exchange alone;
+//   handler, which gives the share of the HTTP exchange alone; POSTed by a lean socket client
+//   and by AsyncHTTPClient, in rows of their own;
 // - latency: append → an `EventsClient`'s bus, one event at a time on an idle loopback;
 // - hostile bodies: 1 MiB of 65,000 keys, or of 65,000 null attributes, against an ordinary
 //   1 MiB batch POSTed to the same endpoint;
@@ -398,7 +399,15 @@ func bareFanOut(clients: Int, events: Int, fromConnect: Bool = false) async thro
 
 // MARK: Batch POST
 
-/// The times of one run of ``batchAppend(direct:posted:batches:)``, each summed over its batches.
+/// What POSTs the batches of ``batchAppend(direct:posted:batches:client:)``.
+enum PostClient {
+  /// ``SocketClient``: what the server's side of the exchange costs, as under a load generator.
+  case socket
+  /// `HTTPClient.shared`, in this process: its CPU and its hand-overs between threads count too.
+  case asyncHTTPClient
+}
+
+/// The times of one run of ``batchAppend(direct:posted:batches:client:)``, each summed over its batches.
 struct BatchAppendTimes {
   /// The store's own `appendOnce`.
   var direct = Duration.zero
@@ -414,7 +423,7 @@ struct BatchAppendTimes {
 /// them to a bare handler beside it. The three take turns batch by batch in each of their six
 /// orders alike, so that all meet the same state of the disk and the machine.
 func batchAppend<Store: IdempotentEventStore>(
-  direct: Store, posted: Store, batches: Int
+  direct: Store, posted: Store, batches: Int, client: PostClient
 ) async throws -> BatchAppendTimes {
   let all = try (0..<batches).map { try envelopes($0 * 100..<$0 * 100 + 100) }
   let bodies = try all.map { try EventEnvelope.cloudEventBatchJSON($0) }
@@ -430,7 +439,18 @@ func batchAppend<Store: IdempotentEventStore>(
   }
   var times = BatchAppendTimes()
   try await withServer(router, services: [endpoint]) { port in
-    func post(_ body: Data, to path: String) async throws -> Duration {
+    let socket = client == .socket ? try SocketClient(port: port) : nil
+    let requests = bodies.map { body in
+      ["events", "bare"].map {
+        SocketClient.request(path: $0, contentType: EventEnvelope.cloudEventBatchContentType, body: body)
+      }
+    }
+    func post(_ body: Data, to path: String, request: [UInt8]) async throws -> Duration {
+      if let socket {
+        let (time, status) = try await socket.exchange(request)
+        guard status / 100 == 2 else { throw BenchmarkError("POST answered \(status)") }
+        return time
+      }
       let start = ContinuousClock.now
       var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/\(path)")
       request.method = .POST
@@ -451,8 +471,8 @@ func batchAppend<Store: IdempotentEventStore>(
           let start = ContinuousClock.now
           _ = try await direct.appendOnce(batch)
           times.direct += ContinuousClock.now - start
-        case 1: times.posted += try await post(body, to: "events")
-        default: times.bare += try await post(body, to: "bare")
+        case 1: times.posted += try await post(body, to: "events", request: requests[index][0])
+        default: times.bare += try await post(body, to: "bare", request: requests[index][1])
         }
       }
     }
@@ -733,7 +753,7 @@ var report: [String] = []
 }
 
 let fanOutEvents = quick ? 300 : 4_000
-/// A multiple of 6, so that ``batchAppend(direct:posted:batches:)`` runs every order alike.
+/// A multiple of 6, so that ``batchAppend(direct:posted:batches:client:)`` runs every order alike.
 let postBatches = quick ? 6 : 102
 let probes = quick ? 20 : 300
 if let index = arguments.firstIndex(of: "--idle-streams-child"), arguments.count > index + 2,
@@ -781,11 +801,11 @@ emit("")
 if runs("post") {
   section(
     "## Batch append: \(postBatches) batches of 100 events, one after another",
-    "The same batches, appended with the store's `appendOnce` to one store, and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on a second store of the same kind, which decodes and checks each event against the catalog. A third party POSTs the same bodies to a bare handler that only reads each body and answers 201 with about as many bytes as the endpoint's answer: the HTTP exchange alone, which no endpoint can do without. The three take turns batch by batch, in each of their six orders alike, so all meet the same state of the disk; each is timed alone. *Ceiling* is the store's time a batch / (that time + the bare exchange's), from the medians: the ratio if the endpoint's own work (reading the CloudEvents, checking each event, answering) took no time. Each repetition on new stores: an `EventLog` (fsync each append, the default) in a new folder, a PostgreSQL schema (fsync and synchronous commit on, the server's defaults) on a throw-away server on 127.0.0.1. Goal: ≥ 0.7×.",
+    "The same batches, appended with the store's `appendOnce` to one store, and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on a second store of the same kind, which decodes and checks each event against the catalog. A third party POSTs the same bodies to a bare handler that only reads each body and answers 201 with about as many bytes as the endpoint's answer: the HTTP exchange alone, which no endpoint can do without. The three take turns batch by batch, in each of their six orders alike, so all meet the same state of the disk; each is timed alone. *Ceiling* is the store's time a batch / (that time + the bare exchange's), from the medians: the ratio if the endpoint's own work (reading the CloudEvents, checking each event, answering) took no time. Each repetition on new stores: an `EventLog` (fsync each append, the default) in a new folder, a PostgreSQL schema (fsync and synchronous commit on, the server's defaults) on a throw-away server on 127.0.0.1. Two clients POST, each in rows of its own: *a socket*, one kept-alive connection written and read with blocking calls on a thread of its own, as a load generator or a client on another machine costs the server's machine next to nothing; and *AsyncHTTPClient* in this process, whose own CPU and hand-overs between threads, on the same two cores as the server, count in both the POST's time and the bare exchange's. Goal: ≥ 0.7×.",
     header:
-      "| store | store's batch append: events/s | batch POST: events/s | POST / store | bare exchange: time a batch | ceiling |"
+      "| store | client | store's batch append: events/s | batch POST: events/s | POST / store | bare exchange: time a batch | ceiling |"
   )
-  func row(_ name: String, _ measure: () async throws -> BatchAppendTimes) async throws {
+  func row(_ name: String, client: String, _ measure: () async throws -> BatchAppendTimes) async throws {
     var store: [Double] = []
     var post: [Double] = []
     var bare: [Double] = []
@@ -801,25 +821,28 @@ if runs("post") {
     let storeTime = 100 / median(store)
     let ceiling = String(format: "%.2f", storeTime / (storeTime + median(bare)))
     emit(
-      "| \(name) | \(spread(store, rate)) | \(spread(post, rate)) | \(ratio)× | \(spread(bare, milliseconds)) "
+      "| \(name) | \(client) | \(spread(store, rate)) | \(spread(post, rate)) | \(ratio)× | \(spread(bare, milliseconds)) "
         + "| \(ceiling)× |")
   }
-  try await row("`EventLog`") {
-    try await batchAppend(
-      direct: try freshLog(durability: .fsyncEachAppend), posted: try freshLog(durability: .fsyncEachAppend),
-      batches: postBatches)
+  for (client, name) in [(PostClient.socket, "a socket"), (.asyncHTTPClient, "AsyncHTTPClient")] {
+    try await row("`EventLog`", client: name) {
+      try await batchAppend(
+        direct: try freshLog(durability: .fsyncEachAppend), posted: try freshLog(durability: .fsyncEachAppend),
+        batches: postBatches, client: client)
+    }
   }
   if let url = ProcessInfo.processInfo.environment["TYPEDEVENTS_POSTGRES_URL"] {
-    try await row("PostgreSQL") {
-      try await withPostgresStore(url: url) { direct in
-        try await withPostgresStore(url: url) { posted in
-          try await batchAppend(direct: direct, posted: posted, batches: postBatches)
+    for (client, name) in [(PostClient.socket, "a socket"), (.asyncHTTPClient, "AsyncHTTPClient")] {
+      try await row("PostgreSQL", client: name) {
+        try await withPostgresStore(url: url) { direct in
+          try await withPostgresStore(url: url) { posted in
+            try await batchAppend(direct: direct, posted: posted, batches: postBatches, client: client)
+          }
         }
       }
     }
   } else {
-    // Said, not silent: the report shows the row is missing and why.
-    emit("| PostgreSQL | skipped: TYPEDEVENTS_POSTGRES_URL is not set (Benchmarks/http.sh sets it) | | | | |")
+    emit("| PostgreSQL | | skipped: TYPEDEVENTS_POSTGRES_URL is not set (Benchmarks/http.sh sets it) | | | | |")
   }
 }
 emit("")
