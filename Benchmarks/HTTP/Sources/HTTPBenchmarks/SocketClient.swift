@@ -15,21 +15,7 @@ final class SocketClient: @unchecked Sendable {
 
   /// Connects to 127.0.0.1:`port`.
   init(port: Int) throws {
-    descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw BenchmarkError("socket: \(String(cString: strerror(errno)))") }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else {
-      close(descriptor)
-      throw BenchmarkError("connect: \(String(cString: strerror(errno)))")
-    }
+    descriptor = try connectToLoopback(port: port)
     // As AsyncHTTPClient does: a request is not held back waiting for the previous one's ACK.
     var on: Int32 = 1
     setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -97,4 +83,24 @@ final class SocketClient: @unchecked Sendable {
     }
     return nil
   }
+}
+
+/// A TCP socket connected to 127.0.0.1:`port`; the caller closes it.
+func connectToLoopback(port: Int) throws -> Int32 {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { throw BenchmarkError("socket: errno \(errno)") }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  guard connected == 0 else {
+    close(descriptor)
+    throw BenchmarkError("cannot connect to 127.0.0.1:\(port): errno \(errno)")
+  }
+  return descriptor
 }

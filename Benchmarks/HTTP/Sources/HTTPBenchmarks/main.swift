@@ -205,19 +205,10 @@ final class SSEClients: Sendable {
 
   init(port: Int, path: String, count: Int) throws {
     sockets = try (0..<count).map { _ in
-      let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = in_port_t(UInt16(port).bigEndian)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
+      let socket = try connectToLoopback(port: port)
       let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".utf8)
-      guard connected == 0, send(socket, request, request.count, 0) == request.count else {
-        throw BenchmarkError("cannot connect to 127.0.0.1:\(port): errno \(errno)")
+      guard send(socket, request, request.count, 0) == request.count else {
+        throw BenchmarkError("cannot send to 127.0.0.1:\(port): errno \(errno)")
       }
       return socket
     }
