@@ -183,15 +183,21 @@
     /// `timeout`: the read is cancelled then, which ends it (NIO's body sequence finishes on
     /// cancellation).
     ///
-    /// Both tasks start on this thread (`Task.immediate`): a body that has come whole is read
-    /// without handing work to another thread, and the timer is set without waking one. Child
-    /// tasks of a group did both, and the group waited for the cancelled timer: about 2.6 more
-    /// context switches a POST (counted in `/proc` over a run of `Benchmarks/http.sh --only post`).
+    /// The read starts on this thread (`Task.immediate`), and a body that has come whole is
+    /// read before it returns: then no timer is set, and no work goes to another thread. Else a
+    /// timer starts, on this thread too. Child tasks of a group handed both to other threads,
+    /// and the group waited for the cancelled timer: about 2.6 more context switches a POST
+    /// (counted in `/proc` over a run of `Benchmarks/http.sh --only post`).
     private static func collect(
       _ body: RequestBody, upTo limit: Int, within timeout: Duration
     ) async throws -> ByteBuffer {
+      let finished = Locked(false)
+      let reading = Task.immediate {
+        defer { finished.withLock { $0 = true } }
+        return try await body.collect(upTo: limit)
+      }
+      if finished.withLock({ $0 }) { return try await reading.value }
       let timedOut = Locked(false)
-      let reading = Task.immediate { try await body.collect(upTo: limit) }
       let timer = Task.immediate {
         try await Task.sleep(for: timeout)
         timedOut.withLock { $0 = true }
