@@ -50,8 +50,8 @@ public enum ContractFormat: String, Sendable, CaseIterable {
 /// | `Float` | `type: number`, `format: float`, exclusive ±(2^128 − 2^103), beyond which the reader overflows; `not` a nonzero number of at most 2^-150, which it rounds to zero and refuses |
 /// | `Decimal` | `type: number`, `format: decimal` (code generators then read it into a decimal type, not a double), ±`Decimal.greatestFiniteMagnitude`, `x-eventgen-type: Decimal` |
 /// | `Date` | `anyOf`: a string matching what `EventTimestamp` reads, or (beyond ±95 billion years) a `Double`; `x-eventgen-type: Date` |
-/// | `UUID` | `type: string`, `format: uuid`, an 8-4-4-4-12 hexadecimal `pattern` |
-/// | `URL` | `type: string`, `format: uri-reference` (a Swift URL may be relative), a `pattern` that refuses a first segment with a colon and no scheme, `minLength: 1` |
+/// | `UUID` | `type: string`, `format: uuid`, an 8-4-4-4-12 hexadecimal `pattern`, `x-eventgen-type: UUID` (a `format` alone reads as `String`) |
+/// | `URL` | `type: string`, `format: uri-reference` (a Swift URL may be relative), a `pattern` that refuses a first segment with a colon and no scheme, `minLength: 1`, `x-eventgen-type: URL` |
 /// | `Data` | `type: string`, `contentEncoding: base64`, a padded base64 `pattern` |
 /// | `[T]`, `[String: T]` | `type: array` with `items`; `type: object` with `additionalProperties`; an optional element is `anyOf` it and `null` |
 /// | declared type | `$ref` to its definition |

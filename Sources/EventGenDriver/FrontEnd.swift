@@ -38,16 +38,19 @@ public enum FrontEnd {
   /// cannot be read, throws. AsyncAPI documents' `$ref`s are read only inside `referenceRoot`
   /// (by default the current directory): a build never reads a file outside the folder it was
   /// given. With `warningsAreErrors` (`--strict`), every warning is an error, such as an
-  /// AsyncAPI message skipped because it cannot be an event.
+  /// AsyncAPI message skipped because it cannot be an event. AsyncAPI strings whose `format` is
+  /// one of `typedFormats` are read as their Swift types (``TypedFormat``).
   public static func load(
-    _ paths: [String], referenceRoot: ReferenceRoot = ReferenceRoot("."), warningsAreErrors: Bool = false
+    _ paths: [String], referenceRoot: ReferenceRoot = ReferenceRoot("."), warningsAreErrors: Bool = false,
+    typedFormats: Set<TypedFormat> = []
   ) throws(InputError) -> LoadedSchemas {
     let files = try InputFiles.discover(paths)
     guard !files.isEmpty else {
       throw InputError("no schema files (\(InputFiles.searchedFor)) found in \(paths.joined(separator: ", "))")
     }
     let result = SchemaLoader.load(
-      try InputFiles.read(files), readFile: InputFiles.readReferencedFile, referenceRoot: referenceRoot)
+      try InputFiles.read(files), readFile: InputFiles.readReferencedFile, referenceRoot: referenceRoot,
+      typedFormats: typedFormats)
     let loaded = LoadedSchemas(schemaFiles: files, schema: result.schema, diagnostics: result.diagnostics)
     return warningsAreErrors ? loaded.treatingWarningsAsErrors() : loaded
   }

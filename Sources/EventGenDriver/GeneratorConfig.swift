@@ -11,12 +11,13 @@ import Foundation
 /// output: Generated          # where generated files go, relative to this file (CLI and command plugin)
 /// references:                # AsyncAPI `$ref`s to these URL prefixes read local copies instead
 ///   "https://example.com/schemas/": vendor/schemas   # relative to this file, inside the root
+/// typed-formats: [uuid, uri] # AsyncAPI strings with these formats are UUID and URL, not String
 /// ```
 /// Unknown keys are errors, located like schema errors.
 public struct GeneratorConfig: Sendable, Equatable {
   /// The name the plugins look for in a target's folder.
   public static let fileName = "eventgen-config.yaml"
-  static let keys = ["access", "notification-message", "schemas", "output", "references"]
+  static let keys = ["access", "notification-message", "schemas", "output", "references", "typed-formats"]
 
   /// The access level of generated declarations.
   public var accessLevel: AccessLevel?
@@ -29,6 +30,9 @@ public struct GeneratorConfig: Sendable, Equatable {
   /// Remote URL prefixes and the local folders (resolved against the config file's folder) that
   /// AsyncAPI `$ref`s under them are read from.
   public var references: [String: String] = [:]
+  /// The string formats that AsyncAPI documents' schemas are read as Swift types of their own
+  /// (``TypedFormat``); by default none, and such strings are `String`s.
+  public var typedFormats: Set<TypedFormat> = []
 
   /// A config with nothing set.
   public init() {}
@@ -91,6 +95,20 @@ public struct GeneratorConfig: Sendable, Equatable {
             continue
           }
           config.schemas.append(resolve(value.value))
+        }
+      case "typed-formats":
+        let items: [YAMLNode]
+        switch pair.value.content {
+        case .sequence(let nodes, _): items = nodes
+        case .scalar, .mapping: items = [pair.value]
+        }
+        let names = TypedFormat.allCases.map(\.rawValue)
+        for item in items {
+          guard case .scalar(let value) = item.content, let format = TypedFormat(rawValue: value.value) else {
+            error("`typed-formats` lists string formats read as Swift types: \(names.joined(separator: ", "))", item)
+            continue
+          }
+          config.typedFormats.insert(format)
         }
       case "references":
         guard case .mapping(let entries) = pair.value.content else {

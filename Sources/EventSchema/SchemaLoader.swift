@@ -72,14 +72,18 @@ public enum SchemaLoader {
   ///
   /// A `$ref` to an absolute path is refused; with a `referenceRoot`, so is one to a file outside
   /// that folder tree. Neither file is opened.
+  ///
+  /// In AsyncAPI documents, a string whose `format` is one of `typedFormats` is read as its
+  /// Swift type (``TypedFormat``); any other is a `String`.
   public static func load(
-    _ sources: [SchemaSource], readFile: @escaping ReadFile = readFromDisk, referenceRoot: ReferenceRoot? = nil
+    _ sources: [SchemaSource], readFile: @escaping ReadFile = readFromDisk, referenceRoot: ReferenceRoot? = nil,
+    typedFormats: Set<TypedFormat> = []
   ) -> SchemaLoadResult {
-    DeepStack.run { loadHere(sources, readFile: readFile, scope: referenceRoot) }
+    DeepStack.run { loadHere(sources, readFile: readFile, scope: referenceRoot, typedFormats: typedFormats) }
   }
 
   private static func loadHere(
-    _ sources: [SchemaSource], readFile: @escaping ReadFile, scope: ReferenceRoot?
+    _ sources: [SchemaSource], readFile: @escaping ReadFile, scope: ReferenceRoot?, typedFormats: Set<TypedFormat>
   ) -> SchemaLoadResult {
     var log = DiagnosticLog()
     var documents: [SchemaDocument] = []
@@ -96,7 +100,8 @@ public enum SchemaLoader {
         }
         let (document, diagnostics) =
           AsyncAPIDecoder.isAsyncAPI(root)
-          ? AsyncAPIDecoder.decode(root, path: source.path, readFile: readFile, scope: scope)
+          ? AsyncAPIDecoder.decode(
+            root, path: source.path, readFile: readFile, scope: scope, typedFormats: typedFormats)
           : SchemaDecoder.decode(root, path: source.path)
         log.append(contentsOf: diagnostics)
         documents.append(document)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventCodegen
 import EventGenDriver
+import EventSchema
 import Foundation
 
 /// Options that `generate` and `check` share.
@@ -33,6 +34,8 @@ struct GenerationOptions: ParsableArguments {
     var options: GeneratorOptions
     /// The config's `references`.
     var references: [String: String]
+    /// The config's `typed-formats`.
+    var typedFormats: Set<TypedFormat>
   }
 
   func resolve() throws -> Resolved {
@@ -40,7 +43,7 @@ struct GenerationOptions: ParsableArguments {
     return Resolved(
       inputs: try fileConfig.inputs(inputs), output: try fileConfig.output(output),
       options: fileConfig.generatorOptions(access: access, notificationMessage: notificationMessage),
-      references: fileConfig.references)
+      references: fileConfig.references, typedFormats: fileConfig.typedFormats)
   }
 
   /// The files to write, or exit 1 after printing the schema errors.
@@ -48,7 +51,7 @@ struct GenerationOptions: ParsableArguments {
     let plan = try Pipeline.plan(
       resolved.inputs, renderer: SwiftSources(options: resolved.options),
       referenceRoot: reading.referenceRoot.mapping(resolved.references),
-      warningsAreErrors: reading.strict)
+      warningsAreErrors: reading.strict, typedFormats: resolved.typedFormats)
     return (plan, try Output.files(of: plan))
   }
 

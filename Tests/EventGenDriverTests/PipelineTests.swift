@@ -97,6 +97,33 @@ struct GeneratorDriverTests {
     #expect(try #require(plan.files).first?.contents.contains("public let run: Swift.String?") == true)
   }
 
+  @Test func theConfigsTypedFormatsMakeFormattedStringsTheirSwiftTypes() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("target/eventgen-config.yaml", "schemas: [ids.asyncapi.yaml]\ntyped-formats: [uuid]\n")
+    try folder.write(
+      "target/ids.asyncapi.yaml",
+      "asyncapi: 3.0.0\ninfo: {title: T, version: 1.0.0}\ncomponents:\n  messages:\n    Seen:\n"
+        + "      payload: {type: object, properties: {by: {type: string, format: uuid}, "
+        + "at: {type: string, format: uri}}}\n")
+    let (config, diagnostics) = try GeneratorConfig.load(folder.path + "/target/eventgen-config.yaml")
+    #expect(diagnostics.isEmpty)
+    let typed = try #require(config?.typedFormats)
+    #expect(typed == [.uuid])
+    let plan = try Pipeline.plan(try #require(config).inputs([]), renderer: SwiftSources(), typedFormats: typed)
+    #expect(plan.diagnostics.isEmpty, "\(plan.diagnostics.map(\.description))")
+    let swift = try #require(plan.files).first?.contents ?? ""
+    #expect(swift.contains("public let by: Foundation.UUID?"))
+    #expect(swift.contains("public let at: Swift.String?"))
+
+    try folder.write("bad/eventgen-config.yaml", "typed-formats: [uuid, email]\n")
+    let (bad, errors) = try GeneratorConfig.load(folder.path + "/bad/eventgen-config.yaml")
+    #expect(bad == nil)
+    #expect(
+      errors.map(\.description) == [
+        "\(folder.path)/bad/eventgen-config.yaml:1:23: error: `typed-formats` lists string formats read as Swift types: uuid, uri"
+      ])
+  }
+
   @Test func theNotificationMessageOptionMakesEventsTypedMessages() throws {
     let folder = try TemporaryFolder()
     try folder.write("A.events.yaml", schema)

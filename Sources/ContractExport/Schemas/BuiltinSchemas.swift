@@ -47,6 +47,8 @@ enum BuiltinSchemas {
       schema["type"] = "string"
       schema["format"] = "uuid"
       schema["pattern"] = .string(uuidPattern)
+      // `format` is an annotation, which eventgen reads as a `String` by default.
+      schema["x-eventgen-type"] = "UUID"
     case .url:
       // A URL's `absoluteString`; relative URLs are URLs too. The reader percent-encodes what
       // a URI may not hold (`a b` reads as `a%20b`), and refuses the empty string and a first
@@ -55,6 +57,7 @@ enum BuiltinSchemas {
       schema["format"] = "uri-reference"
       schema["pattern"] = .string(urlPattern)
       schema["minLength"] = 1
+      schema["x-eventgen-type"] = "URL"
     case .data:
       schema["type"] = "string"
       schema["contentEncoding"] = "base64"

@@ -9,14 +9,18 @@ extension AsyncAPIDecoder {
     return .string
   }
 
+  /// `Date` for `date-time`, `Data` for base64 (`format: byte` or `contentEncoding: base64`),
+  /// the typed form of a format in ``typedFormats``; else `String`, as `format` is an annotation
+  /// (``TypedFormat``).
   func stringType(_ node: YAMLNode) -> BuiltinType {
     if field("contentEncoding", of: node).map(scalarText) == "base64" { return .data }
     switch field("format", of: node).map(scalarText) {
     case "date-time": return .date
-    case "uuid": return .uuid
-    case "uri", "uri-reference", "iri", "iri-reference": return .url
     case "byte": return .data
-    default: return .string
+    case let format?:
+      guard let typed = TypedFormat.named(format), typedFormats.contains(typed) else { return .string }
+      return typed.builtinType
+    case nil: return .string
     }
   }
 

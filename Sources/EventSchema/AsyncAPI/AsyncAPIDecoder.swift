@@ -24,6 +24,8 @@ struct AsyncAPIDecoder {
   var externals: [String: SourceLocation] = [:]
   /// The content type messages have unless they say otherwise.
   var defaultContentType: YAMLNode?
+  /// The string formats read as Swift types of their own (``TypedFormat``).
+  var typedFormats: Set<TypedFormat> = []
   /// How many schemas reached through `$ref` are being declared, each inside the one before:
   /// the depth of the decoder's recursion, which ``maximumNesting`` bounds.
   var nesting = 0
@@ -47,11 +49,12 @@ struct AsyncAPIDecoder {
   /// Decodes `root`, read from `path`; referenced files are read with `readFile`, and only
   /// inside `scope` when there is one.
   static func decode(
-    _ root: YAMLNode, path: String, readFile: @escaping SchemaLoader.ReadFile, scope: ReferenceRoot? = nil
+    _ root: YAMLNode, path: String, readFile: @escaping SchemaLoader.ReadFile, scope: ReferenceRoot? = nil,
+    typedFormats: Set<TypedFormat> = []
   ) -> (SchemaDocument, [Diagnostic]) {
     var decoder = AsyncAPIDecoder(
       resolver: ReferenceResolver(root: root, path: path, readFile: readFile, scope: scope),
-      document: SchemaDocument(path: path))
+      document: SchemaDocument(path: path), typedFormats: typedFormats)
     decoder.decodeDocument(root)
     return (decoder.document, decoder.reader.log.all)
   }
