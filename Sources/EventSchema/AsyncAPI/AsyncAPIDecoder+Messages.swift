@@ -27,10 +27,13 @@ extension AsyncAPIDecoder {
     let name = Located(value: swiftName, location: key.location)
     var fields: [FieldSyntax] = []
     var cloudEventType: (name: Located<String>?, accepted: AcceptedWireNames?)?
+    // Whether the payload is a CloudEvents envelope written out, whose `data` is the event's JSON.
+    var payloadIsEnvelope = false
     if let payload = keys["payload"]?.value {
       guard isLocal(payload, what: what),
         let schema = payloadSchema(
-          payload, schemaFormat: keys["schemaFormat"]?.value, what: what, cloudEventType: &cloudEventType)
+          payload, schemaFormat: keys["schemaFormat"]?.value, what: what, cloudEventType: &cloudEventType,
+          isEnvelope: &payloadIsEnvelope)
       else {
         return nil
       }
@@ -81,6 +84,7 @@ extension AsyncAPIDecoder {
         "\(what) is known by every CloudEvents `type` its pattern matches, but no `examples` value of that `type` matches it: events published from Swift carry `\(own.value)`, which it does not; publish with `EventEnvelope(event, name:)` and a name it matches",
         at: own.location)
     }
+    event.examples = examplePayloads(keys["examples"]?.value, envelope: payloadIsEnvelope)
     if let replay = keys["x-eventgen-replay-per-subject"] {
       event.replayPerSubject = reader.integer(replay.value, what: "`x-eventgen-replay-per-subject`").map {
         Located(value: $0, location: replay.value.location)
@@ -92,6 +96,19 @@ extension AsyncAPIDecoder {
       }
     }
     return event
+  }
+
+  /// The payloads of a message's `examples` (Message Example Objects), as written, to be checked
+  /// against the event once its type is known (``ExampleCheck``); where the payload is a
+  /// CloudEvents envelope written out, its `data`, which is the event's JSON. An example without
+  /// a payload (headers alone) has nothing to check.
+  private func examplePayloads(_ node: YAMLNode?, envelope: Bool) -> [Located<Literal>] {
+    guard let node, case .sequence(let items, _) = node.content else { return [] }
+    return items.compactMap { item in
+      guard let payload = field("payload", of: item) else { return nil }
+      guard envelope else { return reader.literal(payload) }
+      return field("data", of: payload).map { reader.literal($0) }
+    }
   }
 
   /// A payload that is itself a choice: the schema with a `oneOf`/`anyOf` of two or more
@@ -229,7 +246,7 @@ extension AsyncAPIDecoder {
   /// unwrapped to its `data`.
   private mutating func payloadSchema(
     _ payload: YAMLNode, schemaFormat: YAMLNode?, what: String,
-    cloudEventType: inout (name: Located<String>?, accepted: AcceptedWireNames?)?
+    cloudEventType: inout (name: Located<String>?, accepted: AcceptedWireNames?)?, isEnvelope: inout Bool
   ) -> YAMLNode? {
     guard var (schema, _) = resolver.resolve(payload, log: &reader.log) else { return nil }
     var format = schemaFormat
@@ -254,6 +271,7 @@ extension AsyncAPIDecoder {
     }
     let properties = envelopeProperties(schema)
     if properties["specversion"] != nil, let data = properties["data"] {
+      isEnvelope = true
       cloudEventType = cloudEventTypeName(envelopeDefinitions(of: "type", in: schema), what: what)
       return resolver.resolve(data, log: &reader.log)?.node
     }

@@ -85,6 +85,9 @@ struct EventSyntax: Sendable {
   var replayPerSubject: Located<Int>? = nil
   /// The other wire names the event is known by (an envelope `type` with several values).
   var acceptedWireNames: AcceptedWireNames? = nil
+  /// The JSON of the event as the input's examples give it (an AsyncAPI message's `examples`),
+  /// which the event's type must decode.
+  var examples: [Located<Literal>] = []
 }
 
 /// An entry under `groups:` as written.

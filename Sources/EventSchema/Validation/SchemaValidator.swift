@@ -42,6 +42,8 @@ struct SchemaValidator {
     }
     applyGroupReplay(documents, to: &files)
     RecursionCheck.check(records: files.flatMap(\.types), events: files.flatMap(\.events), log: &log)
+    // Against types that are whole: an error above may have left a field or type out.
+    if !log.hasErrors { ExampleCheck.check(documents, files: files, log: &log) }
     return SchemaSet(files: files)
   }
 
