@@ -45,7 +45,7 @@ let badAsyncAPIDocuments: [BadAsyncAPI] = [
     name: "unknown top-level key",
     document: header + "channel: {}\n",
     expected: [
-      "3:1: error: unknown key `channel` in the AsyncAPI document; did you mean `channels`?"
+      "3:1: warning: unknown key `channel` in the AsyncAPI document is not read; did you mean `channels`?"
     ]),
   BadAsyncAPI(
     name: "a file named as AsyncAPI that is not",
@@ -182,10 +182,16 @@ let badAsyncAPIDocuments: [BadAsyncAPI] = [
       "7:23: warning: message `E` is skipped: its payload is in `application/vnd.apache.avro;version=1.9.0`, and eventgen reads JSON Schema payloads (AsyncAPI's schema format or `application/schema+json`)"
     ]),
   BadAsyncAPI(
+    name: "info that is not a mapping",
+    document: "asyncapi: 3.0.0\ninfo: [T]\ncomponents:\n  messages:\n    E:\n      payload: {type: object}\n",
+    expected: [
+      "2:7: warning: `info` is not read: expected a mapping, found a sequence"
+    ]),
+  BadAsyncAPI(
     name: "unknown key in a message",
     document: header + "components:\n  messages:\n    E:\n      payloads: {type: object, properties: {}}\n",
     expected: [
-      "6:7: error: unknown key `payloads` in message `E`; did you mean `payload`?"
+      "6:7: warning: unknown key `payloads` in message `E` is not read; did you mean `payload`?"
     ]),
   BadAsyncAPI(
     name: "x-eventgen-type that names no built-in",

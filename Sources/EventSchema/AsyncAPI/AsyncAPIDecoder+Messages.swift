@@ -11,8 +11,9 @@ extension AsyncAPIDecoder {
     var keys: [String: (key: Located<String>, value: YAMLNode)] = [:]
     for entry in entries {
       guard entry.key.value.hasPrefix("x-") || Self.messageKeys.contains(entry.key.value) else {
+        // Not read, so it cannot refuse the document: said, as it may be a misspelling.
         let hint = Suggestions.hint(for: entry.key.value, among: Self.messageKeys)
-        reader.log.error("unknown key `\(entry.key.value)` in \(what)\(hint)", at: entry.key.location)
+        reader.log.warning("unknown key `\(entry.key.value)` in \(what) is not read\(hint)", at: entry.key.location)
         continue
       }
       keys[entry.key.value] = entry

@@ -74,8 +74,10 @@ struct AsyncAPIDecoder {
         continue
       }
       guard Self.topLevelKeys.contains(entry.key.value) else {
+        // Not read, so it cannot refuse the document: said, as it may be a misspelling.
         let hint = Suggestions.hint(for: entry.key.value, among: Self.topLevelKeys)
-        reader.log.error("unknown key `\(entry.key.value)` in the AsyncAPI document\(hint)", at: entry.key.location)
+        reader.log.warning(
+          "unknown key `\(entry.key.value)` in the AsyncAPI document is not read\(hint)", at: entry.key.location)
         continue
       }
       keys[entry.key.value] = entry
@@ -203,6 +205,11 @@ struct AsyncAPIDecoder {
   }
 
   private mutating func decodeInfo(_ node: YAMLNode) {
+    // Only its description and version are read, and neither must be there.
+    guard case .mapping = node.content else {
+      reader.log.warning("`info` is not read: expected a mapping, found \(node.kindDescription)", at: node.location)
+      return
+    }
     guard let entries = reader.entries(of: node, what: "`info`") else { return }
     for entry in entries {
       switch entry.key.value {
