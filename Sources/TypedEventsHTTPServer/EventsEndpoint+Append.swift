@@ -68,81 +68,6 @@
       }
     }
 
-    /// The envelopes of a request, by its content type.
-    private func incoming(_ request: Request) async throws -> [EventEnvelope] {
-      let limit = configuration.maximumBodySize
-      if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
-        throw Self.tooLarge("the body has \(length) bytes; at most \(limit) are taken")
-      }
-      let body: ByteBuffer
-      do {
-        body = try await Self.collect(request.body, upTo: limit, within: configuration.bodyReadTimeout)
-      } catch is NIOTooManyBytesError {
-        throw Self.tooLarge("the body has more than \(limit) bytes")
-      } catch is BodyTimeout {
-        throw EventProblem(
-          status: 408, kind: "body-timeout", title: "Request timeout",
-          detail: "the body did not arrive within \(configuration.bodyReadTimeout)")
-      }
-      let data = Data(body.readableBytesView)
-      do {
-        return try read(data, of: request)
-      } catch EventLogError.malformed(let reason) {
-        throw EventProblem.badRequest("malformed-cloudevent", reason)
-      }
-    }
-
-    /// The envelopes of a body, by the request's content type, each checked by `StrictJSON`
-    /// before anything reads it, its data then put on one line. What a store refuses in an
-    /// attribute (a control character, an extension name or integer no CloudEvents reader takes)
-    /// is refused here too, as the request's fault.
-    private func read(_ data: Data, of request: Request) throws -> [EventEnvelope] {
-      let contentType = request.headers[.contentType] ?? ""
-      switch MediaType.essence(of: contentType) {
-      case "application/cloudevents+json":
-        var envelope = try EventEnvelope(cloudEventJSON: data, limits: configuration.jsonLimits)
-        try envelope.validateAttributes()
-        envelope.putDataOnOneLine()
-        return [envelope]
-      case EventEnvelope.cloudEventBatchContentType:
-        var envelopes = try EventEnvelope.envelopes(cloudEventBatchJSON: data, limits: configuration.jsonLimits)
-        // In place: a copy of every envelope, and the release of the first array, cost more.
-        for index in envelopes.indices {
-          do {
-            try envelopes[index].validateAttributes()
-          } catch EventLogError.malformed(let reason) {
-            throw EventLogError.malformed("element \(index) of the batch: \(reason)")
-          }
-          envelopes[index].putDataOnOneLine()
-        }
-        guard !envelopes.isEmpty else { throw EventProblem.badRequest("empty-batch", "the batch holds no event") }
-        guard envelopes.count <= configuration.maximumBatchCount else {
-          throw Self.tooLarge("the batch holds \(envelopes.count) events; at most \(configuration.maximumBatchCount)")
-        }
-        return envelopes
-      default:
-        guard request.headers[HTTPField.Name("ce-specversion")!] != nil else {
-          throw EventProblem(
-            status: 415, kind: "unsupported-media-type", title: "Unsupported media type",
-            detail:
-              "a POST is a CloudEvent: application/cloudevents+json, \(EventEnvelope.cloudEventBatchContentType), "
-              + "or the binary mode with ce-specversion and the other ce- headers; this one is "
-              + (contentType.isEmpty ? "without Content-Type" : contentType))
-        }
-        var headers: [String: String] = [:]
-        for field in request.headers {
-          let name = field.name.canonicalName
-          headers[name] = headers[name].map { $0 + "," + field.value } ?? field.value
-        }
-        var envelope = try EventEnvelope(
-          cloudEventMessage: CloudEventMessage(binding: .http, headers: headers, body: data),
-          limits: configuration.jsonLimits)
-        try envelope.validateAttributes()
-        envelope.putDataOnOneLine()
-        return [envelope]
-      }
-    }
-
     /// Refuses an event the catalog does not know, or whose data does not decode as its type,
     /// or whose subject is not its data's. A subject that is a UUID is compared by value (Python's
     /// `str(uuid4())` is lower case, Swift's `uuidString` upper case) and stored as Swift writes
@@ -178,50 +103,6 @@
           event: index)
       }
     }
-
-    /// The body, at most `limit` bytes, or ``BodyTimeout`` when it has not all come within
-    /// `timeout`: the read is cancelled then, which ends it (NIO's body sequence finishes on
-    /// cancellation).
-    ///
-    /// The read starts on this thread (`Task.immediate`), and a body that has come whole is
-    /// read before it returns: then no timer is set, and no work goes to another thread. Else a
-    /// timer starts, on this thread too. Child tasks of a group handed both to other threads,
-    /// and the group waited for the cancelled timer: about 2.6 more context switches a POST
-    /// (counted in `/proc` over a run of `Benchmarks/http.sh --only post`).
-    private static func collect(
-      _ body: RequestBody, upTo limit: Int, within timeout: Duration
-    ) async throws -> ByteBuffer {
-      let finished = Locked(false)
-      let reading = Task.immediate {
-        defer { finished.withLock { $0 = true } }
-        return try await body.collect(upTo: limit)
-      }
-      if finished.withLock({ $0 }) { return try await reading.value }
-      let timedOut = Locked(false)
-      let timer = Task.immediate {
-        try await Task.sleep(for: timeout)
-        timedOut.withLock { $0 = true }
-        reading.cancel()
-      }
-      defer { timer.cancel() }
-      let collected: ByteBuffer
-      do {
-        collected = try await withTaskCancellationHandler {
-          try await reading.value
-        } onCancel: {
-          reading.cancel()
-        }
-      } catch {
-        if timedOut.withLock({ $0 }) { throw BodyTimeout() }
-        throw error
-      }
-      // A read the timer cancelled may end with part of the body.
-      if timedOut.withLock({ $0 }) { throw BodyTimeout() }
-      return collected
-    }
-
-    /// Thrown when a body takes longer than `bodyReadTimeout`.
-    private struct BodyTimeout: Error {}
 
     /// Whether `spelled` is the UUID `subject` written in another case.
     private static func isUUID(_ subject: String, spelled: String?) -> Bool {
@@ -281,19 +162,6 @@
       return Response(
         status: status, headers: [.contentType: "application/json"],
         body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
-    }
-
-    private static func tooLarge(_ detail: String) -> EventProblem {
-      EventProblem(status: 413, kind: "too-large", title: "Content too large", detail: detail)
-    }
-  }
-
-  extension EventEnvelope {
-    /// Puts JSON data on one line, as a store keeps it (`jsonOnOneLine()` gives data without a
-    /// line break back as it is).
-    mutating func putDataOnOneLine() {
-      guard hasJSONPayload else { return }
-      payload = payload.jsonOnOneLine()
     }
   }
 
