@@ -23,6 +23,8 @@ struct ExampleCheckTests {
       \(payload)
             examples:
       \(examples)
+        examples:
+          sold: {id: x, count: 1, at: '2026-11-29T10:00:00Z', lines: []}
         schemas:
           Line:
             type: object
@@ -63,6 +65,8 @@ struct ExampleCheckTests {
                     shipping: post
                 - name: headers only
                   headers: {traceparent: x}
+                - payload: {$ref: '#/components/examples/sold'}
+                - payload: {$ref: '#/components/examples/missing'}
         """)
     #expect(found == [])
   }

@@ -102,14 +102,25 @@ extension AsyncAPIDecoder {
   /// The payloads of a message's `examples` (Message Example Objects), as written, to be checked
   /// against the event once its type is known (``ExampleCheck``); where the payload is a
   /// CloudEvents envelope written out, its `data`, which is the event's JSON. An example without
-  /// a payload (headers alone) has nothing to check.
-  private func examplePayloads(_ node: YAMLNode?, envelope: Bool) -> [Located<Literal>] {
+  /// a payload (headers alone) has nothing to check; a payload given as a `$ref` is what it
+  /// names, and one that names nothing is not checked (nothing generated reads it).
+  private mutating func examplePayloads(_ node: YAMLNode?, envelope: Bool) -> [Located<Literal>] {
     guard let node, case .sequence(let items, _) = node.content else { return [] }
-    return items.compactMap { item in
-      guard let payload = field("payload", of: item) else { return nil }
-      guard envelope else { return reader.literal(payload) }
-      return field("data", of: payload).map { reader.literal($0) }
+    var payloads: [Located<Literal>] = []
+    for item in items {
+      guard var payload = field("payload", of: item) else { continue }
+      if ReferenceResolver.reference(of: payload) != nil {
+        var log = DiagnosticLog()
+        guard let resolved = resolver.resolve(payload, log: &log)?.node else { continue }
+        payload = resolved
+      }
+      if envelope {
+        guard let data = field("data", of: payload) else { continue }
+        payload = data
+      }
+      payloads.append(reader.literal(payload))
     }
+    return payloads
   }
 
   /// A payload that is itself a choice: the schema with a `oneOf`/`anyOf` of two or more
