@@ -125,8 +125,12 @@ extension EventEnvelope {
 
   /// An envelope from the members of a CloudEvent in JSON.
   init(cloudEventMembers members: consuming CloudEventJSONReader.Members, limits: JSONLimits = .standard) throws {
+    // Every field is found first and the envelope made once, at the end: setting a field of
+    // `self` after `self.init` copied and destroyed the whole envelope, three times an event.
     var payload = Data()
     let data = members.data
+    let fromBase64 = members.dataBase64 != nil
+    let typed = members.context.datacontenttype != nil
     if let encoded = members.dataBase64 {
       guard let text = encoded.stringValue, let bytes = Data(base64Encoded: text) else {
         throw EventLogError.malformed("the CloudEvent's data_base64 is not base64")
@@ -135,23 +139,34 @@ extension EventEnvelope {
     } else if let data, !Self.isNull(data) {
       payload = data
     }
-    let typed = members.context.datacontenttype != nil
-    try self.init(cloudEventContext: members.context, payload: payload)
-    if members.dataBase64 != nil {
+    let required = try Self.required(members.context)
+    var dataContentType = Self.dataContentType(members.context)
+    if fromBase64 {
       // Bytes: `data` without a type is JSON, `data_base64` is not (JSON format, 3.1). Said so,
       // or the envelope would call its bytes JSON; bytes said to be JSON are checked as such.
       if !typed {
         dataContentType = "application/octet-stream"
-      } else if hasJSONPayload && !payload.isEmpty {
+      } else if Self.isJSON(dataContentType: dataContentType), !payload.isEmpty {
         try StrictJSON.checkEvent(payload, limits: limits, what: "the data_base64")
       }
     }
     // Non-JSON data in `data` is a JSON string that holds the text (JSON format, 3.1).
-    if !hasJSONPayload, let data, data.first == UInt8(ascii: "\""),
+    if !Self.isJSON(dataContentType: dataContentType), let data, data.first == UInt8(ascii: "\""),
       let text = try? JSONDecoder().decode(String.self, from: data)
     {
-      self.payload = Data(text.utf8)
+      payload = Data(text.utf8)
     }
+    // Each field set here, not by `self.init(id:…)`: that made a copy of the whole envelope.
+    id = required.id
+    source = required.source
+    time = required.time
+    name = required.name
+    version = required.version
+    subject = members.context.subject?.headerText
+    self.dataContentType = dataContentType
+    dataSchema = members.context.dataschema?.headerText
+    metadata = members.context.extensions
+    self.payload = payload
   }
 
   // MARK: Attributes, shared by every content mode
@@ -213,6 +228,17 @@ extension EventEnvelope {
 
   /// An envelope from the context attributes of a CloudEvent, in any content mode, and its data.
   init(cloudEventContext context: consuming CloudEventContext, payload: consuming Data) throws {
+    let required = try Self.required(context)
+    self.init(
+      id: required.id, source: required.source, time: required.time, name: required.name, version: required.version,
+      subject: context.subject?.headerText, dataContentType: Self.dataContentType(context),
+      dataSchema: context.dataschema?.headerText, metadata: context.extensions, payload: payload)
+  }
+
+  /// The attributes an envelope requires, and its version, checked.
+  private static func required(
+    _ context: borrowing CloudEventContext
+  ) throws -> (id: String, source: String, time: Date?, name: String, version: Int) {
     guard context.specversion?.stringValue == "1.0" else {
       throw EventLogError.malformed("not a CloudEvents 1.0 event (specversion)")
     }
@@ -243,12 +269,14 @@ extension EventEnvelope {
     case .boolean?: throw EventLogError.malformed("the CloudEvent \(id) has an eventversion that is not a number")
     case nil: break
     }
-    self.init(
-      id: id, source: source, time: time, name: type, version: version, subject: context.subject?.headerText,
-      dataContentType: context.datacontenttype?.headerText, dataSchema: context.dataschema?.headerText,
-      metadata: context.extensions, payload: payload)
-    // What this package writes for every envelope, and implies when absent: not kept twice.
-    if dataContentType == "application/json" { dataContentType = nil }
+    return (id, source, time, type, version)
+  }
+
+  /// `datacontenttype`; nil for `application/json`, which this package writes for every
+  /// envelope, and implies when absent: not kept twice.
+  private static func dataContentType(_ context: borrowing CloudEventContext) -> String? {
+    let type = context.datacontenttype?.headerText
+    return type == "application/json" ? nil : type
   }
 }
 

@@ -77,7 +77,10 @@ public struct EventEnvelope: Sendable, Hashable {
 
   /// Whether ``payload`` is JSON: ``dataContentType`` is nil, `application/json`, or a
   /// `+json` type such as `application/cloudevents+json`, with or without parameters.
-  public var hasJSONPayload: Bool {
+  public var hasJSONPayload: Bool { Self.isJSON(dataContentType: dataContentType) }
+
+  /// Whether a payload of the media type `dataContentType` is JSON, as ``hasJSONPayload`` says.
+  static func isJSON(dataContentType: String?) -> Bool {
     guard let type = dataContentType else { return true }
     return MediaType.isJSON(type)
   }
