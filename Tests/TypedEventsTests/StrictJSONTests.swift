@@ -113,6 +113,33 @@ struct StrictJSONTests {
     #expect(throws: JSONSyntaxError.self) { try StrictJSON.check(Data(deep.utf8)) }
   }
 
+  @Test("Keys of every length compare equal only when every byte is, wherever they lie")
+  func byteComparison() {
+    // The comparison loads words from both ends below 17 bytes: each length, each position.
+    let bytes = (0..<40).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+    let storage = bytes + bytes  // a second copy, at another address and alignment
+    storage.withUnsafeBytes { raw in
+      for count in 0...34 {
+        for shift in [0, 1, 3] {
+          let one = UnsafeRawBufferPointer(rebasing: raw[shift..<(shift + count)])
+          let same = UnsafeRawBufferPointer(rebasing: raw[(40 + shift)..<(40 + shift + count)])
+          #expect(one.hasSameBytes(as: same), "\(count) bytes at \(shift)")
+          let next = UnsafeRawBufferPointer(rebasing: raw[(shift + 1)..<(shift + 1 + count)])
+          #expect(count == 0 || !one.hasSameBytes(as: next), "\(count) bytes at \(shift) and at \(shift + 1)")
+          for position in 0..<count {
+            var changed = Array(same)
+            changed[position] ^= 0x20
+            changed.withUnsafeBytes { other in
+              #expect(!one.hasSameBytes(as: other), "\(count) bytes, byte \(position) differs")
+            }
+          }
+        }
+        let longer = UnsafeRawBufferPointer(rebasing: raw[0..<(count + 1)])
+        #expect(!UnsafeRawBufferPointer(rebasing: raw[0..<count]).hasSameBytes(as: longer))
+      }
+    }
+  }
+
   @Test("A repeated key is found among many, by the hash of its object, at any depth")
   func repeatsAmongMany() throws {
     for count in [11, 12, 13, 40, 20_000] {
