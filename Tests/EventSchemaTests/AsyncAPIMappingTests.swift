@@ -152,6 +152,51 @@ struct AsyncAPIMappingTests {
     #expect(try #require(file.events.last?.fields.first).type == .optional(.array(.named("PutObject", .record))))
   }
 
+  @Test func namesThatCollideAreSettledByTheRuleEachWithANote() throws {
+    let files = [
+      "media.json": #"{"definitions": {"Audio": {"type": "object", "properties": {"codec": {"type": "string"}}}}}"#,
+      "billing.json": #"{"definitions": {"Error": {"type": "object", "properties": {"invoice": {"type": "string"}}}}}"#,
+    ]
+    func names(_ before: String) throws -> (types: [String], events: [String], notes: [String]) {
+      let result = loadAsyncAPI(
+        """
+        asyncapi: 3.0.0
+        info: {title: T, version: 1.0.0}
+        components:
+          messages:
+        \(before)
+            audio:
+              payload:
+                type: object
+                properties:
+                  clip: {$ref: 'media.json#/definitions/Audio'}
+                  first: {$ref: '#/components/schemas/Error'}
+                  second: {$ref: 'billing.json#/definitions/Error'}
+          schemas:
+            Error: {type: object, properties: {code: {type: integer}}}
+        """, files: files)
+      let file = try #require(result.schema?.files.first, "\(result.diagnostics)")
+      return (
+        file.types.map(\.name).sorted(), file.events.map(\.name),
+        result.diagnostics.filter { $0.severity == .note }.map(\.message)
+      )
+    }
+    let alone = try names("")
+    #expect(alone.types == ["BillingError", "Error", "MediaAudio"])
+    #expect(alone.events == ["Audio"])
+    #expect(
+      alone.notes.sorted() == [
+        "schema `Audio` is named `MediaAudio` in Swift, not `Audio`: message `audio` at a.asyncapi.yaml:6:5 has that name; `x-eventgen-name` on it chooses another name",
+        "schema `Error` is named `BillingError` in Swift, not `Error`: schema `Error` at a.asyncapi.yaml:14:12 has that name; `x-eventgen-name` on it chooses another name",
+      ])
+    // Stable as the document grows: a message added before them, with types of new names,
+    // renames none of them.
+    let grown = try names(
+      "    added:\n      payload: {type: object, properties: {x: {title: Extra, type: object, properties: {}}}}")
+    #expect(grown.types == ["BillingError", "Error", "Extra", "MediaAudio"])
+    #expect(grown.events == ["Added", "Audio"])
+  }
+
   @Test func messageKeysRepeatedInChannelsTakeTheirNames() throws {
     let file = try asyncAPIFile(
       """

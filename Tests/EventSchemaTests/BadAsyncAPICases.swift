@@ -204,7 +204,15 @@ let badAsyncAPIDocuments: [BadAsyncAPI] = [
     document: header
       + "components:\n  messages:\n    user-signed-up:\n      payload: {type: object, properties: {}}\n    userSignedUp:\n      payload: {type: object, properties: {}}\n",
     expected: [
-      "7:5: error: duplicate name `UserSignedUp`: already declared as a event at a.asyncapi.yaml:5:5"
+      "7:5: note: message `userSignedUp` is named `UserSignedUpEvent` in Swift, not `UserSignedUp`: message `user-signed-up` at a.asyncapi.yaml:5:5 has that name; `x-eventgen-name` on it chooses another name"
+    ]),
+  BadAsyncAPI(
+    name: "x-eventgen-name that is taken, or no type name",
+    document: header
+      + "components:\n  messages:\n    a:\n      payload: {type: object, properties: {b: {$ref: '#/components/schemas/B'}, c: {$ref: '#/components/schemas/C'}}}\n  schemas:\n    B:\n      x-eventgen-name: A\n      type: object\n      properties: {}\n    C:\n      x-eventgen-name: Self\n      type: object\n      properties: {}\n",
+    expected: [
+      "9:24: error: `x-eventgen-name` `A` of schema `B` is taken: message `a` at a.asyncapi.yaml:5:5 has it",
+      "13:24: error: `x-eventgen-name` `Self` of schema `C` cannot name a type: it is a Swift keyword",
     ]),
   BadAsyncAPI(
     name: "a default that does not fit",

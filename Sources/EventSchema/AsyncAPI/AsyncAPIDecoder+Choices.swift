@@ -14,8 +14,8 @@ extension AsyncAPIDecoder {
   mutating func declareChoice(
     _ schema: YAMLNode, members: [YAMLNode], keyword: String, name: Located<String>, identity: String
   ) -> TypeExpression? {
-    let typeName = Located(value: SchemaNames.typeName(name.value), location: name.location)
     if let known = declared[identity] { return .named(Located(value: known, location: name.location)) }
+    let typeName = swiftTypeName(for: schema, wanted: name)
     declared[identity] = typeName.value
     var syntaxes: [ChoiceMemberSyntax] = []
     var valid = true

@@ -195,10 +195,11 @@ extension AsyncAPIDecoder {
     if let kind = field("x-eventgen-kind", of: schema), case .scalar(let text) = kind.content,
       text.value == "identifier"
     {
-      declared[identity] = name
-      guard let raw = typeExpression(schema, hint: name) else { return nil }
-      declare(declaredName, .wraps(raw), from: schema)
-      return .named(Located(value: name, location: location))
+      let typeName = swiftTypeName(for: schema, wanted: declaredName)
+      declared[identity] = typeName.value
+      guard let raw = typeExpression(schema, hint: typeName.value) else { return nil }
+      declare(typeName, .wraps(raw), from: schema)
+      return .named(Located(value: typeName.value, location: location))
     }
     // An `enum` of numbers is validation only: the number's type.
     let declaredType = field("type", of: schema).map(scalarText)
@@ -217,21 +218,21 @@ extension AsyncAPIDecoder {
       return declareChoice(
         schema, members: union.members, keyword: union.keyword, name: declaredName, identity: identity
       )
-      .map { _ in .named(Located(value: name, location: location)) }
+      .map { Self.relocated($0, to: location) }
     }
     if field("x-eventgen-external", of: schema) == nil && (isEnum || isRecord) {
       let expression =
         isEnum
         ? declareEnum(schema, name: declaredName, identity: identity)
         : declareRecord(schema, name: declaredName, identity: identity)
-      return expression.map { _ in .named(Located(value: name, location: location)) }
+      return expression.map { Self.relocated($0, to: location) }
     }
     return typeExpression(schema, hint: name)
   }
 
   private mutating func declareRecord(_ schema: YAMLNode, name: Located<String>, identity: String) -> TypeExpression? {
     if let known = declared[identity] { return .named(Located(value: known, location: name.location)) }
-    let typeName = Located(value: SchemaNames.typeName(name.value), location: name.location)
+    let typeName = swiftTypeName(for: schema, wanted: name)
     declared[identity] = typeName.value
     guard let fields = objectMembers(schema, owner: typeName.value, what: "type `\(typeName.value)`") else {
       return nil
@@ -242,7 +243,7 @@ extension AsyncAPIDecoder {
 
   private mutating func declareEnum(_ schema: YAMLNode, name: Located<String>, identity: String) -> TypeExpression? {
     if let known = declared[identity] { return .named(Located(value: known, location: name.location)) }
-    let typeName = Located(value: SchemaNames.typeName(name.value), location: name.location)
+    let typeName = swiftTypeName(for: schema, wanted: name)
     declared[identity] = typeName.value
     var cases: [(name: Located<String>, rawValue: Located<String>)] = []
     var frozen = false
@@ -277,6 +278,38 @@ extension AsyncAPIDecoder {
     }
     declare(typeName, .enumeration(cases: cases, frozen: frozen), from: schema)
     return .named(typeName)
+  }
+
+  /// The Swift name of the type declared for `schema` (``NameTable``): its `x-eventgen-name`,
+  /// else the type name of `wanted`, else another when that is taken.
+  mutating func swiftTypeName(for schema: YAMLNode, wanted: Located<String>) -> Located<String> {
+    let base = SchemaNames.typeName(wanted.value)
+    let what = "schema `\(wanted.value)`"
+    if let chosen = field("x-eventgen-name", of: schema),
+      let located = reader.located(chosen, what: "`x-eventgen-name`"),
+      let name = names.claim(chosen: located, for: what, log: &reader.log)
+    {
+      return Located(value: name, location: wanted.location)
+    }
+    var alternatives: [String] = []
+    // A schema of another file is told apart by that file's stem: `BillingError`; not when
+    // the stem is its name already (`Audio` of `audio.json`).
+    if schema.location.file != document.path,
+      let stem = schema.location.file.split(separator: "/").last?.split(separator: ".").first,
+      case let qualifier = SchemaNames.typeName(String(stem)), !base.hasPrefix(qualifier)
+    {
+      alternatives.append(qualifier + base)
+    }
+    alternatives.append(base + "Schema")
+    let name = names.claim(base, alternatives: alternatives, for: what, at: wanted.location, log: &reader.log)
+    return Located(value: name, location: wanted.location)
+  }
+
+  /// `expression` written at `location`: a reference to a type declared elsewhere points where
+  /// it is used.
+  static func relocated(_ expression: TypeExpression, to location: SourceLocation) -> TypeExpression {
+    guard case .named(let name) = expression else { return expression }
+    return .named(Located(value: name.value, location: location))
   }
 
   /// Adds a declared type, with the doc and deprecation its schema gives.

@@ -32,6 +32,8 @@ struct AsyncAPIDecoder {
   /// The Swift names of the document's events, once messages are named: a choice payload never
   /// takes one of them.
   var eventNames: Set<String> = []
+  /// Every Swift name given so far, and to whom (``NameTable``).
+  var names = NameTable()
   /// The deepest nesting of schemas through `$ref` that is read: far above any real
   /// document's, and far below what exhausts ``DeepStack``'s stack in a debug build (the
   /// plugins run one), which takes tens of kilobytes a level.
@@ -144,21 +146,35 @@ struct AsyncAPIDecoder {
     var name = ""
   }
 
-  /// Gives every message its event's Swift name, the type name of its key. In 3.x message keys
-  /// belong to their channel, so two messages may share one: each of those takes its `name`,
-  /// else its `title`, else the channel's name before the key, in that order of preference.
-  /// A message whose payload is a `$ref` to a schema of the same name is that schema's type.
+  /// Gives every message its event's Swift name (``NameTable``): its `x-eventgen-name`, else
+  /// the type name of its key. In 3.x message keys belong to their channel, so two messages
+  /// may share one: each of those takes its `name`, else its `title`, else the channel's name
+  /// before the key, in that order of preference. A message whose payload is a `$ref` to a
+  /// schema of the same name is that schema's type.
   private mutating func nameMessages(_ messages: inout [Message]) {
     var count: [String: Int] = [:]
     for message in messages { count[SchemaNames.typeName(message.key.value), default: 0] += 1 }
     for index in messages.indices {
       let base = SchemaNames.typeName(messages[index].key.value)
-      messages[index].name = base
-      guard count[base, default: 0] > 1, let message = resolvedMessage(messages[index].node) else { continue }
+      let message = resolvedMessage(messages[index].node)
+      let what = "message `\(messages[index].key.value)`"
+      if let chosen = message.flatMap({ field("x-eventgen-name", of: $0) }),
+        let located = reader.located(chosen, what: "`x-eventgen-name`"),
+        let name = names.claim(chosen: located, for: what, log: &reader.log)
+      {
+        messages[index].name = name
+        continue
+      }
       let channel = messages[index].channel.map { SchemaNames.typeName($0) + base }
-      messages[index].name =
-        [field("name", of: message), field("title", of: message)].lazy.compactMap { $0 }.map(scalarText)
-        .first { !$0.isEmpty && SchemaNames.typeName($0) != base }.map(SchemaNames.typeName) ?? channel ?? base
+      var wanted = base
+      if count[base, default: 0] > 1, let message {
+        wanted =
+          [field("name", of: message), field("title", of: message)].lazy.compactMap { $0 }.map(scalarText)
+          .first { !$0.isEmpty && SchemaNames.typeName($0) != base }.map(SchemaNames.typeName) ?? channel ?? base
+      }
+      messages[index].name = names.claim(
+        wanted, alternatives: [channel, wanted + "Event"].compactMap { $0 }, for: what,
+        at: messages[index].key.location, log: &reader.log)
     }
     eventNames = Set(messages.map(\.name))
     for message in messages {

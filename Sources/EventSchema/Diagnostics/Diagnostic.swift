@@ -55,6 +55,11 @@ public struct DiagnosticLog: Sendable {
     all.append(Diagnostic(.warning, at: location, message))
   }
 
+  /// Reports a note: what the run did that the reader may want to know, such as a name it gave.
+  public mutating func note(_ message: String, at location: SourceLocation) {
+    all.append(Diagnostic(.note, at: location, message))
+  }
+
   /// Appends diagnostics reported elsewhere.
   public mutating func append(contentsOf diagnostics: [Diagnostic]) {
     all.append(contentsOf: diagnostics)
