@@ -39,10 +39,11 @@ public enum FrontEnd {
   /// (by default the current directory): a build never reads a file outside the folder it was
   /// given. With `warningsAreErrors` (`--strict`), every warning is an error, such as an
   /// AsyncAPI message skipped because it cannot be an event. AsyncAPI strings whose `format` is
-  /// one of `typedFormats` are read as their Swift types (``TypedFormat``).
+  /// one of `typedFormats` are read as their Swift types (``TypedFormat``), and the messages and
+  /// schemas that `names` names take those Swift names (``ConfiguredName``).
   public static func load(
     _ paths: [String], referenceRoot: ReferenceRoot = ReferenceRoot("."), warningsAreErrors: Bool = false,
-    typedFormats: Set<TypedFormat> = []
+    typedFormats: Set<TypedFormat> = [], names: [ConfiguredName] = []
   ) throws(InputError) -> LoadedSchemas {
     let files = try InputFiles.discover(paths)
     guard !files.isEmpty else {
@@ -50,7 +51,7 @@ public enum FrontEnd {
     }
     let result = SchemaLoader.load(
       try InputFiles.read(files), readFile: InputFiles.readReferencedFile, referenceRoot: referenceRoot,
-      typedFormats: typedFormats)
+      typedFormats: typedFormats, names: names)
     let loaded = LoadedSchemas(schemaFiles: files, schema: result.schema, diagnostics: result.diagnostics)
     return warningsAreErrors ? loaded.treatingWarningsAsErrors() : loaded
   }

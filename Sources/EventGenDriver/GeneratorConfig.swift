@@ -12,12 +12,14 @@ import Foundation
 /// references:                # AsyncAPI `$ref`s to these URL prefixes read local copies instead
 ///   "https://example.com/schemas/": vendor/schemas   # relative to this file, inside the root
 /// typed-formats: [uuid, uri] # AsyncAPI strings with these formats are UUID and URL, not String
+/// names:                     # Swift names for AsyncAPI messages and schemas, by their `$ref`
+///   "#/components/schemas/Audio": AudioClip
 /// ```
 /// Unknown keys are errors, located like schema errors.
 public struct GeneratorConfig: Sendable, Equatable {
   /// The name the plugins look for in a target's folder.
   public static let fileName = "eventgen-config.yaml"
-  static let keys = ["access", "notification-message", "schemas", "output", "references", "typed-formats"]
+  static let keys = ["access", "notification-message", "schemas", "output", "references", "typed-formats", "names"]
 
   /// The access level of generated declarations.
   public var accessLevel: AccessLevel?
@@ -33,6 +35,9 @@ public struct GeneratorConfig: Sendable, Equatable {
   /// The string formats that AsyncAPI documents' schemas are read as Swift types of their own
   /// (``TypedFormat``); by default none, and such strings are `String`s.
   public var typedFormats: Set<TypedFormat> = []
+  /// Swift names for messages and schemas of the AsyncAPI documents, each by what a `$ref` from
+  /// the document to it would say (``ConfiguredName``): for a contract the team cannot edit.
+  public var names: [ConfiguredName] = []
 
   /// A config with nothing set.
   public init() {}
@@ -124,6 +129,26 @@ public struct GeneratorConfig: Sendable, Equatable {
             continue
           }
           config.references[prefix.value] = resolve(folder.value)
+        }
+      case "names":
+        guard case .mapping(let entries) = pair.value.content else {
+          error(
+            "`names` maps what a `$ref` names to a Swift name: `\"#/components/schemas/Audio\": AudioClip`", pair.value)
+          continue
+        }
+        for entry in entries {
+          guard case .scalar(let reference) = entry.key.content, reference.value.contains("#/") else {
+            error(
+              "each key of `names` is written as a `$ref` from the document would be, with a JSON pointer: `#/components/schemas/Audio`",
+              entry.key)
+            continue
+          }
+          guard case .scalar(let name) = entry.value.content, !name.isNull, !name.value.isEmpty else {
+            error("each of `names` gives a Swift type name, such as `AudioClip`", entry.value)
+            continue
+          }
+          config.names.append(
+            ConfiguredName(reference: reference.value, name: name.value, location: entry.value.location))
         }
       case "output":
         guard case .scalar(let value) = pair.value.content, !value.isNull else {

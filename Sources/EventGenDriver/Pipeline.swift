@@ -16,14 +16,15 @@ public enum Pipeline {
   }
 
   /// Reads and validates the inputs that `paths` name
-  /// (``FrontEnd/load(_:referenceRoot:warningsAreErrors:typedFormats:)``) and renders them with
-  /// `renderer`, unless a schema has errors.
+  /// (``FrontEnd/load(_:referenceRoot:warningsAreErrors:typedFormats:names:)``) and renders them
+  /// with `renderer`, unless a schema has errors.
   public static func plan(
     _ paths: [String], renderer: some OutputRenderer, referenceRoot: ReferenceRoot = ReferenceRoot("."),
-    warningsAreErrors: Bool = false, typedFormats: Set<TypedFormat> = []
+    warningsAreErrors: Bool = false, typedFormats: Set<TypedFormat> = [], names: [ConfiguredName] = []
   ) throws(InputError) -> Plan {
     let inputs = try FrontEnd.load(
-      paths, referenceRoot: referenceRoot, warningsAreErrors: warningsAreErrors, typedFormats: typedFormats)
+      paths, referenceRoot: referenceRoot, warningsAreErrors: warningsAreErrors, typedFormats: typedFormats,
+      names: names)
     guard let schema = inputs.schema else { return Plan(inputs: inputs, files: nil) }
     return Plan(inputs: inputs, files: try renderer.render(schema))
   }

@@ -74,19 +74,25 @@ public enum SchemaLoader {
   /// that folder tree. Neither file is opened.
   ///
   /// In AsyncAPI documents, a string whose `format` is one of `typedFormats` is read as its
-  /// Swift type (``TypedFormat``); any other is a `String`.
+  /// Swift type (``TypedFormat``); any other is a `String`. Their messages and schemas that
+  /// `names` names take those Swift names; one that names nothing in any document is a warning
+  /// where it is given.
   public static func load(
     _ sources: [SchemaSource], readFile: @escaping ReadFile = readFromDisk, referenceRoot: ReferenceRoot? = nil,
-    typedFormats: Set<TypedFormat> = []
+    typedFormats: Set<TypedFormat> = [], names: [ConfiguredName] = []
   ) -> SchemaLoadResult {
-    DeepStack.run { loadHere(sources, readFile: readFile, scope: referenceRoot, typedFormats: typedFormats) }
+    DeepStack.run {
+      loadHere(sources, readFile: readFile, scope: referenceRoot, typedFormats: typedFormats, names: names)
+    }
   }
 
   private static func loadHere(
-    _ sources: [SchemaSource], readFile: @escaping ReadFile, scope: ReferenceRoot?, typedFormats: Set<TypedFormat>
+    _ sources: [SchemaSource], readFile: @escaping ReadFile, scope: ReferenceRoot?, typedFormats: Set<TypedFormat>,
+    names: [ConfiguredName]
   ) -> SchemaLoadResult {
     var log = DiagnosticLog()
     var documents: [SchemaDocument] = []
+    var applied: Set<String> = []
     for source in sources {
       switch YAMLComposer(path: source.path).compose(source.bytes) {
       case .failure(let diagnostics):
@@ -98,14 +104,24 @@ public enum SchemaLoader {
             at: root.location)
           continue
         }
-        let (document, diagnostics) =
-          AsyncAPIDecoder.isAsyncAPI(root)
-          ? AsyncAPIDecoder.decode(
-            root, path: source.path, readFile: readFile, scope: scope, typedFormats: typedFormats)
-          : SchemaDecoder.decode(root, path: source.path)
+        let (document, diagnostics): (SchemaDocument, [Diagnostic])
+        if AsyncAPIDecoder.isAsyncAPI(root) {
+          let decoded = AsyncAPIDecoder.decode(
+            root, path: source.path, readFile: readFile, scope: scope, typedFormats: typedFormats,
+            configuredNames: names)
+          (document, diagnostics) = (decoded.document, decoded.diagnostics)
+          applied.formUnion(decoded.appliedNames)
+        } else {
+          (document, diagnostics) = SchemaDecoder.decode(root, path: source.path)
+        }
         log.append(contentsOf: diagnostics)
         documents.append(document)
       }
+    }
+    for name in names where !applied.contains(name.reference) {
+      log.warning(
+        "`names` gives `\(name.name)` to \(name.reference), which names no message or schema that becomes Swift in any document of the run; write it as a `$ref` from the document would be, such as `#/components/schemas/Name`",
+        at: name.location)
     }
     let (schema, diagnostics) = SchemaValidator.validate(documents)
     log.append(contentsOf: diagnostics)

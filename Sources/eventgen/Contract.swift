@@ -29,7 +29,7 @@ struct ContractOptions: ParsableArguments {
     let inputs = self.inputs.isEmpty ? try fileConfig.inputs([]) : self.inputs
     let plan = try Pipeline.plan(
       inputs, renderer: renderer, referenceRoot: reading.referenceRoot.mapping(fileConfig.references),
-      warningsAreErrors: reading.strict, typedFormats: fileConfig.typedFormats)
+      warningsAreErrors: reading.strict, typedFormats: fileConfig.typedFormats, names: fileConfig.names)
     let files = try Output.files(of: plan)
     guard check else {
       let summary = try OutputWriter.write(files, to: .file(output))

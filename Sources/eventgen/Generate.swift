@@ -36,6 +36,8 @@ struct GenerationOptions: ParsableArguments {
     var references: [String: String]
     /// The config's `typed-formats`.
     var typedFormats: Set<TypedFormat>
+    /// The config's `names`.
+    var names: [ConfiguredName]
   }
 
   func resolve() throws -> Resolved {
@@ -43,7 +45,7 @@ struct GenerationOptions: ParsableArguments {
     return Resolved(
       inputs: try fileConfig.inputs(inputs), output: try fileConfig.output(output),
       options: fileConfig.generatorOptions(access: access, notificationMessage: notificationMessage),
-      references: fileConfig.references, typedFormats: fileConfig.typedFormats)
+      references: fileConfig.references, typedFormats: fileConfig.typedFormats, names: fileConfig.names)
   }
 
   /// The files to write, or exit 1 after printing the schema errors.
@@ -51,7 +53,7 @@ struct GenerationOptions: ParsableArguments {
     let plan = try Pipeline.plan(
       resolved.inputs, renderer: SwiftSources(options: resolved.options),
       referenceRoot: reading.referenceRoot.mapping(resolved.references),
-      warningsAreErrors: reading.strict, typedFormats: resolved.typedFormats)
+      warningsAreErrors: reading.strict, typedFormats: resolved.typedFormats, names: resolved.names)
     return (plan, try Output.files(of: plan))
   }
 

@@ -124,6 +124,86 @@ struct GeneratorDriverTests {
       ])
   }
 
+  @Test func theConfigsNamesNameMessagesAndSchemasOfAContractNobodyEdits() throws {
+    let folder = try TemporaryFolder()
+    try folder.write(
+      "target/eventgen-config.yaml",
+      """
+      schemas: [media.asyncapi.yaml]
+      names:
+        "#/components/schemas/Audio": AudioClip
+        "#/components/messages/audio": AudioReceived
+        "#/channels/calls/messages/hangUp": CallEnded
+        "common.json#/definitions/Error": CommonError
+        "#/components/schemas/Audoi": Misspelled
+
+      """)
+    try folder.write(
+      "target/media.asyncapi.yaml",
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      channels:
+        calls:
+          messages:
+            hangUp:
+              payload: {type: object, properties: {error: {$ref: 'common.json#/definitions/Error'}}}
+      components:
+        messages:
+          audio:
+            payload: {type: object, properties: {clip: {$ref: '#/components/schemas/Audio'}}}
+        schemas:
+          Audio: {type: object, properties: {codec: {type: string}}}
+
+      """)
+    try folder.write("target/common.json", #"{"definitions": {"Error": {"type": "object", "properties": {}}}}"#)
+    let (config, diagnostics) = try GeneratorConfig.load(folder.path + "/target/eventgen-config.yaml")
+    #expect(diagnostics.isEmpty)
+    let names = try #require(config?.names)
+    #expect(names.map(\.name) == ["AudioClip", "AudioReceived", "CallEnded", "CommonError", "Misspelled"])
+    let plan = try Pipeline.plan(
+      try #require(config).inputs([]), renderer: SwiftSources(), referenceRoot: ReferenceRoot(folder.path),
+      names: names)
+    let swift = try #require(plan.files).first?.contents ?? ""
+    for declaration in [
+      "struct AudioClip:", "struct AudioReceived:", "struct CallEnded:", "struct CommonError:",
+      "let clip: AudioClip?", "let error: CommonError?",
+    ] {
+      #expect(swift.contains(declaration), "\(declaration)")
+    }
+    // A key that names nothing is said where it is given; no other diagnostic (no rename note).
+    #expect(
+      plan.diagnostics.map(\.description) == [
+        "\(folder.path)/target/eventgen-config.yaml:7:33: warning: `names` gives `Misspelled` to #/components/schemas/Audoi, which names no message or schema that becomes Swift in any document of the run; write it as a `$ref` from the document would be, such as `#/components/schemas/Name`"
+      ])
+
+    // A name given twice is an error at the config's line.
+    try folder.write(
+      "twice/eventgen-config.yaml",
+      "schemas: [../target/media.asyncapi.yaml]\nnames:\n  \"#/components/schemas/Audio\": AudioReceived\n"
+        + "  \"#/components/messages/audio\": AudioReceived\n")
+    let (twice, _) = try GeneratorConfig.load(folder.path + "/twice/eventgen-config.yaml")
+    let refused = try Pipeline.plan(
+      try #require(twice).inputs([]), renderer: SwiftSources(), referenceRoot: ReferenceRoot(folder.path),
+      names: try #require(twice?.names))
+    #expect(refused.files == nil)
+    #expect(
+      refused.diagnostics.map(\.description).contains {
+        $0.hasPrefix(
+          "\(folder.path)/twice/eventgen-config.yaml:3:33: error: the name that `names` in eventgen-config.yaml "
+            + "gives `AudioReceived` of schema `Audio` at ")
+          && $0.hasSuffix("is taken: message `audio` at \(folder.path)/target/media.asyncapi.yaml:10:5 has it")
+      }, "\(refused.diagnostics.map(\.description))")
+
+    try folder.write("bad/eventgen-config.yaml", "names:\n  Audio: AudioClip\n")
+    let (bad, errors) = try GeneratorConfig.load(folder.path + "/bad/eventgen-config.yaml")
+    #expect(bad == nil)
+    #expect(
+      errors.map(\.description) == [
+        "\(folder.path)/bad/eventgen-config.yaml:2:3: error: each key of `names` is written as a `$ref` from the document would be, with a JSON pointer: `#/components/schemas/Audio`"
+      ])
+  }
+
   @Test func theNotificationMessageOptionMakesEventsTypedMessages() throws {
     let folder = try TemporaryFolder()
     try folder.write("A.events.yaml", schema)

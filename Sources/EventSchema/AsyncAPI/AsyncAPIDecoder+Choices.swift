@@ -15,7 +15,7 @@ extension AsyncAPIDecoder {
     _ schema: YAMLNode, members: [YAMLNode], keyword: String, name: Located<String>, identity: String
   ) -> TypeExpression? {
     if let known = declared[identity] { return .named(Located(value: known, location: name.location)) }
-    let typeName = swiftTypeName(for: schema, wanted: name)
+    let typeName = swiftTypeName(for: schema, identity: identity, wanted: name)
     declared[identity] = typeName.value
     var syntaxes: [ChoiceMemberSyntax] = []
     var valid = true

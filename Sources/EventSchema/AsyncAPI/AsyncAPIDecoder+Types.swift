@@ -195,7 +195,7 @@ extension AsyncAPIDecoder {
     if let kind = field("x-eventgen-kind", of: schema), case .scalar(let text) = kind.content,
       text.value == "identifier"
     {
-      let typeName = swiftTypeName(for: schema, wanted: declaredName)
+      let typeName = swiftTypeName(for: schema, identity: identity, wanted: declaredName)
       declared[identity] = typeName.value
       guard let raw = typeExpression(schema, hint: typeName.value) else { return nil }
       declare(typeName, .wraps(raw), from: schema)
@@ -232,7 +232,7 @@ extension AsyncAPIDecoder {
 
   private mutating func declareRecord(_ schema: YAMLNode, name: Located<String>, identity: String) -> TypeExpression? {
     if let known = declared[identity] { return .named(Located(value: known, location: name.location)) }
-    let typeName = swiftTypeName(for: schema, wanted: name)
+    let typeName = swiftTypeName(for: schema, identity: identity, wanted: name)
     declared[identity] = typeName.value
     guard let fields = objectMembers(schema, owner: typeName.value, what: "type `\(typeName.value)`") else {
       return nil
@@ -243,7 +243,7 @@ extension AsyncAPIDecoder {
 
   private mutating func declareEnum(_ schema: YAMLNode, name: Located<String>, identity: String) -> TypeExpression? {
     if let known = declared[identity] { return .named(Located(value: known, location: name.location)) }
-    let typeName = swiftTypeName(for: schema, wanted: name)
+    let typeName = swiftTypeName(for: schema, identity: identity, wanted: name)
     declared[identity] = typeName.value
     var cases: [(name: Located<String>, rawValue: Located<String>)] = []
     var frozen = false
@@ -280,11 +280,15 @@ extension AsyncAPIDecoder {
     return .named(typeName)
   }
 
-  /// The Swift name of the type declared for `schema` (``NameTable``): its `x-eventgen-name`,
-  /// else the type name of `wanted`, else another when that is taken.
-  mutating func swiftTypeName(for schema: YAMLNode, wanted: Located<String>) -> Located<String> {
+  /// The Swift name of the type declared for `schema`, whose identity is `identity`
+  /// (``NameTable``): the config's name for it, else its `x-eventgen-name`, else the type name
+  /// of `wanted`, else another when that is taken.
+  mutating func swiftTypeName(for schema: YAMLNode, identity: String, wanted: Located<String>) -> Located<String> {
     let base = SchemaNames.typeName(wanted.value)
     let what = "schema `\(wanted.value)`"
+    if let name = configuredName(identity: identity, for: what, at: wanted.location) {
+      return Located(value: name, location: wanted.location)
+    }
     if let chosen = field("x-eventgen-name", of: schema),
       let located = reader.located(chosen, what: "`x-eventgen-name`"),
       let name = names.claim(chosen: located, for: what, log: &reader.log)

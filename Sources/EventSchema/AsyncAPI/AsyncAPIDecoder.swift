@@ -34,6 +34,10 @@ struct AsyncAPIDecoder {
   var eventNames: Set<String> = []
   /// Every Swift name given so far, and to whom (``NameTable``).
   var names = NameTable()
+  /// The names the config gives (``ConfiguredName``), by the identity of what each names.
+  var configuredNames: [String: ConfiguredName] = [:]
+  /// The references of the configured names given to something of this document.
+  var appliedNames: Set<String> = []
   /// The deepest nesting of schemas through `$ref` that is read: far above any real
   /// document's, and far below what exhausts ``DeepStack``'s stack in a debug build (the
   /// plugins run one), which takes tens of kilobytes a level.
@@ -50,15 +54,31 @@ struct AsyncAPIDecoder {
 
   /// Decodes `root`, read from `path`; referenced files are read with `readFile`, and only
   /// inside `scope` when there is one.
+  /// The references of `configuredNames` that named something of the document come back with
+  /// it, so that the caller can say which named nothing in any.
   static func decode(
     _ root: YAMLNode, path: String, readFile: @escaping SchemaLoader.ReadFile, scope: ReferenceRoot? = nil,
-    typedFormats: Set<TypedFormat> = []
-  ) -> (SchemaDocument, [Diagnostic]) {
+    typedFormats: Set<TypedFormat> = [], configuredNames: [ConfiguredName] = []
+  ) -> (document: SchemaDocument, diagnostics: [Diagnostic], appliedNames: Set<String>) {
     var decoder = AsyncAPIDecoder(
       resolver: ReferenceResolver(root: root, path: path, readFile: readFile, scope: scope),
       document: SchemaDocument(path: path), typedFormats: typedFormats)
+    for configured in configuredNames {
+      guard let identity = decoder.resolver.identity(of: configured.reference, from: path) else { continue }
+      decoder.configuredNames[identity] = configured
+    }
     decoder.decodeDocument(root)
-    return (decoder.document, decoder.reader.log.all)
+    return (decoder.document, decoder.reader.log.all, decoder.appliedNames)
+  }
+
+  /// The Swift name the config gives what has the identity `identity`, claimed for `what`
+  /// (declared at `location`); nil when it gives none, or its name is taken (an error then).
+  mutating func configuredName(identity: String, for what: String, at location: SourceLocation) -> String? {
+    guard let configured = configuredNames[identity] else { return nil }
+    appliedNames.insert(configured.reference)
+    return names.claim(
+      chosen: Located(value: configured.name, location: configured.location),
+      by: "the name that `names` in eventgen-config.yaml gives", for: what, declaredAt: location, log: &reader.log)
   }
 
   // MARK: - The document
@@ -94,15 +114,19 @@ struct AsyncAPIDecoder {
     // channels. A message reached twice (a channel's `$ref` to a component) is one event.
     var messages: [Message] = []
     var seen: Set<String> = []
-    func add(_ key: Located<String>, _ node: YAMLNode, identity: String, channel: String? = nil) {
-      if seen.insert(identity).inserted { messages.append(Message(key: key, node: node, channel: channel)) }
+    func add(_ key: Located<String>, _ node: YAMLNode, identity: String, channel: String? = nil, pointer: String?) {
+      if seen.insert(identity).inserted {
+        messages.append(Message(key: key, node: node, channel: channel, pointer: pointer))
+      }
     }
     let components = keys["components"].flatMap { reader.entries(of: $0.value, what: "`components`") } ?? []
     if let componentMessages = components.first(where: { $0.key.value == "messages" }),
       let entries = reader.entries(of: componentMessages.value, what: "`components.messages`")
     {
       for entry in entries {
-        add(entry.key, entry.value, identity: identity(of: entry.value))
+        add(
+          entry.key, entry.value, identity: identity(of: entry.value),
+          pointer: "/components/messages/" + JSONPointer.escaped(entry.key.value))
       }
     }
     var channelTypes: [YAMLNode] = []
@@ -111,7 +135,10 @@ struct AsyncAPIDecoder {
         guard let (channel, _) = resolver.resolve(entry.value, log: &reader.log) else { continue }
         readChannelExtensions(channel, types: &channelTypes)
         for (key, node) in channelMessages(channel, channelName: entry.key, version: version) {
-          add(key, node, identity: identity(of: node), channel: entry.key.value)
+          let pointer =
+            version == .v3
+            ? "/channels/\(JSONPointer.escaped(entry.key.value))/messages/\(JSONPointer.escaped(key.value))" : nil
+          add(key, node, identity: identity(of: node), channel: entry.key.value, pointer: pointer)
         }
       }
     }
@@ -143,6 +170,9 @@ struct AsyncAPIDecoder {
     var node: YAMLNode
     /// The channel that declares it inline; nil for a component.
     var channel: String?
+    /// Its JSON pointer in the document, where the config's `names` can name it: a component's,
+    /// or a 3.x channel's message.
+    var pointer: String?
     var name = ""
   }
 
@@ -158,6 +188,14 @@ struct AsyncAPIDecoder {
       let base = SchemaNames.typeName(messages[index].key.value)
       let message = resolvedMessage(messages[index].node)
       let what = "message `\(messages[index].key.value)`"
+      if let pointer = messages[index].pointer,
+        let name = configuredName(
+          identity: ReferenceResolver.normalised(document.path) + "#" + pointer, for: what,
+          at: messages[index].key.location)
+      {
+        messages[index].name = name
+        continue
+      }
       if let chosen = message.flatMap({ field("x-eventgen-name", of: $0) }),
         let located = reader.located(chosen, what: "`x-eventgen-name`"),
         let name = names.claim(chosen: located, for: what, log: &reader.log)

@@ -10,8 +10,9 @@
 ///   files' `Error`s are `BillingError` and `OrdersError`), else `<Name>Schema`, else
 ///   `<Name>2`, `<Name>3` and so on.
 /// - Each renamed event or type gets a note where it is declared, saying the name it got and
-///   who holds the one it wanted. `x-eventgen-name` on the message or schema names it exactly;
-///   a name so chosen that is taken or not a Swift type name is an error there.
+///   who holds the one it wanted. `x-eventgen-name` on the message or schema names it exactly,
+///   and so does the config's `names` (``ConfiguredName``), before it; a name so chosen that is
+///   taken or not a Swift type name is an error there.
 ///
 /// Adding a message or a schema renames only what wants the same name: a new event takes its
 /// name before any type, a new type before the types met after it.
@@ -63,21 +64,25 @@ struct NameTable {
     return given
   }
 
-  /// Gives `what` the name `chosen` (`x-eventgen-name`) exactly; nil, with an error at the
-  /// choice, when it is taken or cannot name a type.
-  mutating func claim(chosen: Located<String>, for what: String, log: inout DiagnosticLog) -> String? {
+  /// Gives `what` the name `chosen` exactly, as `source` (`` `x-eventgen-name` ``, or the
+  /// config's `names`) chooses it; nil, with an error at the choice, when it is taken or cannot
+  /// name a type. `declaration` is where `what` is declared, when the choice is elsewhere.
+  mutating func claim(
+    chosen: Located<String>, by source: String = "`x-eventgen-name`", for what: String,
+    declaredAt declaration: SourceLocation? = nil, log: inout DiagnosticLog
+  ) -> String? {
+    let subject = what + (declaration.map { " at \($0)" } ?? "")
     if let holder = holders[chosen.value] {
       log.error(
-        "`x-eventgen-name` `\(chosen.value)` of \(what) is taken: \(holder.what) at \(holder.location) has it",
+        "\(source) `\(chosen.value)` of \(subject) is taken: \(holder.what) at \(holder.location) has it",
         at: chosen.location)
       return nil
     }
     if let reason = Self.reason(against: chosen.value) {
-      log.error(
-        "`x-eventgen-name` `\(chosen.value)` of \(what) cannot name a type: it is \(reason)", at: chosen.location)
+      log.error("\(source) `\(chosen.value)` of \(subject) cannot name a type: it is \(reason)", at: chosen.location)
       return nil
     }
-    holders[chosen.value] = Holder(what: what, location: chosen.location)
+    holders[chosen.value] = Holder(what: what, location: declaration ?? chosen.location)
     return chosen.value
   }
 }

@@ -113,6 +113,22 @@ struct ReferenceResolver {
     return resolveLocal(path, pointer: pointer, filePart: filePart, reference, log: &log)
   }
 
+  /// The identity of what the `$ref` text `text` in the file `referencing` names, found without
+  /// reading any file; nil for a URL that no mapping reads from a local copy.
+  func identity(of text: String, from referencing: String) -> String? {
+    let hash = text.firstIndex(of: "#")
+    let filePart = String(text[..<(hash ?? text.endIndex)])
+    let pointer = hash.map { String(text[text.index(after: $0)...]) } ?? ""
+    let path: String
+    if filePart.contains("://") {
+      guard let local = scope?.localPath(of: filePart) else { return nil }
+      path = local
+    } else {
+      path = filePart.isEmpty ? Self.normalised(referencing) : Self.normalised(Self.join(referencing, filePart))
+    }
+    return path + "#" + pointer
+  }
+
   /// The URL's prefix that a mapping would name: its scheme, host and folders.
   static func prefix(of url: String) -> String {
     guard let slash = url.lastIndex(of: "/") else { return url }
