@@ -91,39 +91,50 @@ public enum SchemaLoader {
     names: [ConfiguredName]
   ) -> SchemaLoadResult {
     var log = DiagnosticLog()
-    var documents: [SchemaDocument] = []
-    var applied: Set<String> = []
-    for source in sources {
+    // In the order the run lists them; `.events.yaml` files decoded first, so that an AsyncAPI
+    // document's derived names give way to the names they declare (``NameTable``).
+    var documents: [SchemaDocument?] = Array(repeating: nil, count: sources.count)
+    var asyncAPI: [(index: Int, root: YAMLNode)] = []
+    var table = NameTable()
+    for (index, source) in sources.enumerated() {
       switch YAMLComposer(path: source.path).compose(source.bytes) {
       case .failure(let diagnostics):
         log.append(contentsOf: diagnostics)
       case .document(let root):
-        if SchemaFileNames.isAsyncAPI(source.path) && !AsyncAPIDecoder.isAsyncAPI(root) {
+        if AsyncAPIDecoder.isAsyncAPI(root) {
+          asyncAPI.append((index, root))
+          continue
+        }
+        if SchemaFileNames.isAsyncAPI(source.path) {
           log.error(
             "this file is named as an AsyncAPI document but has no top-level `asyncapi:` key (such as `asyncapi: 3.0.0`)",
             at: root.location)
           continue
         }
-        let (document, diagnostics): (SchemaDocument, [Diagnostic])
-        if AsyncAPIDecoder.isAsyncAPI(root) {
-          let decoded = AsyncAPIDecoder.decode(
-            root, path: source.path, readFile: readFile, scope: scope, typedFormats: typedFormats,
-            configuredNames: names)
-          (document, diagnostics) = (decoded.document, decoded.diagnostics)
-          applied.formUnion(decoded.appliedNames)
-        } else {
-          (document, diagnostics) = SchemaDecoder.decode(root, path: source.path)
-        }
+        let (document, diagnostics) = SchemaDecoder.decode(root, path: source.path)
         log.append(contentsOf: diagnostics)
-        documents.append(document)
+        let declared =
+          document.events.map { ("event", $0.name) } + document.types.map { ("type", $0.name) }
+          + document.groups.map { ("group", $0.name) } + document.externals.map { ("external type", $0) }
+        for (kind, name) in declared { table.reserve(name.value, for: "\(kind) `\(name.value)`", at: name.location) }
+        documents[index] = document
       }
+    }
+    var applied: Set<String> = []
+    for (index, root) in asyncAPI {
+      let decoded = AsyncAPIDecoder.decode(
+        root, path: sources[index].path, readFile: readFile, scope: scope, typedFormats: typedFormats,
+        configuredNames: names, names: &table)
+      log.append(contentsOf: decoded.diagnostics)
+      applied.formUnion(decoded.appliedNames)
+      documents[index] = decoded.document
     }
     for name in names where !applied.contains(name.reference) {
       log.warning(
         "`names` gives `\(name.name)` to \(name.reference), which names no message or schema that becomes Swift in any document of the run; write it as a `$ref` from the document would be, such as `#/components/schemas/Name`",
         at: name.location)
     }
-    let (schema, diagnostics) = SchemaValidator.validate(documents)
+    let (schema, diagnostics) = SchemaValidator.validate(documents.compactMap { $0 })
     log.append(contentsOf: diagnostics)
     return SchemaLoadResult(schema: log.hasErrors ? nil : schema, diagnostics: log.sorted)
   }

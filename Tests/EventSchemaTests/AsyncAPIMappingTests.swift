@@ -197,6 +197,39 @@ struct AsyncAPIMappingTests {
     #expect(grown.events == ["Added", "Audio"])
   }
 
+  @Test func documentsOfOneRunShareTheNamesAndGiveWayToSchemaFiles() throws {
+    // One Swift namespace for the run: a `.events.yaml` file's names are its author's, and an
+    // AsyncAPI document's derived names give way to them, and to an earlier document's.
+    func contract(_ message: String) -> String {
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          \(message):
+            payload: {type: object, properties: {error: {$ref: '#/components/schemas/Error'}, money: {$ref: '#/components/schemas/Money'}}}
+        schemas:
+          Error: {type: object, properties: {code: {type: integer}}}
+          Money: {type: object, properties: {cents: {type: integer}}}
+      """
+    }
+    let result = SchemaLoader.load([
+      SchemaSource(path: "b.asyncapi.yaml", text: contract("billed")),
+      SchemaSource(path: "a.events.yaml", text: "types:\n  Money:\n    wraps: Int\n"),
+      SchemaSource(path: "c.asyncapi.yaml", text: contract("charged")),
+    ])
+    let schema = try #require(result.schema, "\(result.diagnostics)")
+    #expect(schema.files.map(\.path) == ["b.asyncapi.yaml", "a.events.yaml", "c.asyncapi.yaml"])
+    #expect(schema.files[0].types.map(\.name).sorted() == ["Error", "MoneySchema"])
+    #expect(schema.files[2].types.map(\.name).sorted() == ["ErrorSchema", "Money2"])
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "b.asyncapi.yaml:9:12: note: schema `Money` is named `MoneySchema` in Swift, not `Money`: type `Money` at a.events.yaml:2:3 has that name; `x-eventgen-name` on it chooses another name",
+        "c.asyncapi.yaml:8:12: note: schema `Error` is named `ErrorSchema` in Swift, not `Error`: schema `Error` at b.asyncapi.yaml:8:12 has that name; `x-eventgen-name` on it chooses another name",
+        "c.asyncapi.yaml:9:12: note: schema `Money` is named `Money2` in Swift, not `Money`: type `Money` at a.events.yaml:2:3 has that name; `x-eventgen-name` on it chooses another name",
+      ])
+  }
+
   @Test func messageKeysRepeatedInChannelsTakeTheirNames() throws {
     let file = try asyncAPIFile(
       """

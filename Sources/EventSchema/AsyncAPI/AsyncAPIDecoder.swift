@@ -55,14 +55,17 @@ struct AsyncAPIDecoder {
   /// Decodes `root`, read from `path`; referenced files are read with `readFile`, and only
   /// inside `scope` when there is one.
   /// The references of `configuredNames` that named something of the document come back with
-  /// it, so that the caller can say which named nothing in any.
+  /// it, so that the caller can say which named nothing in any. `names` holds the names the
+  /// run has given so far, and gets the document's.
   static func decode(
     _ root: YAMLNode, path: String, readFile: @escaping SchemaLoader.ReadFile, scope: ReferenceRoot? = nil,
-    typedFormats: Set<TypedFormat> = [], configuredNames: [ConfiguredName] = []
+    typedFormats: Set<TypedFormat> = [], configuredNames: [ConfiguredName] = [], names: inout NameTable
   ) -> (document: SchemaDocument, diagnostics: [Diagnostic], appliedNames: Set<String>) {
     var decoder = AsyncAPIDecoder(
       resolver: ReferenceResolver(root: root, path: path, readFile: readFile, scope: scope),
       document: SchemaDocument(path: path), typedFormats: typedFormats)
+    decoder.names = names
+    defer { names = decoder.names }
     for configured in configuredNames {
       guard let identity = decoder.resolver.identity(of: configured.reference, from: path) else { continue }
       decoder.configuredNames[identity] = configured

@@ -15,7 +15,9 @@
 ///   taken or not a Swift type name is an error there.
 ///
 /// Adding a message or a schema renames only what wants the same name: a new event takes its
-/// name before any type, a new type before the types met after it.
+/// name before any type, a new type before the types met after it. One table serves a whole
+/// run, whose files share one Swift namespace: the names `.events.yaml` files declare are held
+/// first, then each AsyncAPI document's in the order the run lists them.
 struct NameTable {
   /// Who holds a name: what it is (`message \`audio\``) and where it is declared.
   private struct Holder {
@@ -24,6 +26,12 @@ struct NameTable {
   }
 
   private var holders: [String: Holder] = [:]
+
+  /// Records that `what`, declared at `location`, has `name`, as written in a `.events.yaml`
+  /// file: such names are the user's own, given before any document's are derived.
+  mutating func reserve(_ name: String, for what: String, at location: SourceLocation) {
+    if holders[name] == nil { holders[name] = Holder(what: what, location: location) }
+  }
 
   /// Whether `name` is free: no one holds it, and Swift lets a generated type have it.
   func isFree(_ name: String) -> Bool {
