@@ -230,6 +230,51 @@ struct AsyncAPIMappingTests {
       ])
   }
 
+  @Test func typesThatHoldThemselvesGetTheIndirectionSwiftNeedsAndNoMore() throws {
+    let file = try asyncAPIFile(
+      """
+      asyncapi: 3.0.0
+      info: {title: T, version: 1.0.0}
+      components:
+        messages:
+          changed:
+            payload:
+              type: object
+              properties:
+                node: {$ref: '#/components/schemas/Node'}
+                a: {$ref: '#/components/schemas/A'}
+                schema: {$ref: '#/components/schemas/Schema'}
+                list: {$ref: '#/components/schemas/List'}
+        schemas:
+          Node: {type: object, properties: {next: {$ref: '#/components/schemas/Node'}}}
+          A: {type: object, required: [b], properties: {b: {$ref: '#/components/schemas/B'}}}
+          B: {type: object, properties: {a: {$ref: '#/components/schemas/A'}}}
+          Schema:
+            oneOf:
+              - {type: boolean}
+              - {type: object, properties: {not: {$ref: '#/components/schemas/Schema'}}}
+          List: {type: object, properties: {items: {type: array, items: {$ref: '#/components/schemas/List'}}}}
+      """)
+    func indirectFields(_ name: String) -> [String] {
+      guard case .record(let fields)? = file.types.first(where: { $0.name == name })?.kind else { return ["?"] }
+      return fields.filter(\.isIndirect).map(\.name)
+    }
+    func isIndirectChoice(_ name: String) -> Bool {
+      guard case .choice(let choice)? = file.types.first(where: { $0.name == name })?.kind else { return false }
+      return choice.isIndirect
+    }
+    // One field of each cycle of records: the one the search finds closing it (A's `b` is
+    // required, B's `a` is not, and either breaks the cycle).
+    #expect(indirectFields("Node") == ["next"])
+    #expect(indirectFields("A") + indirectFields("B") == ["a"])
+    // A choice on a cycle is an indirect enum, and its member's field needs nothing more.
+    #expect(isIndirectChoice("Schema"))
+    #expect(indirectFields("SchemaObject").isEmpty)
+    // An array stores its elements out of line already.
+    #expect(indirectFields("List").isEmpty)
+    #expect(try #require(file.events.first).fields.allSatisfy { !$0.isIndirect })
+  }
+
   @Test func messageKeysRepeatedInChannelsTakeTheirNames() throws {
     let file = try asyncAPIFile(
       """

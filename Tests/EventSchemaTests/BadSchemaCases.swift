@@ -182,16 +182,16 @@ let badSchemas: [BadSchema] = [
       "3:12: error: `wraps` takes one of String, Int, Int8, Int16, Int32, Int64, UInt, UInt8, UInt16, UInt32, UInt64, Double, Float, UUID"
     ]),
   BadSchema(
-    name: "direct recursion",
-    yaml: "types:\n  Node:\n    fields:\n      next: Node?\n      children: [Node]\n",
+    name: "direct recursion of a required field, which no finite value has",
+    yaml: "types:\n  Node:\n    fields:\n      next: Node\n      children: [Node]\n",
     expected: [
-      "4:7: error: recursive value type: `Node.next` contains `Node` by value (Node → Node); make the field an array, such as `[Node]`, to break the cycle"
+      "4:7: error: recursive value type: `Node.next` requires a `Node`, which requires a `Node` in turn, so no finite value has this shape; make a field on the cycle optional, or an array such as `[Node]`"
     ]),
   BadSchema(
-    name: "recursion through two types",
+    name: "recursion of required fields through two types",
     yaml: "types:\n  A:\n    fields:\n      b: B\n  B:\n    fields:\n      a: A\n",
     expected: [
-      "7:7: error: recursive value type: `B.a` contains `A` by value (A → B → A); make the field an array, such as `[A]`, to break the cycle"
+      "7:7: error: recursive value type: `B.a` requires a `A`, which requires a `B` in turn, so no finite value has this shape; make a field on the cycle optional, or an array such as `[A]`"
     ]),
 
   // MARK: Names

@@ -15,13 +15,17 @@ struct BackendContractTests {
   static let cases = 500
 
   /// Writes `event` as JSON, reads it as `Other`, writes that and reads it back.
-  static func throughTheOtherSide<E: Event, Other: Event>(_ event: E, as other: Other.Type) throws -> E {
+  static func throughTheOtherSide<E: TypedEvents.Event, Other: TypedEvents.Event>(
+    _ event: E, as other: Other.Type
+  ) throws -> E {
     let theirs = try JSONDecoder().decode(Other.self, from: try JSONEncoder().encode(event))
     return try JSONDecoder().decode(E.self, from: try JSONEncoder().encode(theirs))
   }
 
   /// Random events of `E` that JSON can carry, checked through `Other`; the count checked.
-  static func check<E: Event, Other: Event>(_ type: E.Type, through other: Other.Type, seed: UInt64) throws -> Int {
+  static func check<E: TypedEvents.Event, Other: TypedEvents.Event>(
+    _ type: E.Type, through other: Other.Type, seed: UInt64
+  ) throws -> Int {
     #expect(E.eventName == Other.eventName)
     let codable = try #require(E.self as? any FieldCodable.Type)
     let sampler = Sampler(seed: seed)

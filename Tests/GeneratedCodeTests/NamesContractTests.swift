@@ -11,7 +11,8 @@ import TypedEvents
 struct NamesContractTests {
   /// Decodes `json` as `E`, through the catalog by its wire name unless another event has that
   /// name too, and checks that it writes the same JSON back and survives `userInfo`.
-  private func roundTrip<E: Event>(_ json: String, as type: E.Type, throughCatalog: Bool = true) throws -> E {
+  private func roundTrip<E: TypedEvents.Event>(_ json: String, as type: E.Type, throughCatalog: Bool = true) throws -> E
+  {
     let event: E
     if throughCatalog {
       let envelope = EventEnvelope(id: "1", time: nil, name: E.eventName, version: 1, payload: Data(json.utf8))

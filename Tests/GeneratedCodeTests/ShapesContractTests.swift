@@ -11,7 +11,9 @@ struct ShapesContractTests {
   /// Decodes `json` as `E`, checks that it writes back `expected` (the same JSON unless given)
   /// and survives `userInfo`.
   @discardableResult
-  private func roundTrip<E: Event>(_ json: String, as type: E.Type, writes expected: String? = nil) throws -> E {
+  private func roundTrip<E: TypedEvents.Event>(
+    _ json: String, as type: E.Type, writes expected: String? = nil
+  ) throws -> E {
     let event = try JSONDecoder().decode(E.self, from: Data(json.utf8))
     let written = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
     #expect(try JSONValue(jsonText: written) == (try JSONValue(jsonText: expected ?? json)), "\(written)")
@@ -19,7 +21,7 @@ struct ShapesContractTests {
     return event
   }
 
-  private func decodingError<E: Event>(_ json: String, as type: E.Type) -> String? {
+  private func decodingError<E: TypedEvents.Event>(_ json: String, as type: E.Type) -> String? {
     do {
       _ = try JSONDecoder().decode(E.self, from: Data(json.utf8))
       return nil
@@ -115,7 +117,7 @@ struct ShapesContractTests {
   }
 
   @Test func cloudEventsOfEveryTypeThePatternOrListAllowsDecode() throws {
-    func decoded(_ type: String, _ data: String) throws -> (any Event, EventEnvelope) {
+    func decoded(_ type: String, _ data: String) throws -> (any TypedEvents.Event, EventEnvelope) {
       let json = #"{"specversion": "1.0", "id": "1", "source": "/s", "type": "\#(type)", "data": \#(data)}"#
       let envelope = try EventEnvelope(cloudEventJSON: Data(json.utf8))
       return (try envelope.decode(using: BackendEvents.GeneratedEvents.catalog), envelope)

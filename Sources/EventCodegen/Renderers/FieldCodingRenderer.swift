@@ -39,7 +39,7 @@ struct FieldCodingRenderer {
               getter: [.line(ValueSpelling.expression(constant, of: type))]))
         ]
       }
-      guard let message = field.deprecated else {
+      if field.deprecated == nil && !field.isIndirect {
         return [
           .property(
             PropertyDecl(
@@ -47,25 +47,48 @@ struct FieldCodingRenderer {
             ))
         ]
       }
+      if field.isIndirect {
+        if !doc.isEmpty { doc.append("") }
+        doc.append("Stored out of line: its type contains this one.")
+      }
+      let storageType: TypeReference =
+        field.isIndirect
+        ? .generic(.runtime("Indirect"), SwiftSpelling.type(field.type)) : SwiftSpelling.type(field.type)
+      let read = Self.value(field)
       return [
         // Internal, not private: the coding extensions live in the other generated file.
-        .property(
-          PropertyDecl(modifiers: [], keyword: keyword, name: Self.storage(field), type: SwiftSpelling.type(field.type))
-        ),
+        .property(PropertyDecl(modifiers: [], keyword: keyword, name: Self.storage(field), type: storageType)),
         .property(
           PropertyDecl(
-            doc: doc, attributes: [Availability.deprecated(message)], modifiers: [.access(access)], name: name,
-            type: SwiftSpelling.type(field.type),
+            doc: doc, attributes: field.deprecated.map { [Availability.deprecated($0)] } ?? [],
+            modifiers: [.access(access)], name: name, type: SwiftSpelling.type(field.type),
             getter: isMutable
-              ? [.line("get { \(Self.storage(field)) }"), .line("set { \(Self.storage(field)) = newValue }")]
-              : [.line(Code(Self.storage(field)))])),
+              ? [.line("get { \(read) }"), .line("set { \(Self.stored(field, "newValue")) }")]
+              : [.line(Code(read))])),
       ]
     }
   }
 
-  /// The stored property behind a field, as generated code refers to it: `self.amount`.
+  /// The stored property behind a field, as generated code refers to it: `self.amount`;
+  /// `_amount` behind the property of a deprecated field, or one stored out of line.
   static func storage(_ field: Field) -> String {
-    field.deprecated == nil ? SwiftSpelling.member(field.name) : "_\(field.name)"
+    field.deprecated == nil && !field.isIndirect ? SwiftSpelling.member(field.name) : "_\(field.name)"
+  }
+
+  /// The field's value, read from its storage: `amount`, or `_amount.value` out of line.
+  static func value(_ field: Field) -> String {
+    field.isIndirect ? storage(field) + ".value" : storage(field)
+  }
+
+  /// `self.amount = value`, storing a field out of line where it is.
+  static func assignment(_ field: Field, _ value: Code) -> Code {
+    "self.\(stored(field, value))"
+  }
+
+  /// `amount = value`, or `_amount = TypedEvents.Indirect(value)` out of line.
+  private static func stored(_ field: Field, _ value: Code) -> Code {
+    field.isIndirect
+      ? "\(storage(field)) = \(TypeReference.runtime("Indirect"))(\(value))" : "\(storage(field)) = \(value)"
   }
 
   /// The fields stored in each value: all but the constants.
@@ -90,7 +113,7 @@ struct FieldCodingRenderer {
       FunctionDecl(
         doc: [doc], attributes: deprecated.map { [Availability.deprecated($0)] } ?? [],
         modifiers: [.access(access)], signature: signature,
-        body: fields.map { .line("self.\(Self.storage($0)) = \(SwiftSpelling.identifier($0.name))") }))
+        body: fields.map { .line(Self.assignment($0, Code(SwiftSpelling.identifier($0.name)))) }))
   }
 
   /// The coding of the fields, written once: a generic reader and writer, from which the
@@ -171,7 +194,7 @@ struct FieldCodingRenderer {
       }
       body.append(.block("try self.init(", arguments, close: ")"))
     } else {
-      body += values.map { .line("self.\(Self.storage($0.field)) = try \($0.expression)") }
+      body += values.map { .line(Self.assignment($0.field, "try \($0.expression)")) }
     }
     return .function(FunctionDecl(doc: [doc], modifiers: [.access(access)], signature: signature, body: body))
   }
@@ -181,7 +204,7 @@ struct FieldCodingRenderer {
     let body: [Statement] = fields.map { field in
       if field.keepsOtherKeys { return .line("\(call).encodeOtherKeys(self.\(Self.storage(field)))") }
       let method = field.type.isOptional && field.constant == nil ? "encodeIfPresent" : "encode"
-      let value = field.constant == nil ? Self.storage(field) : SwiftSpelling.member(field.name)
+      let value = field.constant == nil ? Self.value(field) : SwiftSpelling.member(field.name)
       return .line("\(call).\(method)(self.\(value), forKey: \(SwiftSpelling.stringLiteral(field.wireKey)))")
     }
     return .function(FunctionDecl(doc: [doc], modifiers: [.access(access)], signature: signature, body: body))

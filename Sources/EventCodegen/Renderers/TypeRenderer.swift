@@ -152,10 +152,14 @@ struct TypeRenderer {
           signature:
             "init(propertyListValue value: Any) throws(\(TypeReference.runtime("UserInfoDecodingError")))",
           body: listBody)))
+    if choice.isIndirect {
+      doc.append("")
+      doc.append("Indirect: a member contains this choice.")
+    }
     return .type(
       NominalDecl(
-        doc: doc, modifiers: [.nonisolated, .access(access)], kind: .enum, name: type.name,
-        conformances: [.runtime("SchemaChoice")], members: members))
+        doc: doc, modifiers: [.nonisolated, .access(access)] + (choice.isIndirect ? [.indirect] : []), kind: .enum,
+        name: type.name, conformances: [.runtime("SchemaChoice")], members: members))
   }
 
   private func wrapper(_ type: EventSchema.TypeDeclaration, raw: BuiltinType, doc: [String]) -> Declaration {

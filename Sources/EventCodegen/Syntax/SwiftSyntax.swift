@@ -30,6 +30,8 @@ enum Modifier: Equatable {
   case access(AccessLevel)
   case nonisolated
   case `static`
+  /// `indirect`: an enum that holds its cases' values out of line.
+  case indirect
   /// `@_spi(Generated)`: the declaration is part of the runtime's generated-code interface.
   case spiGenerated
 
@@ -40,6 +42,7 @@ enum Modifier: Equatable {
     case .access(let level): "\(level.rawValue) "
     case .nonisolated: "nonisolated "
     case .static: "static "
+    case .indirect: "indirect "
     case .spiGenerated: "@_spi(Generated) "
     }
   }

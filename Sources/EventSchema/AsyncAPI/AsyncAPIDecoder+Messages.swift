@@ -32,7 +32,7 @@ extension AsyncAPIDecoder {
     var payloadIsEnvelope = false
     if let payload = keys["payload"]?.value {
       guard isLocal(payload, what: what),
-        let schema = payloadSchema(
+        let (node, schema) = payloadSchema(
           payload, schemaFormat: keys["schemaFormat"]?.value, what: what, cloudEventType: &cloudEventType,
           isEnvelope: &payloadIsEnvelope)
       else {
@@ -45,7 +45,7 @@ extension AsyncAPIDecoder {
           at: type.location)
         return nil
       }
-      if let choice = payloadChoice(payload, schema: schema) {
+      if let choice = payloadChoice(node, schema: schema) {
         guard let whole = choiceField(choice, event: name, what: what) else { return nil }
         fields = [whole]
       } else {
@@ -255,11 +255,11 @@ extension AsyncAPIDecoder {
   /// The JSON Schema of a payload: a schema, or a 3.x multi-format object (`schemaFormat`,
   /// `schema`) whose format is JSON Schema or AsyncAPI's. A payload that writes out the
   /// CloudEvents structured envelope (`specversion` and `data` among its properties) is
-  /// unwrapped to its `data`.
+  /// unwrapped to its `data`. The node is what names the schema: the payload, or `data`.
   private mutating func payloadSchema(
     _ payload: YAMLNode, schemaFormat: YAMLNode?, what: String,
     cloudEventType: inout (name: Located<String>?, accepted: AcceptedWireNames?)?, isEnvelope: inout Bool
-  ) -> YAMLNode? {
+  ) -> (node: YAMLNode, schema: YAMLNode)? {
     guard var (schema, _) = resolver.resolve(payload, log: &reader.log) else { return nil }
     var format = schemaFormat
     let inner = field("schema", of: schema)
@@ -285,9 +285,11 @@ extension AsyncAPIDecoder {
     if properties["specversion"] != nil, let data = properties["data"] {
       isEnvelope = true
       cloudEventType = cloudEventTypeName(envelopeDefinitions(of: "type", in: schema), what: what)
-      return resolver.resolve(data, log: &reader.log)?.node
+      // The event's JSON is `data`'s: a choice there is named for `data`'s schema, not the
+      // envelope's (which is often named as the event).
+      return resolver.resolve(data, log: &reader.log).map { (data, $0.node) }
     }
-    return schema
+    return (payload, schema)
   }
 
   /// The properties of a schema and of its `allOf` members, where it writes out the CloudEvents

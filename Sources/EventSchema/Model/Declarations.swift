@@ -22,6 +22,10 @@ public struct Field: Hashable, Sendable {
   /// that is itself a choice (`oneOf`/`anyOf` of objects). Such a field is its event's only one,
   /// and its type is a choice.
   public var isWholePayload: Bool
+  /// Whether the field is stored out of line: its type contains, by value, the type that holds
+  /// the field (a tree's parent, a comment's reply), so Swift needs the indirection. The
+  /// validator sets it; the property still has the field's type, and its JSON is unchanged.
+  public var isIndirect = false
   /// Where the field is declared.
   public var location: SourceLocation
 
@@ -93,6 +97,9 @@ public struct Choice: Hashable, Sendable {
   public var members: [Member]
   /// How decoding picks the member.
   public var selection: Selection
+  /// Whether the choice holds its members out of line (an `indirect enum`): a member contains
+  /// the choice by value. The validator sets it.
+  public var isIndirect = false
 
   /// Creates a choice.
   public init(members: [Member], selection: Selection) {

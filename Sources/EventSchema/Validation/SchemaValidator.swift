@@ -41,7 +41,7 @@ struct SchemaValidator {
       files[index].groups = document.groups.compactMap { group($0, events: eventsByName) }
     }
     applyGroupReplay(documents, to: &files)
-    RecursionCheck.check(records: files.flatMap(\.types), events: files.flatMap(\.events), log: &log)
+    RecursionCheck.apply(to: &files, log: &log)
     // Against types that are whole: an error above may have left a field or type out.
     if !log.hasErrors { ExampleCheck.check(documents, files: files, log: &log) }
     return SchemaSet(files: files)

@@ -29,6 +29,73 @@ nonisolated public struct Shape: Swift.Hashable, Swift.Codable, TypedEvents.User
   }
 }
 
+/// A heading and the heading it is under, which holds itself by value, so it is stored out of line.
+nonisolated public struct Outline: Swift.Hashable, Swift.Codable, TypedEvents.UserInfoCodable {
+  public var title: Swift.String
+
+  var _under: TypedEvents.Indirect<Outline?>
+
+  /// Stored out of line: its type contains this one.
+  public var under: Outline? {
+    get { _under.value }
+    set { _under = TypedEvents.Indirect(newValue) }
+  }
+
+  /// Creates a value.
+  public init(title: Swift.String, under: Outline? = nil) {
+    self.title = title
+    self._under = TypedEvents.Indirect(under)
+  }
+}
+
+/// A post and its replies, a thread whose posts hold threads.
+nonisolated public struct Post: Swift.Hashable, Swift.Codable, TypedEvents.UserInfoCodable {
+  public var text: Swift.String
+
+  var _replies: TypedEvents.Indirect<Thread?>
+
+  /// Stored out of line: its type contains this one.
+  public var replies: Thread? {
+    get { _replies.value }
+    set { _replies = TypedEvents.Indirect(newValue) }
+  }
+
+  /// Creates a value.
+  public init(text: Swift.String, replies: Thread? = nil) {
+    self.text = text
+    self._replies = TypedEvents.Indirect(replies)
+  }
+}
+
+nonisolated public struct Thread: Swift.Hashable, Swift.Codable, TypedEvents.UserInfoCodable {
+  public var first: Post
+
+  /// Creates a value.
+  public init(first: Post) {
+    self.first = first
+  }
+}
+
+/// Recursion through a type's own optional field, and through two types.
+///
+/// Wire name `OutlineChanged`, version 1.
+nonisolated public struct OutlineChanged: TypedEvents.Event {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "OutlineChanged" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  public let outline: Outline
+  public let thread: Thread?
+
+  /// Creates the event.
+  public init(outline: Outline, thread: Thread? = nil) {
+    self.outline = outline
+    self.thread = thread
+  }
+}
+
 /// Wire name `ShapeDrawn`, version 1.
 nonisolated public struct ShapeDrawn: TypedEvents.Event {
   /// The name on the wire, also the notification name.
@@ -125,6 +192,68 @@ nonisolated public enum Drawing: TypedEvents.EventGroup {
   }
 }
 
+@_spi(Generated) nonisolated extension Outline: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    try self.init(
+      title: reader.decode(Swift.String.self, forKey: "title"),
+      under: reader.decodeIfPresent(Outline.self, forKey: "under")
+    )
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.title, forKey: "title")
+    writer.encodeIfPresent(self._under.value, forKey: "under")
+  }
+}
+
+@_spi(Generated) nonisolated extension Post: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    try self.init(
+      text: reader.decode(Swift.String.self, forKey: "text"),
+      replies: reader.decodeIfPresent(Thread.self, forKey: "replies")
+    )
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.text, forKey: "text")
+    writer.encodeIfPresent(self._replies.value, forKey: "replies")
+  }
+}
+
+@_spi(Generated) nonisolated extension Thread: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    try self.init(
+      first: reader.decode(Post.self, forKey: "first")
+    )
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.first, forKey: "first")
+  }
+}
+
+@_spi(Generated) nonisolated extension OutlineChanged: TypedEvents.FieldCodable {
+  /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
+  public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
+    try self.init(
+      outline: reader.decode(Outline.self, forKey: "outline"),
+      thread: reader.decodeIfPresent(Thread.self, forKey: "thread")
+    )
+  }
+
+  /// Writes the fields, by wire key, to JSON, `userInfo` or a hasher.
+  public func write<Writer: TypedEvents.FieldWriter>(fields writer: inout Writer) {
+    writer.encode(self.outline, forKey: "outline")
+    writer.encodeIfPresent(self.thread, forKey: "thread")
+  }
+}
+
 @_spi(Generated) nonisolated extension ShapeDrawn: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
@@ -200,6 +329,28 @@ nonisolated extension TypedEvents.EventSelector where Value == Drawing {
 
 #if compiler(>=6.2)
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+nonisolated extension OutlineChanged: Foundation.NotificationCenter.AsyncMessage {
+  /// Posted without a subject object.
+  public typealias Subject = Swift.AnyObject
+
+  /// The notification name: the event's wire name.
+  public static var name: Foundation.Notification.Name {
+    Foundation.Notification.Name(Self.eventName)
+  }
+
+  /// The event in the notification's `userInfo`, or nil once the reason went to
+  /// `NotificationDecodingFailure.handler`.
+  public static func makeMessage(_ notification: Foundation.Notification) -> Self? {
+    Self._message(from: notification)
+  }
+
+  /// The event as a notification: its wire name and `userInfo`.
+  public static func makeNotification(_ message: Self) -> Foundation.Notification {
+    message.notification()
+  }
+}
+
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 nonisolated extension ShapeDrawn: Foundation.NotificationCenter.AsyncMessage {
   /// Posted without a subject object.
   public typealias Subject = Swift.AnyObject
@@ -247,6 +398,7 @@ nonisolated extension DeepNesting: Foundation.NotificationCenter.AsyncMessage {
 nonisolated extension GeneratedEvents {
   /// The event types of `Shapes.events.yaml`, for ``catalog``.
   static let shapesEvents: [any TypedEvents.Event.Type] = [
+    OutlineChanged.self,
     ShapeDrawn.self,
     DeepNesting.self,
   ]
