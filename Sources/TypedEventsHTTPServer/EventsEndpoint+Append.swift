@@ -82,10 +82,9 @@
         // Every mode's reader had StrictJSON check the data (`incoming`), as `validate()` would:
         // the store checks none of it again (`appendChecked`).
         try envelope.validateAllButPayloadSyntax(checkingAttributes: false)
+        // Its type decides the data's shape: an object for most events, any JSON value for one
+        // whose message is a string, a number, a Boolean or an array.
         event = try envelope.decode(using: catalog)
-        guard envelope.payloadIsJSONObject else {
-          throw EventLogError.malformed("the payload of \(envelope.name) \(envelope.id) is not a JSON object")
-        }
       } catch let error as DecodingError {
         throw EventProblem.unprocessable(
           "undecodable-data", "the data of \(envelope.name) does not decode: \(DecodingProblem(error))", event: index)

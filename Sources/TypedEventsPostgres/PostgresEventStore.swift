@@ -100,7 +100,7 @@
     /// commit was not confirmed stores each event once.
     ///
     /// - Throws: `EventLogError.malformed(_:)` before anything is written when an
-    ///   envelope's payload is not a JSON object, or the database's error; nothing is stored then.
+    ///   envelope's payload is not one line of JSON, or the database's error; nothing is stored then.
     public func append(_ envelopes: [EventEnvelope]) async throws {
       guard !envelopes.isEmpty else { return }
       let logger = logger

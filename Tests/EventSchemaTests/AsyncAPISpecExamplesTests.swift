@@ -26,7 +26,7 @@ struct AsyncAPISpecExamplesTests {
     "anyof-asyncapi.yml": .events(1),
     "application-headers-asyncapi.yml": .events(1),
     "correlation-id-asyncapi.yml": .events(2),
-    "gitter-streaming-asyncapi.yml": .events(1),
+    "gitter-streaming-asyncapi.yml": .events(2),  // `heartbeat`'s payload is a string
     "kraken-websocket-request-reply-message-filter-in-reply-asyncapi.yml": .events(8),
     "kraken-websocket-request-reply-multiple-channels-asyncapi.yml": .events(8),
     "mercure-asyncapi.yml": .events(1),

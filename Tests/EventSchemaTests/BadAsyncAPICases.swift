@@ -131,10 +131,11 @@ let badAsyncAPIDocuments: [BadAsyncAPI] = [
       "10:13: error: an array schema needs `items`: the schema of its elements"
     ]),
   BadAsyncAPI(
-    name: "a payload that is a string",
-    document: header + "components:\n  messages:\n    E:\n      payload:\n        type: string\n",
+    name: "a payload that is binary",
+    document: header
+      + "components:\n  messages:\n    E:\n      payload:\n        type: string\n        format: binary\n",
     expected: [
-      "7:15: warning: message `E` is skipped: its payload is `type: string`, and an event's JSON is an object"
+      "7:9: warning: message `E` is skipped: its payload is binary (`format: binary`), which eventgen does not generate events for yet; JSON payloads of every type do"
     ]),
   BadAsyncAPI(
     name: "an enum of numbers",

@@ -93,13 +93,13 @@ struct IdempotentAppendTests {
     // the call is appended.
     var twoLines = try tick("4")
     twoLines.payload = Data("{\n}".utf8)
-    var array = try tick("5")
-    array.payload = Data("[1]".utf8)
+    var spread = try tick("5")
+    spread.payload = Data("[1,\n2]".utf8)
     var text = try tick("6")
     text.dataContentType = "text/plain"
     var noID = try tick("7")
     noID.id = ""
-    for refused in [twoLines, array, text, noID] {
+    for refused in [twoLines, spread, text, noID] {
       await #expect(throws: EventLogError.self, "\(refused.id)") {
         try await log.appendOnce(parsedPayloads: [try tick("8"), refused])
       }

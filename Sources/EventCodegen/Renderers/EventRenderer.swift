@@ -53,10 +53,11 @@ struct EventRenderer {
     return declarations
   }
 
-  /// The coding of an event whose payload is a choice: its JSON is the member's, with no key
-  /// around it, and its `userInfo` holds the member's own keys. The initializers assign the
-  /// property rather than call the memberwise initializer, which may be deprecated.
+  /// The coding of an event whose payload is a choice of objects: its JSON is the member's,
+  /// with no key around it, and its `userInfo` holds the member's own keys. The initializers
+  /// assign the property rather than call the memberwise initializer, which may be deprecated.
   private func wholePayloadCoding(_ name: String, _ payload: Field) -> Declaration {
+    guard payload.wholePayloadKeysAreUserInfo else { return wholeValueCoding(name, payload) }
     let choice = SwiftSpelling.type(payload.type)
     let property = FieldCodingRenderer.storage(payload)
     return .extension(
@@ -93,6 +94,55 @@ struct EventRenderer {
               signature: "func write(to writer: inout \(TypeReference.runtime("UserInfoWriter")))",
               body: [.line("\(TypeReference.runtime("ChoiceCoding")).writeWholePayload(self.\(property), to: &writer)")]
             )),
+        ]))
+  }
+
+  /// The coding of an event whose payload is not an object (a string, a number, an array, or a
+  /// choice with such a member): its JSON is the value's, with no key around it, through a
+  /// single-value container so that the coder's strategies (dates, data) apply as to a field;
+  /// its `userInfo` holds the value under the field's name.
+  private func wholeValueCoding(_ name: String, _ payload: Field) -> Declaration {
+    let type = SwiftSpelling.type(payload.type)
+    let property = FieldCodingRenderer.storage(payload)
+    let key = SwiftSpelling.stringLiteral(payload.wireKey)
+    let read: Code
+    let write: Code
+    if case .optional(let wrapped) = payload.type {
+      read = "reader.decodeIfPresent(\(SwiftSpelling.type(wrapped)).self, forKey: \(key))"
+      write = "writer.encodeIfPresent(self.\(property), forKey: \(key))"
+    } else {
+      read = "reader.decode(\(type).self, forKey: \(key))"
+      write = "writer.encode(self.\(property), forKey: \(key))"
+    }
+    return .extension(
+      ExtensionDecl(
+        modifiers: [.nonisolated], type: .local(name),
+        members: [
+          .function(
+            FunctionDecl(
+              doc: ["Decodes the whole payload, with no key around it."], modifiers: [.access(access)],
+              signature: "init(from decoder: any \(TypeReference.swift("Decoder"))) throws",
+              body: [.line("self.\(property) = try decoder.singleValueContainer().decode(\(type).self)")])),
+          .function(
+            FunctionDecl(
+              doc: ["Encodes the whole payload, with no key around it."], modifiers: [.access(access)],
+              signature: "func encode(to encoder: any \(TypeReference.swift("Encoder"))) throws",
+              body: [
+                .line("var container = encoder.singleValueContainer()"),
+                .line("try container.encode(self.\(property))"),
+              ])),
+          .function(
+            FunctionDecl(
+              doc: ["Reads the payload from `userInfo`, where it is under `\(payload.wireKey)`."],
+              modifiers: [.access(access)],
+              signature:
+                "init(reading reader: \(TypeReference.runtime("UserInfoReader"))) throws(\(TypeReference.runtime("UserInfoDecodingError")))",
+              body: [.line("self.\(property) = try \(read)")])),
+          .function(
+            FunctionDecl(
+              doc: ["Writes the payload into `userInfo` under `\(payload.wireKey)`."], modifiers: [.access(access)],
+              signature: "func write(to writer: inout \(TypeReference.runtime("UserInfoWriter")))",
+              body: [.line(write)])),
         ]))
   }
 

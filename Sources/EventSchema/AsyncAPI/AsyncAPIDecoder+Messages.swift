@@ -38,14 +38,16 @@ extension AsyncAPIDecoder {
       else {
         return nil
       }
-      if let type = field("type", of: schema), case .scalar(let text) = type.content, text.value != "object" {
-        // An event's JSON is an object (envelopes, logs and stores hold it as one).
-        reader.log.warning(
-          "\(what) is skipped: its payload is `type: \(text.value)`, and an event's JSON is an object",
-          at: type.location)
-        return nil
-      }
-      if let choice = payloadChoice(node, schema: schema) {
+      if let value = nonObjectPayload(node, schema: schema) {
+        if let binary = binaryFormat(value.schema) {
+          reader.log.warning(
+            "\(what) is skipped: its payload is binary (\(binary)), which eventgen does not generate events for yet; JSON payloads of every type do",
+            at: value.schema.location)
+          return nil
+        }
+        guard let whole = wholeValueField(value.node, event: name) else { return nil }
+        fields = [whole]
+      } else if let choice = payloadChoice(node, schema: schema) {
         guard let whole = choiceField(choice, event: name, what: what) else { return nil }
         fields = [whole]
       } else {
@@ -156,6 +158,62 @@ extension AsyncAPIDecoder {
     return (node, schema, union.keyword, union.members)
   }
 
+  /// The payload's schema when its values are not objects: an explicit `type` other than
+  /// `object` (or a `type` list without it), `items` alone, or a built-in's `x-eventgen-type`;
+  /// looked for through an `allOf` of one schema, as the export writes an event's payload. Nil
+  /// for an object, a choice, or a schema that says nothing of its type, which read as objects
+  /// as before.
+  private mutating func nonObjectPayload(_ node: YAMLNode, schema: YAMLNode) -> (node: YAMLNode, schema: YAMLNode)? {
+    var node = node
+    var schema = schema
+    if field("properties", of: schema) == nil, let allOf = field("allOf", of: schema),
+      case .sequence(let parts, _) = allOf.content
+    {
+      let typed = parts.filter { !isAnnotationOnly($0) }
+      var log = DiagnosticLog()  // the event's own reading reports errors
+      if typed.count == 1, let resolved = resolver.resolve(typed[0], log: &log)?.node {
+        (node, schema) = (typed[0], resolved)
+      }
+    }
+    // A built-in type as the export writes it (`Date` is an `anyOf` of a string and a number).
+    if field("x-eventgen-type", of: schema) != nil { return (node, schema) }
+    switch field("type", of: schema)?.content {
+    case .scalar(let text)?:
+      return text.value == "object" ? nil : (node, schema)
+    case .sequence(let items, _)?:
+      return items.contains { scalarText($0) == "object" } ? nil : (node, schema)
+    case .mapping?:
+      return nil  // reported where the type is read
+    case nil:
+      let isArray = field("items", of: schema) != nil || field("prefixItems", of: schema) != nil
+      return isArray && field("properties", of: schema) == nil ? (node, schema) : nil
+    }
+  }
+
+  /// How a string schema says its values are bytes rather than text: `format: binary`, or a
+  /// `contentMediaType` that is not text or JSON; nil for text.
+  private func binaryFormat(_ schema: YAMLNode) -> String? {
+    if field("format", of: schema).map(scalarText) == "binary" { return "`format: binary`" }
+    if let media = field("contentMediaType", of: schema).map(scalarText), !media.isEmpty,
+      !media.hasPrefix("text/"), !Self.isJSON(contentType: media)
+    {
+      return "`contentMediaType: \(media)`"
+    }
+    return nil
+  }
+
+  /// The one field of an event whose payload is not an object: the whole JSON, of the type its
+  /// schema has (named, when `node` is a `$ref`, for the schema it names), held in `userInfo`
+  /// under `payload`.
+  private mutating func wholeValueField(_ node: YAMLNode, event name: Located<String>) -> FieldSyntax? {
+    guard let (type, nullable) = typeAndNullability(node, hint: name.value + "Payload") else { return nil }
+    var whole = FieldSyntax(
+      name: Located(value: "payload", location: node.location), type: nullable ? .optional(type, node.location) : type,
+      doc: "The event's JSON: the message's payload, which is not an object.")
+    whole.isWholePayload = true
+    return whole
+  }
+
   /// The one field of an event whose payload is a choice: the whole JSON, of the choice's type.
   /// The choice is named after its component or `title`, else `<Event>Payload`; never after
   /// an event, which is a type of its own (a component named as an event is `<Name>Payload`).
@@ -163,13 +221,9 @@ extension AsyncAPIDecoder {
     _ choice: (node: YAMLNode, schema: YAMLNode, keyword: String, members: [YAMLNode]),
     event name: Located<String>, what: String
   ) -> FieldSyntax? {
-    // An event's JSON is an object (envelopes, logs and `userInfo` hold it as one).
-    for member in choice.members where !isObjectSchema(member, depth: 0) {
-      reader.log.warning(
-        "\(what) is skipped: its payload is a choice (`\(choice.keyword)`) with a member that is not an object, and an event's JSON is an object; a field may be such a choice",
-        at: member.location)
-      return nil
-    }
+    // A choice of objects has its member's keys as the event's `userInfo`; any other is held
+    // there under `payload`.
+    let ofObjects = choice.members.allSatisfy { isObjectSchema($0, depth: 0) }
     var log = DiagnosticLog()  // the choice's own reading reports errors
     let target =
       ReferenceResolver.reference(of: choice.node) != nil ? resolver.resolve(choice.node, log: &log)?.target : nil
@@ -193,13 +247,14 @@ extension AsyncAPIDecoder {
       name: Located(value: "payload", location: choice.node.location), type: type,
       doc: "The event's JSON: one of the members of the payload's `\(choice.keyword)`.")
     whole.isWholePayload = true
+    whole.wholePayloadKeysAreUserInfo = ofObjects
     return whole
   }
 
   /// Whether every value of a schema is a JSON object: `type: object`, object keywords without
   /// a `type`, an `allOf` with an object part, or a choice of objects. Bounded in depth, as a
   /// `$ref` cycle through `allOf` is possible.
-  private mutating func isObjectSchema(_ node: YAMLNode, depth: Int) -> Bool {
+  mutating func isObjectSchema(_ node: YAMLNode, depth: Int) -> Bool {
     var log = DiagnosticLog()  // the choice's own reading reports errors
     guard depth < 32, let schema = resolver.resolve(node, log: &log)?.node else { return depth < 32 }
     if let type = field("type", of: schema) {

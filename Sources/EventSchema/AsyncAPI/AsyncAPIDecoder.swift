@@ -224,10 +224,11 @@ struct AsyncAPIDecoder {
         let reference = ReferenceResolver.reference(of: payload), scalarText(reference).hasPrefix("#")
       else { continue }
       var log = DiagnosticLog()  // the event's own resolution reports errors
-      // A choice is not the event: it is declared as the event's payload type (`choiceField`).
+      // A choice is not the event: it is declared as the event's payload type (`choiceField`);
+      // nor is a value that is not an object: it is the event's payload (`wholeValueField`).
       guard let resolved = resolver.resolve(payload, log: &log), let target = resolved.target,
         SchemaNames.typeName(target.name) == message.name, declared[target.identity] == nil,
-        (unionMembers(resolved.node)?.members.count ?? 0) < 2
+        (unionMembers(resolved.node)?.members.count ?? 0) < 2, isObjectSchema(payload, depth: 0)
       else { continue }
       declared[target.identity] = message.name
     }

@@ -43,8 +43,10 @@ struct FieldSyntax: Sendable {
   var defaultIsAnnotation = false
   /// The field that holds the object's other keys (`additionalProperties`).
   var keepsOtherKeys = false
-  /// The field that is the event's whole JSON (a payload that is a choice).
+  /// The field that is the event's whole JSON (a payload that is a choice, or not an object).
   var isWholePayload = false
+  /// For a whole payload that is a choice of objects: its keys are the event's `userInfo`.
+  var wholePayloadKeysAreUserInfo = false
 }
 
 /// A member of a choice as written.

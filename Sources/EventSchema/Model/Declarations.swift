@@ -19,9 +19,12 @@ public struct Field: Hashable, Sendable {
   /// beside `properties`): its type is `[String: T]`, and it has no wire key of its own.
   public var keepsOtherKeys: Bool
   /// Whether the field is its event's whole JSON, with no key of its own: an AsyncAPI payload
-  /// that is itself a choice (`oneOf`/`anyOf` of objects). Such a field is its event's only one,
-  /// and its type is a choice.
+  /// that is itself a choice (`oneOf`/`anyOf`), or that is not an object (a string, a number, a
+  /// Boolean, an array). Such a field is its event's only one.
   public var isWholePayload: Bool
+  /// For a whole payload: whether its keys are the event's `userInfo` (a choice whose members
+  /// are all objects); else `userInfo` holds the payload under the field's name.
+  public var wholePayloadKeysAreUserInfo = false
   /// Whether the field is stored out of line: its type contains, by value, the type that holds
   /// the field (a tree's parent, a comment's reply), so Swift needs the indirection. The
   /// validator sets it; the property still has the field's type, and its JSON is unchanged.

@@ -237,10 +237,12 @@ struct SchemaValidator {
       guard let checked = self.constant(literal, of: type, default: syntax.defaultValue) else { return nil }
       constant = checked
     }
-    return Field(
+    var field = Field(
       name: syntax.name.value, wireKey: syntax.key?.value ?? syntax.name.value, type: type, doc: syntax.doc,
       defaultValue: defaultValue, deprecated: syntax.deprecated, constant: constant,
       keepsOtherKeys: syntax.keepsOtherKeys, isWholePayload: syntax.isWholePayload, location: syntax.name.location)
+    field.wholePayloadKeysAreUserInfo = syntax.wholePayloadKeysAreUserInfo
+    return field
   }
 
   /// A field's `const`: one value of a string, number, boolean or enum type, checked as a default is.

@@ -35,8 +35,9 @@ public struct EventEnvelope: Sendable, Hashable {
   /// Attributes beside the event, such as a correlation id, a trace context or the writing
   /// service's name: CloudEvents extension attributes.
   public var metadata: [String: EventAttributeValue]
-  /// The event's data: a JSON text for a JSON ``dataContentType`` (a JSON object for events of
-  /// this package's schemas), the bytes themselves for any other; empty when the event has none.
+  /// The event's data: a JSON text for a JSON ``dataContentType`` (a JSON object for most events
+  /// of this package's schemas; a string, number, Boolean or array for an event whose message is
+  /// one), the bytes themselves for any other; empty when the event has none.
   public var payload: Data
 
   /// Creates an envelope from its parts. ``validate()`` says whether a log or store accepts it.
@@ -112,8 +113,10 @@ public struct EventEnvelope: Sendable, Hashable {
   /// Throws ``EventLogError/malformed(_:)`` unless the envelope can be written as one line of a
   /// log or a row of a store, read back, and sent as a CloudEvent:
   /// - a non-empty id and name;
-  /// - a JSON payload that is an object on one line, accepted by ``StrictJSON``'s grammar within
-  ///   ``JSONLimits/standard`` (no repeated key at any depth, no trailing comma, UTF-8 only);
+  /// - a JSON payload on one line, accepted by ``StrictJSON``'s grammar within
+  ///   ``JSONLimits/standard`` (no repeated key at any depth, no trailing comma, UTF-8 only):
+  ///   any JSON value, an object for most events, or a string, number, Boolean or array for an
+  ///   event whose message is one;
   /// - no control character (U+0000–U+001F, U+007F–U+009F) in any attribute's text, which
   ///   CloudEvents forbids and PostgreSQL's `text` and `jsonb` cannot hold (U+0000);
   /// - metadata keys that are CloudEvents extension names (lower-case letters and digits, at
@@ -121,27 +124,18 @@ public struct EventEnvelope: Sendable, Hashable {
   public func validate() throws {
     try validateAllButPayloadSyntax()
     try StrictJSON.checkEvent(payload, limits: .standard, what: "the payload of \(name) \(id)")
-    guard payloadIsJSONObject else {
-      throw EventLogError.malformed("the payload of \(name) \(id) is not a JSON object")
-    }
   }
 
   /// ``validate()``, or, without `parsingPayload`, all of it but checking the payload's JSON, for
-  /// a caller that has had ``StrictJSON`` check it: it must still begin with `{`.
+  /// a caller that has had ``StrictJSON`` check it.
   package func validate(parsingPayload: Bool) throws {
-    guard parsingPayload else {
-      try validateAllButPayloadSyntax()
-      guard payloadIsJSONObject else {
-        throw EventLogError.malformed("the payload of \(name) \(id) is not a JSON object")
-      }
-      return
-    }
+    guard parsingPayload else { return try validateAllButPayloadSyntax() }
     try validate()
   }
 
   /// What ``validate()`` checks but the payload's JSON: for a caller that has had ``StrictJSON``
-  /// check the payload and checks that it begins with `{` (``payloadIsJSONObject``); without
-  /// `checkingAttributes`, for one that has called ``validateAttributes()`` too.
+  /// check the payload; without `checkingAttributes`, for one that has called
+  /// ``validateAttributes()`` too.
   package func validateAllButPayloadSyntax(checkingAttributes: Bool = true) throws {
     guard !id.isEmpty else { throw EventLogError.malformed("an envelope needs an id") }
     guard !name.isEmpty else { throw EventLogError.malformed("an envelope needs a name") }
@@ -200,14 +194,6 @@ public struct EventEnvelope: Sendable, Hashable {
       }
       return nil
     }
-  }
-
-  /// Whether the payload's first byte but whitespace is `{`: a payload known to be JSON is then
-  /// an object.
-  package var payloadIsJSONObject: Bool {
-    // In the bytes: `Data`'s own iterator cost ten times as much, once for every event a POST
-    // appends.
-    payload.withUnsafeBytes { $0.first { $0 != 0x20 && $0 != 0x09 } == UInt8(ascii: "{") }
   }
 
   package static func subjectText(of event: some Event) -> String? {

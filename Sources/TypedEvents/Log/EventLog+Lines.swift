@@ -65,11 +65,10 @@ extension EventLog {
       time = date
     }
     // The payload's bytes as written, not parsed and written again: numbers keep every digit.
+    // Any JSON value: an object for most events, a string, number or array for some.
     let payloadKey = Array("payload".utf8)
-    guard let range = members.first(where: { $0.key == payloadKey })?.value,
-      line[line.startIndex + range.lowerBound] == UInt8(ascii: "{")
-    else {
-      throw EventLogError.malformed("no payload object")
+    guard let range = members.first(where: { $0.key == payloadKey })?.value else {
+      throw EventLogError.malformed("no payload")
     }
     // A copy of its own: a slice would keep the whole line, and index from where the line did.
     let payload = Data(line[(line.startIndex + range.lowerBound)..<(line.startIndex + range.upperBound)])

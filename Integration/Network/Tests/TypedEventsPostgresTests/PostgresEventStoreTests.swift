@@ -243,13 +243,28 @@
       }
     }
 
-    @Test func refusesAPayloadThatIsNotAJSONObjectAndStoresNothingOfTheBatch() async throws {
+    @Test func refusesAPayloadThatIsNotOneLineOfJSONAndStoresNothingOfTheBatch() async throws {
       try await withStore { store in
         let good = try EventEnvelope(Self.box("good"))
         let bad = EventEnvelope(
-          id: UUID().uuidString, time: Date(), name: "Inventory.BoxProvisioned", version: 1, payload: Data("[1]".utf8))
+          id: UUID().uuidString, time: Date(), name: "Inventory.BoxProvisioned", version: 1,
+          payload: Data("[1,\n2]".utf8))
         await #expect(throws: EventLogError.self) { try await store.append([good, bad]) }
         #expect(try await store.read(after: nil, limit: 10).envelopes.isEmpty)
+      }
+    }
+
+    @Test func keepsAPayloadThatIsAnyJSONValueAsWritten() async throws {
+      // A message whose payload is a string, a number, a Boolean or an array is an event too.
+      try await withStore { store in
+        let payloads = [#"[1,{"a":"b"}]"#, #""text""#, "12.50", "false"]
+        try await store.append(
+          payloads.map {
+            EventEnvelope(id: UUID().uuidString, time: Date(), name: "Test.Any", version: 1, payload: Data($0.utf8))
+          })
+        let read = try await store.read(after: nil, limit: 10)
+        #expect(read.envelopes.map { String(decoding: $0.envelope.payload, as: UTF8.self) } == payloads)
+        #expect(read.skipped.isEmpty)
       }
     }
 
