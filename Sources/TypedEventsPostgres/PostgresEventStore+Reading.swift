@@ -148,9 +148,12 @@
         columns
       let here = Position(transaction: UInt64(tx) ?? 0, sequence: sequence)
       // The grammar decides, JSONDecoder only maps: PostgreSQL's `json` keeps a repeated key.
-      let payload = Data(payloadText.utf8)
+      // Bytes of another content type are stored as their base64 string.
+      let payload: Data
       do {
-        try StrictJSON.checkEvent(payload, limits: .stored, what: "the payload")
+        let stored = Data(payloadText.utf8)
+        try StrictJSON.checkEvent(stored, limits: .stored, what: "the payload")
+        payload = try EventEnvelope.payload(fromStored: stored, dataContentType: contentType)
       } catch {
         return .failure(SkippedRow(position: here, reason: "\(here): \(error)"))
       }

@@ -247,7 +247,7 @@
           binds.append(envelope.dataContentType)
           binds.append(envelope.dataSchema)
           binds.append(String(decoding: try metadataEncoder.encode(envelope.metadata), as: UTF8.self))
-          binds.append(String(decoding: envelope.payload, as: UTF8.self))
+          binds.append(String(decoding: envelope.storedPayload, as: UTF8.self))
         }
         statements.append(
           PostgresQuery(

@@ -70,3 +70,60 @@ struct PayloadsContractTests {
     }
   }
 }
+
+/// The binary frames of `Tests/BackendEvents/Contract/payloads.asyncapi.yaml`: events whose data
+/// is bytes of their content type, in an envelope, `userInfo`, a CloudEvent in either mode and
+/// an `EventLog`'s line.
+@Suite("Binary payloads")
+struct BinaryPayloadTests {
+  /// Every byte value, and bytes that are no UTF-8 and no JSON.
+  static let bytes = Data((0...255).map(UInt8.init) + [0xFF, 0xFE, 0x0A, 0x00])
+
+  @Test func aBinaryFrameIsItsBytesEverywhere() throws {
+    let frame = AudioFrame(payload: Self.bytes)
+    let envelope = try EventEnvelope(frame, id: "f1", source: "/test")
+    #expect(envelope.payload == Self.bytes)
+    #expect(envelope.dataContentType == "audio/ogg")
+    #expect(!envelope.hasJSONPayload)
+    try envelope.validate()
+    #expect(try envelope.decode(using: GeneratedEvents.catalog) as? AudioFrame == frame)
+    #expect(try AudioFrame(userInfo: frame.userInfo) == frame)
+    #expect(frame.userInfo["payload"] as? Data == Self.bytes)
+
+    // A structured CloudEvent carries them as `data_base64`, the binary mode as the body.
+    let structured = try envelope.cloudEventJSON()
+    let members = try #require(try JSONSerialization.jsonObject(with: structured) as? [String: Any])
+    #expect(members["data_base64"] as? String == Self.bytes.base64EncodedString())
+    #expect(members["data"] == nil && members["datacontenttype"] as? String == "audio/ogg")
+    #expect(
+      try EventEnvelope(cloudEventJSON: structured).decode(using: GeneratedEvents.catalog) as? AudioFrame == frame)
+    let message = try envelope.cloudEventMessage(.http)
+    #expect(message.body == Self.bytes)
+    #expect(
+      try EventEnvelope(cloudEventMessage: message).decode(using: GeneratedEvents.catalog) as? AudioFrame == frame)
+
+    // A log keeps them as base64 text on the line, and gives them back.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("binary-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = EventLog(url: folder.appendingPathComponent("events.log"))
+    try log.append(contentsOf: [envelope, try EventEnvelope(Upload(payload: Data()), id: "f2", source: "/test")])
+    let line = try String(contentsOf: log.url, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+    #expect(line.hasSuffix(#","payload":"\#(Self.bytes.base64EncodedString())"}"#), "\(line)")
+    let read = try log.read()
+    #expect(read.problems.isEmpty)
+    #expect(read.envelopes.first == envelope)
+    #expect(try read.envelopes.last?.decode(using: GeneratedEvents.catalog) as? Upload == Upload(payload: Data()))
+  }
+
+  @Test func bytesAndJSONAreNotTakenForEachOther() throws {
+    // JSON for a binary event is the sender's mistake, said as such; bytes for a JSON event are
+    // read as JSON, and these are none.
+    let json = EventEnvelope(id: "1", time: nil, name: AudioFrame.eventName, version: 1, payload: Data(#""AAE=""#.utf8))
+    #expect { try json.decode(using: GeneratedEvents.catalog) } throws: { "\($0)".contains("holds JSON") }
+    let bytes = EventEnvelope(
+      id: "2", time: nil, name: ChatLine.eventName, version: 1, dataContentType: "application/octet-stream",
+      payload: Data("hi".utf8))
+    #expect(throws: DecodingError.self) { try bytes.decode(using: GeneratedEvents.catalog) }
+  }
+}

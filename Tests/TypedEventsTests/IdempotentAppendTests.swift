@@ -95,11 +95,11 @@ struct IdempotentAppendTests {
     twoLines.payload = Data("{\n}".utf8)
     var spread = try tick("5")
     spread.payload = Data("[1,\n2]".utf8)
-    var text = try tick("6")
-    text.dataContentType = "text/plain"
+    var noName = try tick("6")
+    noName.name = ""
     var noID = try tick("7")
     noID.id = ""
-    for refused in [twoLines, spread, text, noID] {
+    for refused in [twoLines, spread, noName, noID] {
       await #expect(throws: EventLogError.self, "\(refused.id)") {
         try await log.appendOnce(parsedPayloads: [try tick("8"), refused])
       }

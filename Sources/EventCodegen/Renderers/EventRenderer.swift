@@ -24,19 +24,20 @@ struct EventRenderer {
           PropertyDecl(
             doc: ["The schema version this type was generated from."], modifiers: [.access(access), .static],
             name: "eventVersion", type: .swift("Int"), getter: [.line("\(event.version)")])),
-      ] + acceptedNames(event)
+      ] + acceptedNames(event) + binaryIdentity(event)
     let payload = event.fields.first { $0.isWholePayload }
     var declarations: [Declaration] = [
       .type(
         NominalDecl(
           doc: doc, modifiers: [.nonisolated, .access(access)], kind: .struct, name: event.name,
-          conformances: [.runtime("Event")],
+          conformances: [.runtime(event.binaryContentType == nil ? "Event" : "BinaryEvent")],
           members: identity + coding.properties + [
             coding.memberwiseInitializer(doc: "Creates the event.", deprecated: event.deprecated)
           ])),
       payload.map { wholePayloadCoding(event.name, $0) }
         ?? coding.codingExtension(for: event.name, initializerIsDeprecated: event.deprecated != nil),
     ]
+    if event.binaryContentType != nil, let payload { declarations.append(binaryCoding(event.name, payload)) }
     if let subject = event.subject {
       declarations.append(
         .extension(
@@ -143,6 +144,37 @@ struct EventRenderer {
               doc: ["Writes the payload into `userInfo` under `\(payload.wireKey)`."], modifiers: [.access(access)],
               signature: "func write(to writer: inout \(TypeReference.runtime("UserInfoWriter")))",
               body: [.line(write)])),
+        ]))
+  }
+
+  /// A binary event's media type, which its envelopes carry.
+  private func binaryIdentity(_ event: EventDeclaration) -> [Declaration] {
+    guard let type = event.binaryContentType else { return [] }
+    return [
+      .property(
+        PropertyDecl(
+          doc: ["The media type of the event's bytes, which its envelopes carry."],
+          modifiers: [.access(access), .static], name: "dataContentType", type: .swift("String"),
+          getter: [.line(Code(SwiftSpelling.stringLiteral(type)))]))
+    ]
+  }
+
+  /// What a binary event's envelopes read and write: its bytes, which are its data.
+  private func binaryCoding(_ name: String, _ payload: Field) -> Declaration {
+    let property = FieldCodingRenderer.storage(payload)
+    let data = TypeReference.foundation("Data")
+    return .extension(
+      ExtensionDecl(
+        modifiers: [.nonisolated], type: .local(name),
+        members: [
+          .function(
+            FunctionDecl(
+              doc: ["The event whose bytes are `bytes`."], modifiers: [.access(access)],
+              signature: "init(bytes: \(data))", body: [.line("self.\(property) = bytes")])),
+          .property(
+            PropertyDecl(
+              doc: ["The event's bytes: its data."], modifiers: [.access(access)], name: "bytes", type: data,
+              getter: [.line("self.\(property)")])),
         ]))
   }
 

@@ -19,11 +19,12 @@ extension AsyncAPIDecoder {
       keys[entry.key.value] = entry
     }
     // A message that cannot be an event is skipped with a warning: the rest of the document
-    // still generates (`--strict` makes the warning an error).
-    if let contentType = keys["contentType"]?.value ?? defaultContentType,
-      !isJSONContentType(contentType, what: what)
-    {
-      return nil
+    // still generates (`--strict` makes the warning an error). One of a content type that is not
+    // JSON is bytes: a binary event, unless its payload's schema says it is structured.
+    var binaryContentType: Located<String>?
+    if let node = keys["contentType"]?.value ?? defaultContentType {
+      guard let type = reader.string(node, what: "`contentType`") else { return nil }
+      if !Self.isJSON(contentType: type) { binaryContentType = Located(value: type, location: node.location) }
     }
     let name = Located(value: swiftName, location: key.location)
     var fields: [FieldSyntax] = []
@@ -38,15 +39,25 @@ extension AsyncAPIDecoder {
       else {
         return nil
       }
-      if let value = nonObjectPayload(node, schema: schema) {
-        if let binary = binaryFormat(value.schema) {
+      if let contentType = binaryContentType {
+        // Bytes: the schema may describe them as a string, or say nothing of their shape.
+        let value = nonObjectPayload(node, schema: schema)
+        guard value.map({ field("type", of: $0.schema).map(scalarText) == "string" }) ?? isUnshaped(schema)
+        else {
           reader.log.warning(
-            "\(what) is skipped: its payload is binary (\(binary)), which eventgen does not generate events for yet; JSON payloads of every type do",
-            at: value.schema.location)
+            "\(what) is skipped: its content type is `\(contentType.value)`, not JSON, but its payload's schema describes structured data; eventgen reads such data as JSON (`application/json`, `json`, `text/json` or a `+json` type)",
+            at: contentType.location)
           return nil
         }
-        guard let whole = wholeValueField(value.node, event: name) else { return nil }
-        fields = [whole]
+        fields = [binaryField(at: node.location)]
+      } else if let value = nonObjectPayload(node, schema: schema) {
+        if let media = binaryMediaType(value.schema) {
+          binaryContentType = Located(value: media, location: value.schema.location)
+          fields = [binaryField(at: node.location)]
+        } else {
+          guard let whole = wholeValueField(value.node, event: name) else { return nil }
+          fields = [whole]
+        }
       } else if let choice = payloadChoice(node, schema: schema) {
         guard let whole = choiceField(choice, event: name, what: what) else { return nil }
         fields = [whole]
@@ -65,6 +76,8 @@ extension AsyncAPIDecoder {
         }
       }
     }
+    // A binary message may describe no payload: its bytes are its data all the same.
+    if binaryContentType != nil && keys["payload"] == nil { fields = [binaryField(at: key.location)] }
     var event = EventSyntax(
       name: name, fields: fields,
       subject: keys["x-eventgen-subject"].flatMap { reader.located($0.value, what: "`x-eventgen-subject`") },
@@ -80,6 +93,7 @@ extension AsyncAPIDecoder {
     default: event.wireName = cloudEventType?.name ?? ownName
     }
     event.acceptedWireNames = cloudEventType?.accepted
+    event.binaryContentType = binaryContentType?.value
     if case .pattern(let pattern)? = event.acceptedWireNames, let own = event.wireName,
       Self.matches(pattern, own.value) == false
     {
@@ -190,16 +204,30 @@ extension AsyncAPIDecoder {
     }
   }
 
-  /// How a string schema says its values are bytes rather than text: `format: binary`, or a
-  /// `contentMediaType` that is not text or JSON; nil for text.
-  private func binaryFormat(_ schema: YAMLNode) -> String? {
-    if field("format", of: schema).map(scalarText) == "binary" { return "`format: binary`" }
-    if let media = field("contentMediaType", of: schema).map(scalarText), !media.isEmpty,
-      !media.hasPrefix("text/"), !Self.isJSON(contentType: media)
-    {
-      return "`contentMediaType: \(media)`"
-    }
+  /// The media type of a payload whose schema says its values are bytes rather than JSON text:
+  /// `format: binary` (its `contentMediaType`, else `application/octet-stream`), or a
+  /// `contentMediaType` that is neither text nor JSON; nil for JSON.
+  private func binaryMediaType(_ schema: YAMLNode) -> String? {
+    let media = field("contentMediaType", of: schema).map(scalarText).flatMap { $0.isEmpty ? nil : $0 }
+    if field("format", of: schema).map(scalarText) == "binary" { return media ?? "application/octet-stream" }
+    if let media, !media.hasPrefix("text/"), !Self.isJSON(contentType: media) { return media }
     return nil
+  }
+
+  /// Whether a schema says nothing of its values' shape (`{}`, or annotations alone).
+  private func isUnshaped(_ schema: YAMLNode) -> Bool {
+    let shapes = ["type", "properties", "items", "allOf", "oneOf", "anyOf", "enum", "const"]
+    return !shapes.contains { field($0, of: schema) != nil }
+  }
+
+  /// The one field of a binary event: its bytes, its data itself.
+  private func binaryField(at location: SourceLocation) -> FieldSyntax {
+    var bytes = FieldSyntax(
+      name: Located(value: "payload", location: location),
+      type: .named(Located(value: BuiltinType.data.swiftName, location: location)),
+      doc: "The event's data: its bytes, of the event's `dataContentType`.")
+    bytes.isWholePayload = true
+    return bytes
   }
 
   /// The one field of an event whose payload is not an object: the whole JSON, of the type its
@@ -273,20 +301,6 @@ extension AsyncAPIDecoder {
       return union.members.allSatisfy { isObjectSchema($0, depth: depth + 1) }
     }
     return false
-  }
-
-  /// Whether a message's content type is JSON; a warning skips the message otherwise.
-  /// `application/json`, a `+json` type, and the other spellings documents use for it: `json`
-  /// and `text/json`.
-  private mutating func isJSONContentType(_ node: YAMLNode, what: String) -> Bool {
-    guard let type = reader.string(node, what: "`contentType`") else { return false }
-    guard Self.isJSON(contentType: type) else {
-      reader.log.warning(
-        "\(what) is skipped: its content type is `\(type)`, and eventgen's events are JSON (`application/json`, `json`, `text/json` or a `+json` type)",
-        at: node.location)
-      return false
-    }
-    return true
   }
 
   /// Whether `contentType`, parameters and case aside, names JSON.

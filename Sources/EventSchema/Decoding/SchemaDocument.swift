@@ -87,6 +87,8 @@ struct EventSyntax: Sendable {
   var replayPerSubject: Located<Int>? = nil
   /// The other wire names the event is known by (an envelope `type` with several values).
   var acceptedWireNames: AcceptedWireNames? = nil
+  /// The media type of a binary event's data (``EventDeclaration/binaryContentType``).
+  var binaryContentType: String? = nil
   /// The JSON of the event as the input's examples give it (an AsyncAPI message's `examples`),
   /// which the event's type must decode.
   var examples: [Located<Literal>] = []

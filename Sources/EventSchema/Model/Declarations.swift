@@ -182,6 +182,10 @@ public struct EventDeclaration: Hashable, Sendable {
   /// Every wire name the event is known by when it comes in, ``wireName`` among them, where the
   /// CloudEvents envelope's `type` allows several; nil for ``wireName`` alone.
   public var acceptedWireNames: AcceptedWireNames?
+  /// The media type of the event's data when it is bytes rather than JSON (a binary frame: an
+  /// AsyncAPI message whose payload is `format: binary`, encoded, or of a content type that is
+  /// not JSON); its one field, a whole payload, is `Data`. Nil for a JSON event.
+  public var binaryContentType: String?
   /// Where the event is declared.
   public var location: SourceLocation
 

@@ -298,6 +298,7 @@ struct SchemaValidator {
       subject: subject, doc: syntax.doc, deprecated: syntax.deprecated,
       replayPerSubject: syntax.replayPerSubject?.value, location: syntax.name.location)
     event.acceptedWireNames = syntax.acceptedWireNames
+    event.binaryContentType = syntax.binaryContentType
     return event
   }
 

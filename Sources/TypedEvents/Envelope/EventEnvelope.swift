@@ -58,7 +58,8 @@ public struct EventEnvelope: Sendable, Hashable {
     self.payload = payload
   }
 
-  /// Wraps `event`, encoding it as JSON; the subject is taken from the event when it has one.
+  /// Wraps `event`, encoding it as JSON (a ``BinaryEvent``'s data is its bytes, of its
+  /// ``BinaryEvent/dataContentType``); the subject is taken from the event when it has one.
   ///
   /// The envelope's name is `name`, or by default ``Event/eventName``: an event known by
   /// several names may be sent under any of its ``Event/acceptedEventNames``. It throws
@@ -71,9 +72,37 @@ public struct EventEnvelope: Sendable, Hashable {
     if let name, name != E.eventName, !E.acceptedEventNames.contains(name) {
       throw EventLogError.malformed("\(name) is not a wire name of \(E.self), which is known as \(E.eventName)")
     }
+    if let binary = event as? any BinaryEvent {
+      self.init(
+        id: id, source: source, time: time, name: name ?? E.eventName, version: E.eventVersion,
+        subject: Self.subjectText(of: event), dataContentType: Swift.type(of: binary).dataContentType,
+        metadata: metadata, payload: binary.bytes)
+      return
+    }
     self.init(
       id: id, source: source, time: time, name: name ?? E.eventName, version: E.eventVersion,
       subject: Self.subjectText(of: event), metadata: metadata, payload: try EventJSON.encoder.encode(event))
+  }
+
+  /// The payload as a log's line or a store's row holds it: JSON as written, bytes of another
+  /// content type as a JSON string of their base64.
+  package var storedPayload: Data {
+    hasJSONPayload ? payload : Data(("\"" + payload.base64EncodedString() + "\"").utf8)
+  }
+
+  /// The payload that ``storedPayload`` stored as `stored`, for an envelope of `dataContentType`.
+  ///
+  /// - Throws: ``EventLogError/malformed(_:)`` when bytes were to be stored but `stored` is not a
+  ///   JSON string of base64.
+  package static func payload(fromStored stored: Data, dataContentType: String?) throws(EventLogError) -> Data {
+    guard !isJSON(dataContentType: dataContentType) else { return stored }
+    // Base64's alphabet needs no escape in a JSON string: its text is between the quotes.
+    guard stored.count >= 2, stored.first == UInt8(ascii: "\""), stored.last == UInt8(ascii: "\""),
+      let bytes = Data(base64Encoded: Data(stored.dropFirst().dropLast()))
+    else {
+      throw EventLogError.malformed("the payload of \(dataContentType ?? "") is stored as no base64 string")
+    }
+    return bytes
   }
 
   /// Whether ``payload`` is JSON: ``dataContentType`` is nil, `application/json`, or a
@@ -90,8 +119,10 @@ public struct EventEnvelope: Sendable, Hashable {
   ///
   /// - Throws: ``EventLogError/unknownEvent(_:)`` when the catalog has no type of that name,
   ///   ``EventLogError/newerVersion(name:version:known:)`` when the envelope was written by a
-  ///   newer schema than this build's and `acceptingNewerVersions` is false, or the JSON
-  ///   decoder's error when the payload does not decode.
+  ///   newer schema than this build's and `acceptingNewerVersions` is false,
+  ///   ``EventLogError/malformed(_:)`` when the payload is JSON for a ``BinaryEvent``, or the
+  ///   JSON decoder's error when the payload does not decode (bytes of another content type are
+  ///   read as JSON for any other event).
   public func decode(using catalog: EventCatalog, acceptingNewerVersions: Bool = false) throws -> any Event {
     try decodeSayingReader(using: catalog, acceptingNewerVersions: acceptingNewerVersions).event
   }
@@ -107,6 +138,12 @@ public struct EventEnvelope: Sendable, Hashable {
     if !acceptingNewerVersions && version > decoding.version {
       throw EventLogError.newerVersion(name: name, version: version, known: decoding.version)
     }
+    // Bytes for a binary event: JSON text would be taken for them. (A JSON event's data sent as
+    // bytes, `data_base64` without a content type, is read as JSON all the same.)
+    if decoding.isBinary && hasJSONPayload {
+      throw EventLogError.malformed(
+        "\(name) \(id) holds JSON, but the data of \(name) is bytes of another content type")
+    }
     return try decoding.decode(payload)
   }
 
@@ -116,13 +153,15 @@ public struct EventEnvelope: Sendable, Hashable {
   /// - a JSON payload on one line, accepted by ``StrictJSON``'s grammar within
   ///   ``JSONLimits/standard`` (no repeated key at any depth, no trailing comma, UTF-8 only):
   ///   any JSON value, an object for most events, or a string, number, Boolean or array for an
-  ///   event whose message is one;
+  ///   event whose message is one; a payload of another ``dataContentType`` is bytes, any bytes
+  ///   (a ``BinaryEvent``'s), which logs and stores keep as base64 text;
   /// - no control character (U+0000–U+001F, U+007F–U+009F) in any attribute's text, which
   ///   CloudEvents forbids and PostgreSQL's `text` and `jsonb` cannot hold (U+0000);
   /// - metadata keys that are CloudEvents extension names (lower-case letters and digits, at
   ///   most 20, none of the defined attributes' names) and integers of 32 bits.
   public func validate() throws {
     try validateAllButPayloadSyntax()
+    guard hasJSONPayload else { return }
     try StrictJSON.checkEvent(payload, limits: .standard, what: "the payload of \(name) \(id)")
   }
 
@@ -139,10 +178,8 @@ public struct EventEnvelope: Sendable, Hashable {
   package func validateAllButPayloadSyntax(checkingAttributes: Bool = true) throws {
     guard !id.isEmpty else { throw EventLogError.malformed("an envelope needs an id") }
     guard !name.isEmpty else { throw EventLogError.malformed("an envelope needs a name") }
-    guard hasJSONPayload else {
-      throw EventLogError.malformed("the payload of \(name) \(id) is \(dataContentType ?? ""), not JSON")
-    }
-    guard !payload.containsLineBreak else {
+    // Bytes that are not JSON are stored as base64 text, which has no line break.
+    guard !hasJSONPayload || !payload.containsLineBreak else {
       throw EventLogError.malformed("the payload of \(name) \(id) spans more than one line")
     }
     if checkingAttributes { try validateAttributes() }

@@ -10,6 +10,8 @@ struct EventDecoding: Sendable {
   let type: any Event.Type
   /// The type's ``Event/eventVersion``.
   let version: Int
+  /// Whether the type is a ``BinaryEvent``, whose data is bytes rather than JSON.
+  let isBinary: Bool
   /// Reads an event of the type from its JSON data, and says whether ``JSONFieldReader`` read
   /// it: then the whole data was scanned as strict JSON, where `JSONDecoder` only skims what no
   /// field reads.
@@ -20,7 +22,12 @@ struct EventDecoding: Sendable {
   init<E: Event>(_ type: E.Type) {
     self.type = type
     version = type.eventVersion
-    if let fields = type as? any (Event & FieldCodable).Type {
+    isBinary = type is any BinaryEvent.Type
+    if let binary = type as? any BinaryEvent.Type {
+      // Bytes, not JSON: the type reads them itself.
+      decode = { (try binary.init(bytes: $0), false) }
+      direct = nil
+    } else if let fields = type as? any (Event & FieldCodable).Type {
       (decode, direct) = Self.decoding(fields)
     } else {
       decode = { (try EventJSON.decoder.decode(E.self, from: $0), false) }

@@ -32,10 +32,11 @@ extension EventLog {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     var line = try encoder.encode(header)
-    // Splice the payload in as an object, not a string: `{…,"payload":{…}}`.
+    // Splice the payload in as the JSON it is, not a string of it: `{…,"payload":{…}}` (bytes of
+    // another content type as their base64 string).
     line.removeLast()
     line.append(contentsOf: Array(",\"payload\":".utf8))
-    line.append(envelope.payload)
+    line.append(envelope.storedPayload)
     line.append(contentsOf: Array("}\n".utf8))
     return line
   }
@@ -71,7 +72,9 @@ extension EventLog {
       throw EventLogError.malformed("no payload")
     }
     // A copy of its own: a slice would keep the whole line, and index from where the line did.
-    let payload = Data(line[(line.startIndex + range.lowerBound)..<(line.startIndex + range.upperBound)])
+    let payload = try EventEnvelope.payload(
+      fromStored: Data(line[(line.startIndex + range.lowerBound)..<(line.startIndex + range.upperBound)]),
+      dataContentType: header.datacontenttype)
     return EventEnvelope(
       id: header.id, source: header.source, time: time, name: header.name, version: header.version,
       subject: header.subject, dataContentType: header.datacontenttype, dataSchema: header.dataschema,

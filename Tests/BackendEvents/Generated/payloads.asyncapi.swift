@@ -196,6 +196,66 @@ nonisolated public struct Update: TypedEvents.Event {
   }
 }
 
+/// Wire name `audioFrame`, version 1.
+nonisolated public struct AudioFrame: TypedEvents.BinaryEvent {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "audioFrame" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// The media type of the event's bytes, which its envelopes carry.
+  public static var dataContentType: Swift.String { "audio/ogg" }
+
+  /// The event's data: its bytes, of the event's `dataContentType`.
+  public let payload: Foundation.Data
+
+  /// Creates the event.
+  public init(payload: Foundation.Data) {
+    self.payload = payload
+  }
+}
+
+/// Wire name `upload`, version 1.
+nonisolated public struct Upload: TypedEvents.BinaryEvent {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "upload" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// The media type of the event's bytes, which its envelopes carry.
+  public static var dataContentType: Swift.String { "application/octet-stream" }
+
+  /// The event's data: its bytes, of the event's `dataContentType`.
+  public let payload: Foundation.Data
+
+  /// Creates the event.
+  public init(payload: Foundation.Data) {
+    self.payload = payload
+  }
+}
+
+/// Wire name `snapshot`, version 1.
+nonisolated public struct Snapshot: TypedEvents.BinaryEvent {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "snapshot" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// The media type of the event's bytes, which its envelopes carry.
+  public static var dataContentType: Swift.String { "image/png" }
+
+  /// The event's data: its bytes, of the event's `dataContentType`.
+  public let payload: Foundation.Data
+
+  /// Creates the event.
+  public init(payload: Foundation.Data) {
+    self.payload = payload
+  }
+}
+
 @_spi(Generated) nonisolated extension UpdateSchema: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
@@ -394,6 +454,105 @@ nonisolated extension Update {
   }
 }
 
+nonisolated extension AudioFrame {
+  /// Decodes the whole payload, with no key around it.
+  public init(from decoder: any Swift.Decoder) throws {
+    self.payload = try decoder.singleValueContainer().decode(Foundation.Data.self)
+  }
+
+  /// Encodes the whole payload, with no key around it.
+  public func encode(to encoder: any Swift.Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(self.payload)
+  }
+
+  /// Reads the payload from `userInfo`, where it is under `payload`.
+  public init(reading reader: TypedEvents.UserInfoReader) throws(TypedEvents.UserInfoDecodingError) {
+    self.payload = try reader.decode(Foundation.Data.self, forKey: "payload")
+  }
+
+  /// Writes the payload into `userInfo` under `payload`.
+  public func write(to writer: inout TypedEvents.UserInfoWriter) {
+    writer.encode(self.payload, forKey: "payload")
+  }
+}
+
+nonisolated extension AudioFrame {
+  /// The event whose bytes are `bytes`.
+  public init(bytes: Foundation.Data) {
+    self.payload = bytes
+  }
+
+  /// The event's bytes: its data.
+  public var bytes: Foundation.Data { self.payload }
+}
+
+nonisolated extension Upload {
+  /// Decodes the whole payload, with no key around it.
+  public init(from decoder: any Swift.Decoder) throws {
+    self.payload = try decoder.singleValueContainer().decode(Foundation.Data.self)
+  }
+
+  /// Encodes the whole payload, with no key around it.
+  public func encode(to encoder: any Swift.Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(self.payload)
+  }
+
+  /// Reads the payload from `userInfo`, where it is under `payload`.
+  public init(reading reader: TypedEvents.UserInfoReader) throws(TypedEvents.UserInfoDecodingError) {
+    self.payload = try reader.decode(Foundation.Data.self, forKey: "payload")
+  }
+
+  /// Writes the payload into `userInfo` under `payload`.
+  public func write(to writer: inout TypedEvents.UserInfoWriter) {
+    writer.encode(self.payload, forKey: "payload")
+  }
+}
+
+nonisolated extension Upload {
+  /// The event whose bytes are `bytes`.
+  public init(bytes: Foundation.Data) {
+    self.payload = bytes
+  }
+
+  /// The event's bytes: its data.
+  public var bytes: Foundation.Data { self.payload }
+}
+
+nonisolated extension Snapshot {
+  /// Decodes the whole payload, with no key around it.
+  public init(from decoder: any Swift.Decoder) throws {
+    self.payload = try decoder.singleValueContainer().decode(Foundation.Data.self)
+  }
+
+  /// Encodes the whole payload, with no key around it.
+  public func encode(to encoder: any Swift.Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(self.payload)
+  }
+
+  /// Reads the payload from `userInfo`, where it is under `payload`.
+  public init(reading reader: TypedEvents.UserInfoReader) throws(TypedEvents.UserInfoDecodingError) {
+    self.payload = try reader.decode(Foundation.Data.self, forKey: "payload")
+  }
+
+  /// Writes the payload into `userInfo` under `payload`.
+  public func write(to writer: inout TypedEvents.UserInfoWriter) {
+    writer.encode(self.payload, forKey: "payload")
+  }
+}
+
+nonisolated extension Snapshot {
+  /// The event whose bytes are `bytes`.
+  public init(bytes: Foundation.Data) {
+    self.payload = bytes
+  }
+
+  /// The event's bytes: its data.
+  public var bytes: Foundation.Data { self.payload }
+}
+
 nonisolated extension GeneratedEvents {
   /// The event types of `payloads.asyncapi.yaml`, for ``catalog``.
   static let payloadsAsyncapiEvents: [any TypedEvents.Event.Type] = [
@@ -405,5 +564,8 @@ nonisolated extension GeneratedEvents {
     Stamped.self,
     Quote.self,
     Update.self,
+    AudioFrame.self,
+    Upload.self,
+    Snapshot.self,
   ]
 }

@@ -254,16 +254,23 @@
       }
     }
 
-    @Test func keepsAPayloadThatIsAnyJSONValueAsWritten() async throws {
-      // A message whose payload is a string, a number, a Boolean or an array is an event too.
+    @Test func keepsAPayloadThatIsAnyJSONValueAsWrittenAndBytesAsTheyAre() async throws {
+      // A message whose payload is a string, a number, a Boolean or an array is an event too,
+      // and so is a binary frame, whose bytes (no UTF-8, no JSON) are kept as base64 text.
       try await withStore { store in
         let payloads = [#"[1,{"a":"b"}]"#, #""text""#, "12.50", "false"]
+        let bytes = Data((0...255).map(UInt8.init) + [0x00, 0x0A])
+        let frame = EventEnvelope(
+          id: UUID().uuidString, time: Date(), name: "Test.Frame", version: 1, dataContentType: "audio/ogg",
+          payload: bytes)
         try await store.append(
           payloads.map {
             EventEnvelope(id: UUID().uuidString, time: Date(), name: "Test.Any", version: 1, payload: Data($0.utf8))
-          })
+          } + [frame])
         let read = try await store.read(after: nil, limit: 10)
-        #expect(read.envelopes.map { String(decoding: $0.envelope.payload, as: UTF8.self) } == payloads)
+        #expect(read.envelopes.prefix(4).map { String(decoding: $0.envelope.payload, as: UTF8.self) } == payloads)
+        #expect(read.envelopes.last?.envelope.payload == bytes)
+        #expect(read.envelopes.last?.envelope.dataContentType == "audio/ogg")
         #expect(read.skipped.isEmpty)
       }
     }
