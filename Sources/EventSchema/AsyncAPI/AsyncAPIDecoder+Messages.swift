@@ -139,24 +139,26 @@ extension AsyncAPIDecoder {
     return payloads
   }
 
+  /// The payload's node and schema, or, where its schema is an `allOf` of one schema with a
+  /// shape (and annotations), that one's: the export writes an event's payload so, to keep its
+  /// title beside the `$ref`.
+  private mutating func throughSingleAllOf(_ node: YAMLNode, schema: YAMLNode) -> (node: YAMLNode, schema: YAMLNode) {
+    guard field("properties", of: schema) == nil, let allOf = field("allOf", of: schema),
+      case .sequence(let parts, _) = allOf.content
+    else { return (node, schema) }
+    let typed = parts.filter { !isAnnotationOnly($0) }
+    var log = DiagnosticLog()  // the event's own reading reports errors
+    guard typed.count == 1, let resolved = resolver.resolve(typed[0], log: &log)?.node else { return (node, schema) }
+    return (typed[0], resolved)
+  }
+
   /// A payload that is itself a choice: the schema with a `oneOf`/`anyOf` of two or more
   /// members, and the node that names it (the payload's `$ref`). An `allOf` of one such schema
   /// alone counts too: the export writes a choice event so, to keep its title beside the `$ref`.
   private mutating func payloadChoice(
     _ payload: YAMLNode, schema: YAMLNode
   ) -> (node: YAMLNode, schema: YAMLNode, keyword: String, members: [YAMLNode])? {
-    var node = payload
-    var schema = schema
-    if field("properties", of: schema) == nil, let allOf = field("allOf", of: schema),
-      case .sequence(let parts, _) = allOf.content
-    {
-      let typed = parts.filter { !isAnnotationOnly($0) }
-      var log = DiagnosticLog()  // the event's own reading reports errors
-      if typed.count == 1, let resolved = resolver.resolve(typed[0], log: &log)?.node {
-        node = typed[0]
-        schema = resolved
-      }
-    }
+    let (node, schema) = throughSingleAllOf(payload, schema: schema)
     guard field("x-eventgen-type", of: schema) == nil, field("properties", of: schema) == nil,
       let union = unionMembers(schema), union.members.count > 1
     else { return nil }
@@ -178,17 +180,7 @@ extension AsyncAPIDecoder {
   /// for an object, a choice, or a schema that says nothing of its type, which read as objects
   /// as before.
   private mutating func nonObjectPayload(_ node: YAMLNode, schema: YAMLNode) -> (node: YAMLNode, schema: YAMLNode)? {
-    var node = node
-    var schema = schema
-    if field("properties", of: schema) == nil, let allOf = field("allOf", of: schema),
-      case .sequence(let parts, _) = allOf.content
-    {
-      let typed = parts.filter { !isAnnotationOnly($0) }
-      var log = DiagnosticLog()  // the event's own reading reports errors
-      if typed.count == 1, let resolved = resolver.resolve(typed[0], log: &log)?.node {
-        (node, schema) = (typed[0], resolved)
-      }
-    }
+    let (node, schema) = throughSingleAllOf(node, schema: schema)
     // A built-in type as the export writes it (`Date` is an `anyOf` of a string and a number).
     if field("x-eventgen-type", of: schema) != nil { return (node, schema) }
     switch field("type", of: schema)?.content {
