@@ -79,10 +79,12 @@
             SELECT tx, position, wanted, CASE WHEN wanted THEN octet_length(payload::text) ELSE 0 END AS bytes
             FROM (
               SELECT tx, position, payload,
-                NOT \(matchesNothing)
-                AND (\(types)::text[] IS NULL OR name = ANY(\(types)::text[]))
-                AND (\(subject)::text IS NULL OR subject = \(subject)::text
-                  OR (\(anyCase) AND lower(subject) = lower(\(subject)::text))) AS wanted
+                -- An event without a subject compares as NULL: not wanted, never NULL.
+                coalesce(
+                  NOT \(matchesNothing)
+                  AND (\(types)::text[] IS NULL OR name = ANY(\(types)::text[]))
+                  AND (\(subject)::text IS NULL OR subject = \(subject)::text
+                    OR (\(anyCase) AND lower(subject) = lower(\(subject)::text))), false) AS wanted
               FROM \(unescaped: schema).events
               WHERE (tx, position) > (\(String(after.transaction))::xid8, \(after.sequence))
                 AND tx < pg_snapshot_xmin(pg_current_snapshot())
