@@ -127,3 +127,42 @@ struct BinaryPayloadTests {
     #expect(throws: DecodingError.self) { try bytes.decode(using: GeneratedEvents.catalog) }
   }
 }
+
+/// The text messages of `Tests/BackendEvents/Contract/payloads.asyncapi.yaml` (`text/plain`, as
+/// an MQTT tracker publishes `ONLINE` or `12.5`): binary events whose bytes are their value's
+/// UTF-8 text, and whose property has the value's type.
+@Suite("Text payloads")
+struct TextPayloadTests {
+  /// The event that `text` gives through an envelope of its content type and the catalog.
+  private func event<E: BinaryEvent>(_ text: String, as type: E.Type) throws -> E {
+    let envelope = EventEnvelope(
+      id: "1", time: nil, name: E.eventName, version: 1, dataContentType: E.dataContentType, payload: Data(text.utf8))
+    try envelope.validate()
+    return try #require(try envelope.decode(using: GeneratedEvents.catalog) as? E)
+  }
+
+  @Test func aTextIsItsValue() throws {
+    #expect(try event("ONLINE", as: ReceiverStatus.self).payload == .online)
+    #expect(try event("12.5", as: MessagesPerSecond.self).payload == 12.5)
+    #expect(try event("true", as: Connected.self).payload)
+    #expect(try event("hello, world", as: Motd.self).payload == "hello, world")
+    // Written back as the same text, with the event's content type.
+    for (event, text) in [
+      (MessagesPerSecond(payload: 12.5) as any BinaryEvent, "12.5"), (Connected(payload: false), "false"),
+      (ReceiverStatus(payload: .offline), "OFFLINE"), (Motd(payload: "héllo"), "héllo"),
+    ] {
+      let envelope = try EventEnvelope(event, id: "2", source: "/test")
+      #expect(envelope.payload == Data(text.utf8) && envelope.dataContentType == "text/plain", "\(text)")
+    }
+    // An open enum keeps a value this version does not know.
+    #expect(try event("DEGRADED", as: ReceiverStatus.self).payload == .UNRECOGNIZED("DEGRADED"))
+  }
+
+  @Test func aTextThatIsNoValueOfTheTypeIsRefused() {
+    #expect(throws: EventLogError.self) { try event("maybe", as: Connected.self) }
+    #expect(throws: EventLogError.self) { try event("12,5", as: MessagesPerSecond.self) }
+    let notUTF8 = EventEnvelope(
+      id: "3", time: nil, name: Motd.eventName, version: 1, dataContentType: "text/plain", payload: Data([0xFF, 0xFE]))
+    #expect(throws: EventLogError.self) { try notUTF8.decode(using: GeneratedEvents.catalog) }
+  }
+}

@@ -159,22 +159,32 @@ struct EventRenderer {
     ]
   }
 
-  /// What a binary event's envelopes read and write: its bytes, which are its data.
+  /// What a binary event's envelopes read and write: its bytes, which are its data, or the
+  /// UTF-8 text of its value (`TypedEvents.TextPayload`) for one of a `text/*` type.
   private func binaryCoding(_ name: String, _ payload: Field) -> Declaration {
     let property = FieldCodingRenderer.storage(payload)
     let data = TypeReference.foundation("Data")
+    let isBytes = payload.type == .builtin(.data)
+    let text = TypeReference.runtime("TextPayload")
     return .extension(
       ExtensionDecl(
         modifiers: [.nonisolated], type: .local(name),
         members: [
           .function(
             FunctionDecl(
-              doc: ["The event whose bytes are `bytes`."], modifiers: [.access(access)],
-              signature: "init(bytes: \(data))", body: [.line("self.\(property) = bytes")])),
+              doc: [isBytes ? "The event whose bytes are `bytes`." : "The event whose text `bytes` hold."],
+              modifiers: [.access(access)], signature: isBytes ? "init(bytes: \(data))" : "init(bytes: \(data)) throws",
+              body: [
+                .line(
+                  isBytes
+                    ? "self.\(property) = bytes"
+                    : "self.\(property) = try \(text).value(\(SwiftSpelling.type(payload.type)).self, from: bytes)")
+              ])),
           .property(
             PropertyDecl(
-              doc: ["The event's bytes: its data."], modifiers: [.access(access)], name: "bytes", type: data,
-              getter: [.line("self.\(property)")])),
+              doc: [isBytes ? "The event's bytes: its data." : "The event's data: its value's text, as UTF-8."],
+              modifiers: [.access(access)], name: "bytes", type: data,
+              getter: [.line(isBytes ? "self.\(property)" : "\(text).bytes(of: self.\(property))")])),
         ]))
   }
 

@@ -40,16 +40,21 @@ extension AsyncAPIDecoder {
         return nil
       }
       if let contentType = binaryContentType {
-        // Bytes: the schema may describe them as a string, or say nothing of their shape.
+        // Bytes: the schema may describe them as a string, or say nothing of their shape. Text
+        // (`text/plain`) of a string, a number, a Boolean or an enum is that value's text.
         let value = nonObjectPayload(node, schema: schema)
-        guard value.map({ field("type", of: $0.schema).map(scalarText) == "string" }) ?? isUnshaped(schema)
-        else {
-          reader.log.warning(
-            "\(what) is skipped: its content type is `\(contentType.value)`, not JSON, but its payload's schema describes structured data; eventgen reads such data as JSON (`application/json`, `json`, `text/json` or a `+json` type)",
-            at: contentType.location)
-          return nil
+        if let value, let text = textField(value, contentType: contentType.value, event: name) {
+          fields = [text]
+        } else {
+          guard value.map({ field("type", of: $0.schema).map(scalarText) == "string" }) ?? isUnshaped(schema)
+          else {
+            reader.log.warning(
+              "\(what) is skipped: its content type is `\(contentType.value)`, not JSON, but its payload's schema describes structured data; eventgen reads such data as JSON (`application/json`, `json`, `text/json` or a `+json` type)",
+              at: contentType.location)
+            return nil
+          }
+          fields = [binaryField(at: node.location)]
         }
-        fields = [binaryField(at: node.location)]
       } else if let value = nonObjectPayload(node, schema: schema) {
         if let media = binaryMediaType(value.schema) {
           binaryContentType = Located(value: media, location: value.schema.location)
@@ -210,6 +215,22 @@ extension AsyncAPIDecoder {
   private func isUnshaped(_ schema: YAMLNode) -> Bool {
     let shapes = ["type", "properties", "items", "allOf", "oneOf", "anyOf", "enum", "const"]
     return !shapes.contains { field($0, of: schema) != nil }
+  }
+
+  /// The one field of a binary event whose data is the text of a value (a `text/*` content type,
+  /// and a payload that is a string, a number, a Boolean or an enum of strings): of that value's
+  /// type. Nil for any other payload, and for a string of bytes (`format: binary`).
+  private mutating func textField(
+    _ value: (node: YAMLNode, schema: YAMLNode), contentType: String, event name: Located<String>
+  ) -> FieldSyntax? {
+    guard contentType.lowercased().hasPrefix("text/"), binaryMediaType(value.schema) == nil,
+      let type = field("type", of: value.schema).map(scalarText),
+      ["string", "number", "integer", "boolean"].contains(type),
+      type != "string" || field("format", of: value.schema) == nil || field("enum", of: value.schema) != nil
+    else { return nil }
+    guard var whole = wholeValueField(value.node, event: name), case .named = whole.type else { return nil }
+    whole.doc = "The event's data: the text of this value, of the event's `dataContentType`."
+    return whole
   }
 
   /// The one field of a binary event: its bytes, its data itself.

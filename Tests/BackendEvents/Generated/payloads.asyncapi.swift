@@ -60,6 +60,42 @@ nonisolated public enum UpdatePayload: TypedEvents.SchemaChoice {
   }
 }
 
+/// Open: a raw value this version does not know decodes as `UNRECOGNIZED` and is written back unchanged.
+nonisolated public enum ReceiverStatusPayload: TypedEvents.StringEnumeration {
+  case online
+  case offline
+
+  /// A raw value this version of the schema does not know, kept as is.
+  case UNRECOGNIZED(Swift.String)
+
+  /// The case for `rawValue`, or `UNRECOGNIZED(rawValue)`.
+  public init(rawValue: Swift.String) {
+    switch rawValue {
+    case "ONLINE":
+      self = .online
+    case "OFFLINE":
+      self = .offline
+    default:
+      self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  /// The string on the wire.
+  public var rawValue: Swift.String {
+    switch self {
+    case .online:
+      return "ONLINE"
+    case .offline:
+      return "OFFLINE"
+    case .UNRECOGNIZED(let rawValue):
+      return rawValue
+    }
+  }
+
+  /// The cases this version of the schema knows.
+  public static let knownCases: [ReceiverStatusPayload] = [.online, .offline]
+}
+
 /// Wire name `chatLine`, version 1.
 nonisolated public struct ChatLine: TypedEvents.Event {
   /// The name on the wire, also the notification name.
@@ -252,6 +288,86 @@ nonisolated public struct Snapshot: TypedEvents.BinaryEvent {
 
   /// Creates the event.
   public init(payload: Foundation.Data) {
+    self.payload = payload
+  }
+}
+
+/// Wire name `receiverStatus`, version 1.
+nonisolated public struct ReceiverStatus: TypedEvents.BinaryEvent {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "receiverStatus" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// The media type of the event's bytes, which its envelopes carry.
+  public static var dataContentType: Swift.String { "text/plain" }
+
+  /// The event's data: the text of this value, of the event's `dataContentType`.
+  public let payload: ReceiverStatusPayload
+
+  /// Creates the event.
+  public init(payload: ReceiverStatusPayload) {
+    self.payload = payload
+  }
+}
+
+/// Wire name `messagesPerSecond`, version 1.
+nonisolated public struct MessagesPerSecond: TypedEvents.BinaryEvent {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "messagesPerSecond" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// The media type of the event's bytes, which its envelopes carry.
+  public static var dataContentType: Swift.String { "text/plain" }
+
+  /// The event's data: the text of this value, of the event's `dataContentType`.
+  public let payload: Swift.Double
+
+  /// Creates the event.
+  public init(payload: Swift.Double) {
+    self.payload = payload
+  }
+}
+
+/// Wire name `connected`, version 1.
+nonisolated public struct Connected: TypedEvents.BinaryEvent {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "connected" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// The media type of the event's bytes, which its envelopes carry.
+  public static var dataContentType: Swift.String { "text/plain" }
+
+  /// The event's data: the text of this value, of the event's `dataContentType`.
+  public let payload: Swift.Bool
+
+  /// Creates the event.
+  public init(payload: Swift.Bool) {
+    self.payload = payload
+  }
+}
+
+/// Wire name `motd`, version 1.
+nonisolated public struct Motd: TypedEvents.BinaryEvent {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "motd" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// The media type of the event's bytes, which its envelopes carry.
+  public static var dataContentType: Swift.String { "text/plain" }
+
+  /// The event's data: the text of this value, of the event's `dataContentType`.
+  public let payload: Swift.String
+
+  /// Creates the event.
+  public init(payload: Swift.String) {
     self.payload = payload
   }
 }
@@ -553,6 +669,138 @@ nonisolated extension Snapshot {
   public var bytes: Foundation.Data { self.payload }
 }
 
+nonisolated extension ReceiverStatus {
+  /// Decodes the whole payload, with no key around it.
+  public init(from decoder: any Swift.Decoder) throws {
+    self.payload = try decoder.singleValueContainer().decode(ReceiverStatusPayload.self)
+  }
+
+  /// Encodes the whole payload, with no key around it.
+  public func encode(to encoder: any Swift.Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(self.payload)
+  }
+
+  /// Reads the payload from `userInfo`, where it is under `payload`.
+  public init(reading reader: TypedEvents.UserInfoReader) throws(TypedEvents.UserInfoDecodingError) {
+    self.payload = try reader.decode(ReceiverStatusPayload.self, forKey: "payload")
+  }
+
+  /// Writes the payload into `userInfo` under `payload`.
+  public func write(to writer: inout TypedEvents.UserInfoWriter) {
+    writer.encode(self.payload, forKey: "payload")
+  }
+}
+
+nonisolated extension ReceiverStatus {
+  /// The event whose text `bytes` hold.
+  public init(bytes: Foundation.Data) throws {
+    self.payload = try TypedEvents.TextPayload.value(ReceiverStatusPayload.self, from: bytes)
+  }
+
+  /// The event's data: its value's text, as UTF-8.
+  public var bytes: Foundation.Data { TypedEvents.TextPayload.bytes(of: self.payload) }
+}
+
+nonisolated extension MessagesPerSecond {
+  /// Decodes the whole payload, with no key around it.
+  public init(from decoder: any Swift.Decoder) throws {
+    self.payload = try decoder.singleValueContainer().decode(Swift.Double.self)
+  }
+
+  /// Encodes the whole payload, with no key around it.
+  public func encode(to encoder: any Swift.Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(self.payload)
+  }
+
+  /// Reads the payload from `userInfo`, where it is under `payload`.
+  public init(reading reader: TypedEvents.UserInfoReader) throws(TypedEvents.UserInfoDecodingError) {
+    self.payload = try reader.decode(Swift.Double.self, forKey: "payload")
+  }
+
+  /// Writes the payload into `userInfo` under `payload`.
+  public func write(to writer: inout TypedEvents.UserInfoWriter) {
+    writer.encode(self.payload, forKey: "payload")
+  }
+}
+
+nonisolated extension MessagesPerSecond {
+  /// The event whose text `bytes` hold.
+  public init(bytes: Foundation.Data) throws {
+    self.payload = try TypedEvents.TextPayload.value(Swift.Double.self, from: bytes)
+  }
+
+  /// The event's data: its value's text, as UTF-8.
+  public var bytes: Foundation.Data { TypedEvents.TextPayload.bytes(of: self.payload) }
+}
+
+nonisolated extension Connected {
+  /// Decodes the whole payload, with no key around it.
+  public init(from decoder: any Swift.Decoder) throws {
+    self.payload = try decoder.singleValueContainer().decode(Swift.Bool.self)
+  }
+
+  /// Encodes the whole payload, with no key around it.
+  public func encode(to encoder: any Swift.Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(self.payload)
+  }
+
+  /// Reads the payload from `userInfo`, where it is under `payload`.
+  public init(reading reader: TypedEvents.UserInfoReader) throws(TypedEvents.UserInfoDecodingError) {
+    self.payload = try reader.decode(Swift.Bool.self, forKey: "payload")
+  }
+
+  /// Writes the payload into `userInfo` under `payload`.
+  public func write(to writer: inout TypedEvents.UserInfoWriter) {
+    writer.encode(self.payload, forKey: "payload")
+  }
+}
+
+nonisolated extension Connected {
+  /// The event whose text `bytes` hold.
+  public init(bytes: Foundation.Data) throws {
+    self.payload = try TypedEvents.TextPayload.value(Swift.Bool.self, from: bytes)
+  }
+
+  /// The event's data: its value's text, as UTF-8.
+  public var bytes: Foundation.Data { TypedEvents.TextPayload.bytes(of: self.payload) }
+}
+
+nonisolated extension Motd {
+  /// Decodes the whole payload, with no key around it.
+  public init(from decoder: any Swift.Decoder) throws {
+    self.payload = try decoder.singleValueContainer().decode(Swift.String.self)
+  }
+
+  /// Encodes the whole payload, with no key around it.
+  public func encode(to encoder: any Swift.Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(self.payload)
+  }
+
+  /// Reads the payload from `userInfo`, where it is under `payload`.
+  public init(reading reader: TypedEvents.UserInfoReader) throws(TypedEvents.UserInfoDecodingError) {
+    self.payload = try reader.decode(Swift.String.self, forKey: "payload")
+  }
+
+  /// Writes the payload into `userInfo` under `payload`.
+  public func write(to writer: inout TypedEvents.UserInfoWriter) {
+    writer.encode(self.payload, forKey: "payload")
+  }
+}
+
+nonisolated extension Motd {
+  /// The event whose text `bytes` hold.
+  public init(bytes: Foundation.Data) throws {
+    self.payload = try TypedEvents.TextPayload.value(Swift.String.self, from: bytes)
+  }
+
+  /// The event's data: its value's text, as UTF-8.
+  public var bytes: Foundation.Data { TypedEvents.TextPayload.bytes(of: self.payload) }
+}
+
 nonisolated extension GeneratedEvents {
   /// The event types of `payloads.asyncapi.yaml`, for ``catalog``.
   static let payloadsAsyncapiEvents: [any TypedEvents.Event.Type] = [
@@ -567,5 +815,9 @@ nonisolated extension GeneratedEvents {
     AudioFrame.self,
     Upload.self,
     Snapshot.self,
+    ReceiverStatus.self,
+    MessagesPerSecond.self,
+    Connected.self,
+    Motd.self,
   ]
 }
