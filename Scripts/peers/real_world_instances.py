@@ -68,6 +68,8 @@ def payload_schema(document, message):
     root = dict(payload)
     # Local references name `#/components/...`: the document's own components, beside the schema.
     root.setdefault("components", document.get("components") or {})
+    if "x-bundled" in document:  # the files its `$ref`s name (`load`)
+        root.setdefault("x-bundled", document["x-bundled"])
     return root
 
 
@@ -112,7 +114,7 @@ def unrolled(document, schema, depth=3):
         return {
             key: value if key in ("const", "enum", "examples", "default") else walk(value, stack)
             for key, value in node.items()
-            if key != "components"
+            if key not in ("components", "x-bundled")
         }
 
     return walk(schema, [])
@@ -141,6 +143,9 @@ def bounded(schema):
                 result[key] = [walk(member) for member in value]
             elif key in SCHEMA_KEYWORDS:
                 result[key] = walk(value)
+            elif key == "x-bundled" and isinstance(value, dict):
+                # The files the document's `$ref`s name, each a schema.
+                result[key] = {name: walk(member) for name, member in value.items()}
             elif key == "components" and isinstance(value, dict):
                 # The document's components, beside the schema so that `$ref`s resolve.
                 result[key] = {
