@@ -280,35 +280,6 @@ extension AsyncAPIDecoder {
     return .named(typeName)
   }
 
-  /// The Swift name of the type declared for `schema`, whose identity is `identity`
-  /// (``NameTable``): the config's name for it, else its `x-eventgen-name`, else the type name
-  /// of `wanted`, else another when that is taken.
-  mutating func swiftTypeName(for schema: YAMLNode, identity: String, wanted: Located<String>) -> Located<String> {
-    let base = SchemaNames.typeName(wanted.value)
-    let what = "schema `\(wanted.value)`"
-    if let name = configuredName(identity: identity, for: what, at: wanted.location) {
-      return Located(value: name, location: wanted.location)
-    }
-    if let chosen = field("x-eventgen-name", of: schema),
-      let located = reader.located(chosen, what: "`x-eventgen-name`"),
-      let name = names.claim(chosen: located, for: what, log: &reader.log)
-    {
-      return Located(value: name, location: wanted.location)
-    }
-    var alternatives: [String] = []
-    // A schema of another file is told apart by that file's stem: `BillingError`; not when
-    // the stem is its name already (`Audio` of `audio.json`).
-    if schema.location.file != document.path,
-      let stem = schema.location.file.split(separator: "/").last?.split(separator: ".").first,
-      case let qualifier = SchemaNames.typeName(String(stem)), !base.hasPrefix(qualifier)
-    {
-      alternatives.append(qualifier + base)
-    }
-    alternatives.append(base + "Schema")
-    let name = names.claim(base, alternatives: alternatives, for: what, at: wanted.location, log: &reader.log)
-    return Located(value: name, location: wanted.location)
-  }
-
   /// `expression` written at `location`: a reference to a type declared elsewhere points where
   /// it is used.
   static func relocated(_ expression: TypeExpression, to location: SourceLocation) -> TypeExpression {
