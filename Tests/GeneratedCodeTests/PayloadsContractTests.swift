@@ -89,6 +89,10 @@ struct BinaryPayloadTests {
     #expect(try envelope.decode(using: GeneratedEvents.catalog) as? AudioFrame == frame)
     #expect(try AudioFrame(userInfo: frame.userInfo) == frame)
     #expect(frame.userInfo["payload"] as? Data == Self.bytes)
+    // Its own Codable form, which no envelope uses, is a base64 string.
+    #expect(
+      try JSONDecoder().decode(String.self, from: JSONEncoder().encode(frame)) == Self.bytes.base64EncodedString())
+    #expect(try JSONDecoder().decode(AudioFrame.self, from: JSONEncoder().encode(frame)) == frame)
 
     // A structured CloudEvent carries them as `data_base64`, the binary mode as the body.
     let structured = try envelope.cloudEventJSON()
