@@ -2,7 +2,8 @@
 
 For each message of each document (read unchanged, as real_world_examples.py reads them), draws
 random instances of its payload schema with hypothesis-jsonschema (derandomized: the same
-instances on every run), 200 per message (one process per core draws them); a schema that allows
+instances on every run), 200 per message unless an argument `--per-message=N` before a document
+says otherwise (one process per core draws them); a schema that allows
 few values gives fewer distinct ones, and the summary names the message with the fewest. Mutants
 are made of the first 25 of each message. Python's jsonschema (draft-07, the AsyncAPI
 schema format's base) checks each one. Then, through the Swift round-trip program that
@@ -23,7 +24,8 @@ A recursive schema, which hypothesis-jsonschema does not draw from, is drawn fro
 recursion written out three levels deep (and reported); a schema no instance can satisfy is
 reported as not drawn, not hidden.
 
-Usage: real_world_instances.py <round-trip executable> <module>=<document> ...
+Usage: real_world_instances.py <round-trip executable> [--per-message=N] <module>=<document> ...
+(`--per-message=N` holds for the documents after it.)
 Needs hypothesis-jsonschema and jsonschema (Scripts/peers/setup). Exits 1 on a disagreement.
 """
 
@@ -359,19 +361,19 @@ _documents = {}
 
 
 def drawn_for(task):
-    """(instances, how) for one message: drawn as it is, else with its recursion written out;
-    (None, why) when neither can be drawn from. Run in a worker process."""
-    path, key = task
+    """(instances, how) for one message: `count` drawn as it is, else with its recursion written
+    out; (None, why) when neither can be drawn from. Run in a worker process."""
+    path, key, count = task
     if path not in _documents:
         _documents[path] = load(path)
     document = _documents[path]
     message = dict(messages(document))[key]
     schema = payload_schema(document, message)
     try:
-        return draw(bounded(schema), PER_MESSAGE), "drawn"
+        return draw(bounded(schema), count), "drawn"
     except Exception:  # hypothesis-jsonschema refuses some schemas, e.g. recursive ones
         try:
-            return draw(bounded(unrolled(document, schema)), PER_MESSAGE), "unrolled"
+            return draw(bounded(unrolled(document, schema)), count), "unrolled"
         except Exception as error:
             return None, f"cannot draw instances: {type(error).__name__}: {str(error)[:160]}"
 
@@ -387,10 +389,14 @@ def main():
     fewest = {}  # path -> (distinct valid instances, message name), the message with the fewest
     tasks = []
     documents = {}
+    per_message = PER_MESSAGE
     for pair in pairs:
+        if pair.startswith("--per-message="):
+            per_message = int(pair.split("=", 1)[1])
+            continue
         module, path = pair.split("=", 1)
         documents[path] = (module, load(path))
-        tasks += [(path, key) for key, message in messages(documents[path][1]) if payload_schema(documents[path][1], message)]
+        tasks += [(path, key, per_message) for key, message in messages(documents[path][1]) if payload_schema(documents[path][1], message)]
     # Drawing is most of the time: one process per core. A fresh process per message, so that
     # what is drawn for it does not depend on what its process drew before (hypothesis keeps
     # state between draws): the same instances on every run, however the messages are spread.
@@ -398,7 +404,7 @@ def main():
         os.cpu_count(), initializer=set_hypothesis_home_dir, initargs=(home.name,), maxtasksperchild=1
     ) as pool:
         drawn = pool.map(drawn_for, tasks, chunksize=1)
-    for (path, key), (instances, how) in zip(tasks, drawn):
+    for (path, key, _), (instances, how) in zip(tasks, drawn):
         module, document = documents[path]
         message = dict(messages(document))[key]
         name = message.get("name") or key

@@ -35,39 +35,35 @@ struct FileSafetyTests {
   @Test func aRunKilledMidWriteLeavesEveryFileOldOrNew() async throws {
     let folder = try TemporaryFolder()
     let output = folder.path + "/out"
-    try Self.writeSchemas(in: folder, files: 40, events: 40, extra: false)
+    try Self.writeSchemas(in: folder, files: 40, events: 10, extra: false)
     let old = try #require(try Pipeline.plan([folder.path + "/in"], renderer: SwiftSources()).files)
-    try Self.writeSchemas(in: folder, files: 40, events: 40, extra: true)
+    try Self.writeSchemas(in: folder, files: 40, events: 10, extra: true)
     let new = try #require(try Pipeline.plan([folder.path + "/in"], renderer: SwiftSources()).files)
     let oldByName = Dictionary(uniqueKeysWithValues: old.map { ($0.name, Data($0.contents.utf8)) })
     let newByName = Dictionary(uniqueKeysWithValues: new.map { ($0.name, Data($0.contents.utf8)) })
     #expect(Set(oldByName.keys) == Set(newByName.keys) && oldByName.allSatisfy { newByName[$0.key] != $0.value })
 
-    // How long a whole run takes here, to spread the kills over it.
+    // When a whole run starts writing here, and how long its writing lasts, to spread the kills
+    // over the writing: timed on the whole run, most kills landed before it or after it.
     _ = try OutputWriter.write(old, to: .folder(output))
-    let started = Date()
-    let complete = try await run(["generate", folder.path + "/in", "--output", output])
-    #expect(complete == 0)
-    let duration = Date().timeIntervalSince(started)
+    let timing = try await writingWindow(["generate", folder.path + "/in", "--output", output], in: output)
 
     var midWrite = 0
     var untouched = 0
     var attempts = 0
-    while attempts < 60 && (attempts < 20 || midWrite == 0) {
+    while attempts < 60 && (attempts < 10 || midWrite == 0) {
       _ = try OutputWriter.write(old, to: .folder(output))
       let before = try modificationDates(in: output)
       let process = try launch(["generate", folder.path + "/in", "--output", output])
-      // Kill while writing: wait for the first sign of it, then a little, varied, longer.
-      let deadline = Date().addingTimeInterval(duration * 3)
-      // Every 2 ms until the run nears the time a whole run took, as it writes last; then every
-      // 0.2 ms. Each look reads 40 files' dates: looking every 0.2 ms all along took a core from
-      // the run it waits for, and from the tests beside it.
+      // Kill while writing: wait for the first sign of it, then a varied part of its length.
       let launched = Date()
-      while Date() < deadline, try modificationDates(in: output) == before {
-        let nearWriting = Date().timeIntervalSince(launched) > duration * 0.7
+      while Date().timeIntervalSince(launched) < timing.start * 3 + 5, try modificationDates(in: output) == before {
+        // Every 2 ms until the run nears its writing, then every 0.2 ms. Each look reads 40
+        // files' dates: looking every 0.2 ms all along took a core from the run it waits for.
+        let nearWriting = Date().timeIntervalSince(launched) > timing.start * 0.7
         try await Task.sleep(nanoseconds: nearWriting ? 200_000 : 2_000_000)
       }
-      try await Task.sleep(for: .seconds(duration / 3 * Double(attempts % 10) / 10))
+      try await Task.sleep(for: .seconds(timing.length * Double(attempts % 10) / 10))
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
       attempts += 1
@@ -90,7 +86,7 @@ struct FileSafetyTests {
       if replaced == 0 { untouched += 1 }
     }
     print(
-      "killed \(attempts) runs of \(String(format: "%.2f", duration)) s: \(midWrite) while writing, \(untouched) before writing"
+      "killed \(attempts) runs writing for \(String(format: "%.3f", timing.length)) s after \(String(format: "%.2f", timing.start)) s: \(midWrite) while writing, \(untouched) before writing"
     )
     #expect(midWrite > 0, "no kill landed while files were being written, in \(attempts) attempts")
 
@@ -216,6 +212,21 @@ struct FileSafetyTests {
     process.standardError = FileHandle.nullDevice
     try process.run()
     return process
+  }
+
+  /// Seconds from launch to the first file `arguments`' run changes in `output`, and from then
+  /// to its end; the run must succeed.
+  private func writingWindow(_ arguments: [String], in output: String) async throws -> (start: Double, length: Double) {
+    let before = try modificationDates(in: output)
+    let process = try launch(arguments)
+    let launched = Date()
+    while process.isRunning, try modificationDates(in: output) == before {
+      try await Task.sleep(nanoseconds: 500_000)
+    }
+    let writing = Date()
+    while process.isRunning { try await Task.sleep(nanoseconds: 500_000) }
+    #expect(process.terminationStatus == 0)
+    return (writing.timeIntervalSince(launched), max(Date().timeIntervalSince(writing), 0.001))
   }
 
   private func run(_ arguments: [String]) async throws -> Int32 {
