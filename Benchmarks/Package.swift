@@ -32,6 +32,12 @@ let package = Package(
     // runs pay nothing for counting.
     .executableTarget(
       name: "typed-events-benchmarks", dependencies: ["BenchmarkCases"], path: "Sources/TypedEventsBenchmarks"),
+    // EventLog appends from concurrent tasks against the disk's own fsync rate (writes.sh).
+    .executableTarget(
+      name: "typed-events-write-benchmarks",
+      dependencies: [.product(name: "TypedEvents", package: "TypedEvents")],
+      path: "Sources/TypedEventsWriteBenchmarks"
+    ),
     // Counts allocations per case, run by the driver with the interposer preloaded.
     .executableTarget(
       name: "typed-events-allocations",

@@ -208,20 +208,15 @@
     let outbox = try EventOutbox(
       folder: URL(fileURLWithPath: arguments[2]), source: "events-http-example/publisher", client: client,
       batchSize: batchSize)
-    // Published first, all of them: from here on they are on disk, sent or not.
-    for index in 0..<count {
-      try outbox.publish(BoxProvisioned(boxId: BoxID(UUID()), title: "box \(index)"))
-    }
+    // Published first, all of them, with one fsync: from here on they are on disk, sent or not.
+    let boxes: [any Event] = (0..<count).map { BoxProvisioned(boxId: BoxID(UUID()), title: "box \($0)") }
+    try await outbox.publish(contentsOf: boxes)
     printLine("published \(count)")
-    // What an app does on its own schedule: send until the endpoint has everything.
-    while try await outbox.pendingCount() > 0 {
-      do {
-        try await outbox.sendPending()
-      } catch {
-        printLine("not sent yet: \(error)")
-        try await Task.sleep(for: .milliseconds(200))
-      }
-    }
+    // What an app does: send in the background (retrying while the endpoint cannot be
+    // reached), and wait until the endpoint has everything published so far.
+    let sending = Task { try await outbox.run() }
+    try await outbox.waitUntilSent()
+    sending.cancel()
     printLine("sent")
 
   default:

@@ -9,7 +9,8 @@
   ///
   /// - **Nothing lost**: ``publish(_:metadata:)`` returns once the event is in the outbox's log
   ///   (synced to disk, with the log's default durability). An app killed after that sends it on
-  ///   its next ``run()`` or ``sendPending()``.
+  ///   its next ``run()`` or ``sendPending()``. Publishes made at the same moment share one
+  ///   `fsync`, and ``publish(contentsOf:metadata:)`` writes many events with one.
   /// - **Nothing twice**: an event keeps its CloudEvents `source` and `id` through every retry,
   ///   and the endpoint appends an event at most once by those two. An app killed while a
   ///   request is in flight, before it could note that the request succeeded, sends the same
@@ -49,6 +50,8 @@
     private let onRefused: @Sendable (Refusal) -> Void
     /// Wakes the running ``run()``, when there is one.
     private let wake = Locked<AsyncStream<Void>.Continuation?>(nil)
+    /// Callers of ``waitUntilSent()``, woken each time the outbox notes what the endpoint has.
+    private let progress = Locked(SendProgress())
 
     /// An outbox in `folder`, created when missing, that sends with `client`.
     ///
@@ -80,15 +83,88 @@
     /// envelope. Once it returns, the event is on disk and will be sent.
     ///
     /// It throws, and writes nothing, when the event cannot be a CloudEvent (a `metadata` key
-    /// CloudEvents does not allow), and when the log cannot be written.
+    /// CloudEvents does not allow), and when the log cannot be written. The writing and syncing
+    /// happen on the log's writer thread, not on the caller's.
     @discardableResult
-    public func publish<E: Event>(_ event: E, metadata: [String: EventAttributeValue] = [:]) throws -> EventEnvelope {
+    public func publish<E: Event>(
+      _ event: E, metadata: [String: EventAttributeValue] = [:]
+    ) async throws
+      -> EventEnvelope
+    {
+      let envelope = try envelope(for: event, metadata: metadata)
+      try await log.append(envelope)
+      wake.withLock { $0 }?.yield()
+      return envelope
+    }
+
+    /// Writes `events` to the outbox in order, with one `write` and one `fsync`, and returns
+    /// their envelopes: ``publish(_:metadata:)`` for many events at once.
+    ///
+    /// When one of them cannot be a CloudEvent, it throws and writes none of them.
+    @discardableResult
+    public func publish(
+      contentsOf events: [any Event], metadata: [String: EventAttributeValue] = [:]
+    ) async throws -> [EventEnvelope] {
+      let envelopes = try events.map { try envelope(for: $0, metadata: metadata) }
+      try await log.append(contentsOf: envelopes)
+      wake.withLock { $0 }?.yield()
+      return envelopes
+    }
+
+    private func envelope<E: Event>(for event: E, metadata: [String: EventAttributeValue]) throws -> EventEnvelope {
       let envelope = try EventEnvelope(event, source: source, metadata: metadata)
       // Checked now: once in the log, an event that cannot be sent would hold up every later one.
       _ = try envelope.cloudEventJSON()
-      try log.append(envelope)
-      wake.withLock { $0 }?.yield()
       return envelope
+    }
+
+    /// Returns once every event published before the call is sent: stored by the endpoint, or
+    /// refused by it for good and set aside in `refused.log`.
+    ///
+    /// It waits for the sending that ``run()`` or ``sendPending()`` does, and makes none itself:
+    /// with neither running, it waits until one is. It waits as long as the endpoint cannot be
+    /// reached; cancel the task to stop waiting (it throws `CancellationError`).
+    public func waitUntilSent() async throws {
+      guard let published = try await log.endPosition() else { return }
+      while true {
+        // Read before looking, so that progress in between cuts the wait short.
+        let saves = progress.withLock { $0.notes }
+        if try await sent.load() ?? .start >= published { return }
+        try Task.checkCancellation()
+        await waitForProgress(after: saves)
+      }
+    }
+
+    /// Returns when the outbox has noted progress more than `saves` times, or the task is
+    /// cancelled.
+    private func waitForProgress(after saves: Int) async {
+      let id = progress.withLock { waiters in
+        defer { waiters.nextID += 1 }
+        return waiters.nextID
+      }
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          let now = progress.withLock { waiters -> Bool in
+            if Task.isCancelled || waiters.notes != saves { return true }
+            waiters.waiting[id] = continuation
+            return false
+          }
+          if now { continuation.resume() }
+        }
+      } onCancel: {
+        progress.withLock { $0.waiting.removeValue(forKey: id) }?.resume()
+      }
+    }
+
+    /// Notes that the endpoint has the events up to `position`, and wakes ``waitUntilSent()``.
+    private func noteSent(_ position: EventLog.Position) async throws {
+      try await sent.save(position)
+      let waiting = progress.withLock { waiters in
+        waiters.notes += 1
+        defer { waiters.waiting = [:] }
+        return Array(waiters.waiting.values)
+      }
+      for waiter in waiting { waiter.resume() }
     }
 
     /// How many published events the endpoint has not confirmed yet.
@@ -119,13 +195,13 @@
           // is noted as it goes, so a failure on the way does not refuse one twice.
           for stored in batch.envelopes {
             try await sendAlone(stored.envelope)
-            try await sent.save(stored.position)
+            try await noteSent(stored.position)
           }
         } catch let error as EventsClientError where error.refusesTheEvents {
           try await setAside(batch.envelopes.map(\.envelope), "\(error)")
         }
         count += batch.envelopes.count
-        try await sent.save(next)
+        try await noteSent(next)
         position = next
       }
     }
@@ -177,6 +253,13 @@
         }
       }
     }
+  }
+
+  /// How many times an outbox noted progress, and who waits for the next time.
+  private struct SendProgress: Sendable {
+    var notes = 0
+    var nextID = 0
+    var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
   }
 
   extension EventsClientError {

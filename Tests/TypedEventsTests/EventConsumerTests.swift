@@ -26,7 +26,7 @@ struct EventConsumerTests {
 
   @Test func catchesUpThenDeliversNewEventsIntoABusAndCheckpoints() async throws {
     try await withStore { log, checkpoint in
-      try log.append(contentsOf: (1...3).map { try EventEnvelope(Tick(count: $0)) })
+      try await log.append(contentsOf: (1...3).map { try EventEnvelope(Tick(count: $0)) })
       let bus = EventBus()
       let received = Collected<Int>()
       let subscription = bus.subscribe(Tick.self) { received.append($0.count) }
@@ -49,7 +49,7 @@ struct EventConsumerTests {
 
   @Test func aHandlerThatThrowsGetsItsBatchAgainOnTheNextRun() async throws {
     try await withStore { log, checkpoint in
-      try log.append(contentsOf: (1...5).map { try EventEnvelope(Tick(count: $0)) })
+      try await log.append(contentsOf: (1...5).map { try EventEnvelope(Tick(count: $0)) })
       let consumer = EventConsumer(store: log, catalog: catalog, batchSize: 2, pollInterval: .milliseconds(50))
       struct Failure: Error {}
       var first: [Int] = []
@@ -79,7 +79,7 @@ struct EventConsumerTests {
 
   @Test func aLoopThatLeavesEarlySavesNothingForItsBatch() async throws {
     try await withStore { log, checkpoint in
-      try log.append(contentsOf: (1...4).map { try EventEnvelope(Tick(count: $0)) })
+      try await log.append(contentsOf: (1...4).map { try EventEnvelope(Tick(count: $0)) })
       let consumer = EventConsumer(store: log, catalog: catalog, batchSize: 10)
       for try await _ in consumer.events(from: checkpoint) { break }
       #expect(try await checkpoint.load() == nil)
@@ -90,7 +90,7 @@ struct EventConsumerTests {
     try await withStore { log, checkpoint in
       var newer = try EventEnvelope(Tick(count: 2))
       newer.version = 9
-      try log.append(contentsOf: [
+      try await log.append(contentsOf: [
         try EventEnvelope(Tick(count: 1)), try EventEnvelope(Tock(source: "other build")), newer,
         try EventEnvelope(Tick(count: 3)),
       ])
@@ -113,7 +113,9 @@ struct EventConsumerTests {
   /// error goes to a file for the test (a pipe could fill and block other tests' writes).
   @Test func theDefaultSkipHandlerPrintsALineToStandardError() async throws {
     try await withStore { log, checkpoint in
-      try log.append(contentsOf: [try EventEnvelope(Tock(source: "other build")), try EventEnvelope(Tick(count: 1))])
+      try await log.append(contentsOf: [
+        try EventEnvelope(Tock(source: "other build")), try EventEnvelope(Tick(count: 1)),
+      ])
       let file = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
       defer { try? FileManager.default.removeItem(at: file) }
       try #require(FileManager.default.createFile(atPath: file.path, contents: nil))

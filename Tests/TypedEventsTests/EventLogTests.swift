@@ -109,11 +109,11 @@ struct EventLogTests {
     let first = temporaryLog()
     let second = EventLog(url: first.url)
     defer { try? FileManager.default.removeItem(at: first.url) }
-    // Each EventLog has its own lock: only O_APPEND keeps their lines apart.
+    // Each EventLog has its own writer thread: only O_APPEND keeps their lines apart.
     await withTaskGroup(of: Void.self) { group in
       for log in [first, second] {
         group.addTask {
-          for count in 0..<200 { _ = try? log.append(Tick(count: count)) }  // failures show in the count
+          for count in 0..<200 { _ = try? await log.append(Tick(count: count)) }  // failures show in the count
         }
       }
     }
@@ -300,10 +300,12 @@ struct EventLogTests {
     #expect(try await log.storeIdentity() == nil)
     #expect(try await log.isPosition(.start))
     #expect(try await !log.isPosition(EventLog.Position(offset: 1)))
-    try log.append(contentsOf: [try EventEnvelope(Tick(count: 1), id: "1"), try EventEnvelope(Tick(count: 2), id: "2")])
+    try await log.append(contentsOf: [
+      try EventEnvelope(Tick(count: 1), id: "1"), try EventEnvelope(Tick(count: 2), id: "2"),
+    ])
     let identity = try #require(try await log.storeIdentity())
     // Every object over the file, and every later append, gives the same one.
-    try log.append(try EventEnvelope(Tick(count: 3), id: "3"))
+    try await log.append(try EventEnvelope(Tick(count: 3), id: "3"))
     #expect(try await EventLog(url: log.url).storeIdentity() == identity)
     let ends = try await log.read(after: nil, limit: 10).envelopes.map(\.position)
     for end in [EventLog.Position.start] + ends { #expect(try await log.isPosition(end), "\(end)") }
@@ -314,7 +316,7 @@ struct EventLogTests {
     // Another log, even of the same events with other ids, is another store.
     let other = temporaryLog()
     defer { try? FileManager.default.removeItem(at: other.url) }
-    try other.append(try EventEnvelope(Tick(count: 1), id: "1b"))
+    try await other.append(try EventEnvelope(Tick(count: 1), id: "1b"))
     #expect(try await other.storeIdentity() != identity)
   }
 
@@ -323,7 +325,7 @@ struct EventLogTests {
     let log = temporaryLog()
     defer { try? FileManager.default.removeItem(at: log.url) }
     let big = String(repeating: "x", count: 1_000)
-    try log.append(contentsOf: try (1...5).map { try EventEnvelope(Tick(source: big, count: $0), id: "\($0)") })
+    try await log.append(contentsOf: try (1...5).map { try EventEnvelope(Tick(source: big, count: $0), id: "\($0)") })
     let lines = try await log.read(after: nil, limit: 10).envelopes
     let line = Int(lines[0].position.offset)
     var ids: [String] = []
@@ -348,12 +350,12 @@ struct EventLogTests {
     let log = temporaryLog()
     defer { try? FileManager.default.removeItem(at: log.url) }
     let big = String(repeating: "x", count: 1_000)
-    try log.append(try EventEnvelope(Tick(source: big, count: 1), id: "1"))
+    try await log.append(try EventEnvelope(Tick(source: big, count: 1), id: "1"))
     let handle = try FileHandle(forWritingTo: log.url)
     try handle.seekToEnd()
     try handle.write(contentsOf: Data(("{\"not\": \"an envelope, " + big + "\"}\n").utf8))
     try handle.close()
-    try log.append(try EventEnvelope(Tick(source: big, count: 3), id: "3"))
+    try await log.append(try EventEnvelope(Tick(source: big, count: 3), id: "3"))
     var ids: [String] = []
     var skipped: [String] = []
     var position: EventLog.Position?
@@ -377,7 +379,7 @@ struct EventLogTests {
     // about the same one.
     let wanted = UUID()
     let filler = String(repeating: "x", count: 500)
-    try log.append(
+    try await log.append(
       contentsOf: try (0..<100).map { index -> EventEnvelope in
         if index % 10 == 9 { return try EventEnvelope(Tick(source: wanted.uuidString, count: index), id: "\(index)") }
         if index % 2 == 0 { return try EventEnvelope(Tick(source: filler, count: index), id: "\(index)") }
@@ -455,7 +457,7 @@ struct EventLogTests {
         version: 1, subject: subjects.randomElement(using: &generator) ?? nil,
         metadata: index % 3 == 0 ? ["trace": .string("t\(index)")] : [:], payload: Data(#"{"n":\#(index)}"#.utf8))
     }
-    try log.append(contentsOf: envelopes)
+    try await log.append(contentsOf: envelopes)
     // And lines near them, edited at random: most break the header or the payload, some are
     // still envelopes, some split in two.
     let written = try Data(contentsOf: log.url).split(separator: UInt8(ascii: "\n"))

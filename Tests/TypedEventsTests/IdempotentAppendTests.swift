@@ -50,7 +50,7 @@ struct IdempotentAppendTests {
   func otherWritersCount() async throws {
     let log = temporaryLog()
     _ = try await log.appendOnce([try tick("1")])
-    try EventLog(url: log.url).append(try tick("2"))
+    try await EventLog(url: log.url).append(try tick("2"))
     let answers = try await log.appendOnce([try tick("2"), try tick("3")])
     #expect(answers.map(\.wasStored) == [true, false])
     #expect(try log.read().envelopes.map(\.id) == ["1", "2", "3"])

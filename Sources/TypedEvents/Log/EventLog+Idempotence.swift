@@ -6,45 +6,23 @@ extension EventLog: IdempotentEventStore, ParsedPayloadsAppending {
   ///
   /// The log keeps the identity (`source` and `id`) of every envelope in memory, read from the
   /// file on the first call and then from what was appended since, by this object or any other
-  /// writer: memory grows with the log. Like ``append(contentsOf:)`` it does its file I/O on the
-  /// calling thread, under a lock that other `appendOnce` calls on the object wait for (the
-  /// first call reads the whole file). Two calls on one `EventLog` object never append the same pair twice; two
-  /// objects or processes appending the same pair at the same moment can, as nothing locks the
-  /// file between them, so one process writes a log that takes retried events.
+  /// writer: memory grows with the log. The reading, writing and syncing happen on the log's
+  /// writer thread, never on the caller's (see "Appending from async code" in ``EventLog``):
+  /// calls made at the same moment share one `fsync`, and each returns after it. Two calls on
+  /// one `EventLog` object never append the same pair twice; two objects or processes appending
+  /// the same pair at the same moment can, as nothing locks the file between them, so one
+  /// process writes a log that takes retried events.
   ///
   /// - Throws: ``EventLogError/malformed(_:)`` for an envelope that ``EventEnvelope/validate()``
   ///   refuses (nothing is written), ``EventLogError/io(path:reason:)`` when reading or writing
   ///   fails.
   public func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
-    try appendOnce(envelopes, parsingPayloads: true)
+    try await submit(try checkedLines(envelopes, parsingPayloads: true), kind: .once)
   }
 
   /// ``appendOnce(_:)`` without parsing each payload again (``ParsedPayloadsAppending``).
   package func appendOnce(parsedPayloads envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
-    try appendOnce(envelopes, parsingPayloads: false)
-  }
-
-  private func appendOnce(_ envelopes: [EventEnvelope], parsingPayloads: Bool) throws -> [AppendedEnvelope<Position>] {
-    try identities.withLock { index in
-      try catchUp(&index)
-      var fresh: [EventEnvelope] = []
-      var appending = Set<EnvelopeIdentity>()
-      for envelope in envelopes {
-        let identity = EnvelopeIdentity(envelope)
-        if index.positions[identity] == nil, appending.insert(identity).inserted { fresh.append(envelope) }
-      }
-      let written = try append(contentsOf: fresh, parsingPayloads: parsingPayloads)
-      try catchUp(&index, recognizing: written)
-      return try envelopes.map { envelope in
-        let identity = EnvelopeIdentity(envelope)
-        guard let position = index.positions[identity] else {
-          throw EventLogError.malformed("the envelope \(envelope.id) was written but not read back from \(url.path)")
-        }
-        // The first envelope of a pair appended now counts as new; a repeat of it in the same
-        // call as stored.
-        return AppendedEnvelope(position: position, wasStored: appending.remove(identity) == nil)
-      }
-    }
+    try await submit(try checkedLines(envelopes, parsingPayloads: false), kind: .once)
   }
 
   /// Reads the identities of the whole lines after those already indexed.
@@ -53,7 +31,7 @@ extension EventLog: IdempotentEventStore, ParsedPayloadsAppending {
   /// validated and written, in order) holds that envelope, so it is not decoded again: reading
   /// back a large event cost as much as checking it had. Any other line, another writer's, is
   /// decoded.
-  private func catchUp(
+  func catchUp(
     _ index: inout IdentityIndex, recognizing written: [(line: Data, envelope: EventEnvelope)] = []
   ) throws {
     var next = written.startIndex
@@ -77,4 +55,6 @@ extension EventLog: IdempotentEventStore, ParsedPayloadsAppending {
 struct IdentityIndex {
   var positions: [EnvelopeIdentity: EventLog.Position] = [:]
   var end = EventLog.Position.start
+  /// Whether it has been read from the file: from then on, every append keeps it current.
+  var isBuilt = false
 }

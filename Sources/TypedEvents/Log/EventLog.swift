@@ -10,10 +10,22 @@ import Foundation
 /// ### Durability
 ///
 /// With ``Durability-swift.enum/fsyncEachAppend`` (the default) every `append` returns only after
-/// `fsync`: what it wrote survives a crash of the machine. ``append(contentsOf:)`` writes many
-/// envelopes with one `write` and one `fsync`, so batches pay for one. With
+/// an `fsync` that covers what it wrote: that survives a crash of the machine. With
 /// ``Durability-swift.enum/operatingSystem`` `append` returns after `write`: the events survive
 /// the process crashing, not the machine.
+///
+/// ### Appending from async code
+///
+/// An `await`ed append (``append(contentsOf:)-7bbwk``, ``appendOnce(_:)``, the ``EventStore``
+/// methods) does its file I/O on the log's own writer thread, never on Swift's cooperative
+/// pool: a slow disk holds that thread, not the process's tasks. Appends that arrive while the
+/// writer syncs wait together and share the next `write` and `fsync` (group commit), in the
+/// order they arrived; each returns after the `fsync` that covers its lines. So concurrent
+/// writers share the disk's sync rate instead of each paying for one. A batch is one call and
+/// is written whole, with one `fsync`.
+///
+/// The synchronous `append` methods, for code that is not async, write and sync on the calling
+/// thread; they are unavailable from async code, which gets the `await`ed ones.
 ///
 /// ### Writers
 ///
@@ -85,20 +97,33 @@ public final class EventLog: Sendable {
   let identities = Locked(IdentityIndex())
   /// Readers waiting in `waitForEnvelopes`, woken by this instance's appends.
   let appendWaiters = Locked(AppendWaiters())
+  /// The thread that writes and syncs `await`ed appends.
+  let writer = LogWriter()
+
+  /// Syncs the file's descriptor: `fsync`, or a test's stand-in for a slow disk.
+  let syncFile: @Sendable (Int32) -> Int32
 
   /// A log at `url`; the file is created on the first append.
-  public init(url: URL, durability: Durability = .fsyncEachAppend) {
+  public convenience init(url: URL, durability: Durability = .fsyncEachAppend) {
+    self.init(url: url, durability: durability, syncFile: { fsync($0) })
+  }
+
+  /// A log whose appends sync with `syncFile` instead of `fsync`: tests make a disk slow with it.
+  package init(url: URL, durability: Durability, syncFile: @escaping @Sendable (Int32) -> Int32) {
     self.url = url
     self.durability = durability
+    self.syncFile = syncFile
   }
 
   deinit {
+    writer.stop()
     descriptor.withLock { if $0 >= 0 { close($0) } }
   }
 
   // MARK: Appending
 
-  /// Appends `event` with a new id.
+  /// Appends `event` with a new id, writing and syncing on the calling thread.
+  @available(*, noasync, message: "await the async append, which does its I/O off the cooperative pool")
   @discardableResult
   public func append<E: Event>(
     _ event: E, time: Date = Date(), metadata: [String: EventAttributeValue] = [:]
@@ -107,45 +132,82 @@ public final class EventLog: Sendable {
   {
     let envelope = try EventEnvelope(event, time: time, metadata: metadata)
     try writeLines(Self.line(for: envelope))
+    wakeReaders()
     return envelope
   }
 
-  /// Appends an envelope as one line.
+  /// Appends `event` with a new id, on the log's writer thread; returns after the `fsync` that
+  /// covers it.
+  @discardableResult
+  public func append<E: Event>(
+    _ event: E, time: Date = Date(), metadata: [String: EventAttributeValue] = [:]
+  ) async throws
+    -> EventEnvelope
+  {
+    let envelope = try EventEnvelope(event, time: time, metadata: metadata)
+    _ = try await submit([(Self.line(for: envelope), envelope)], kind: .every)
+    return envelope
+  }
+
+  /// Appends an envelope as one line, writing and syncing on the calling thread.
   ///
   /// - Throws: ``EventLogError/malformed(_:)`` for an envelope that ``EventEnvelope/validate()``
   ///   refuses (nothing is written), ``EventLogError/io(path:reason:)`` when writing fails.
+  @available(*, noasync, message: "await the async append, which does its I/O off the cooperative pool")
   public func append(_ envelope: EventEnvelope) throws {
     try append(contentsOf: [envelope])
   }
 
-  /// Appends envelopes in order, with one `write` and, by default, one `fsync`.
+  /// Appends an envelope as one line, on the log's writer thread; returns after the `fsync` that
+  /// covers it.
+  ///
+  /// - Throws: ``EventLogError/malformed(_:)`` for an envelope that ``EventEnvelope/validate()``
+  ///   refuses (nothing is written), ``EventLogError/io(path:reason:)`` when writing fails.
+  public func append(_ envelope: EventEnvelope) async throws {
+    try await append(contentsOf: [envelope])
+  }
+
+  /// Appends envelopes in order, with one `write` and, by default, one `fsync`, on the calling
+  /// thread.
   ///
   /// Every envelope is validated first: when one is refused, none is written.
+  @available(*, noasync, message: "await the async append, which does its I/O off the cooperative pool")
   public func append(contentsOf envelopes: some Sequence<EventEnvelope>) throws {
     try append(contentsOf: envelopes, parsingPayloads: true)
   }
 
-  /// ``append(contentsOf:)``, parsing each payload as JSON unless the caller has
-  /// (``ParsedPayloadsAppending``).
+  /// Appends envelopes in order, on the log's writer thread, with one `write` and one `fsync`
+  /// that appends made at the same moment share; returns after that `fsync`.
   ///
-  /// - Returns: the lines written, each with the envelope it holds and without its newline.
-  @discardableResult
-  func append(
-    contentsOf envelopes: some Sequence<EventEnvelope>, parsingPayloads: Bool
-  ) throws -> [(line: Data, envelope: EventEnvelope)] {
-    var written: [(line: Data, envelope: EventEnvelope)] = []
-    var lines = Data()
-    for envelope in envelopes {
-      try envelope.validate(parsingPayload: parsingPayloads)
-      let line = try Self.line(for: envelope)
-      lines.append(line)
-      written.append((line.dropLast(), envelope))
-    }
-    if !lines.isEmpty { try writeLines(lines) }
-    return written
+  /// Every envelope is validated first, on the calling task: when one is refused, none is
+  /// written. Once handed to the writer, an append is made even if the task is cancelled.
+  public func append(contentsOf envelopes: some Sequence<EventEnvelope>) async throws {
+    let lines = try checkedLines(envelopes, parsingPayloads: true)
+    if !lines.isEmpty { _ = try await submit(lines, kind: .every) }
   }
 
-  private func writeLines(_ lines: Data) throws {
+  /// Each envelope, validated (its payload parsed unless the caller has), with its line.
+  func checkedLines(
+    _ envelopes: some Sequence<EventEnvelope>, parsingPayloads: Bool
+  ) throws -> [(line: Data, envelope: EventEnvelope)] {
+    try envelopes.map { envelope in
+      try envelope.validate(parsingPayload: parsingPayloads)
+      return (try Self.line(for: envelope), envelope)
+    }
+  }
+
+  /// The synchronous ``append(contentsOf:)-(_)``: validates, writes and syncs on the calling
+  /// thread.
+  private func append(contentsOf envelopes: some Sequence<EventEnvelope>, parsingPayloads: Bool) throws {
+    let lines = try checkedLines(envelopes, parsingPayloads: parsingPayloads)
+    guard !lines.isEmpty else { return }
+    try writeLines(lines.reduce(into: Data()) { $0.append($1.line) })
+    wakeReaders()
+  }
+
+  /// Writes `lines` at the end of the file, after a newline when a torn line ends it, and syncs
+  /// them unless the durability says not to; on the writer thread or a synchronous caller's.
+  func writeLines(_ lines: Data) throws {
     try descriptor.withLock { descriptor in
       if descriptor < 0 { descriptor = try openForAppending() }
       var lines = lines
@@ -169,9 +231,8 @@ public final class EventLog: Sendable {
           written += result
         }
       }
-      if durability == .fsyncEachAppend, fsync(descriptor) != 0 { throw failure("cannot fsync the log") }
+      if durability == .fsyncEachAppend, syncFile(descriptor) != 0 { throw failure("cannot fsync the log") }
     }
-    wakeReaders()
   }
 
   /// Opens the file for appending, creating it; a new file's directory entry is synced too, so
@@ -273,7 +334,8 @@ public final class EventLog: Sendable {
       if wanted { kept += size }
       next = end
       looked += 1
-      return envelopes.count < limit && looked < limit + Self.filteredReadMargin
+      // Subtracted, not added: `limit` may be `Int.max`.
+      return envelopes.count < limit && looked - Self.filteredReadMargin < limit
     }
     // A bad line where the budget ended the read is the next read's to report: it starts there.
     return StoredBatch(
@@ -283,6 +345,18 @@ public final class EventLog: Sendable {
 
   /// How many lines more than its limit a filtered read looks at before it returns what it has.
   static let filteredReadMargin = 10_000
+
+  /// The file's size when it is empty or ends with a newline; nil when a line is unfinished.
+  func sizeEndingInNewline() -> Int64? {
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return errno == ENOENT ? 0 : nil }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return nil }
+    guard info.st_size > 0 else { return 0 }
+    var last: UInt8 = 0
+    return pread(descriptor, &last, 1, off_t(info.st_size - 1)) == 1 && last == 0x0A ? Int64(info.st_size) : nil
+  }
 
   /// Whether the file holds bytes after `position` and ends with a newline: a whole line that
   /// a reader at `position` has not read.

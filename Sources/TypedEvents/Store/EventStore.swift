@@ -149,7 +149,7 @@ extension EventStore {
 extension EventLog: EventStore {
   /// Appends envelopes with one `write` and, by default, one `fsync`.
   public func append(_ envelopes: [EventEnvelope]) async throws {
-    try append(contentsOf: envelopes)
+    try await append(contentsOf: envelopes)
   }
 
   /// Up to `limit` envelopes after `position`; lines that are not envelopes are skipped with
@@ -181,6 +181,19 @@ extension EventLog: EventStore {
   /// file replaced by another has another. Nil while the file has no whole line.
   public func storeIdentity() async throws -> String? {
     firstLineDigest()
+  }
+
+  /// The position after the last whole line (``Position/start`` for an empty or missing file):
+  /// the file's size when a newline ends it, found without reading the lines.
+  public func endPosition() async throws -> Position? {
+    if let size = sizeEndingInNewline() { return Position(offset: size) }
+    // A torn or unfinished last line: the end is where it begins.
+    var position = Position.start
+    while true {
+      let batch = try storedBatch(after: position, limit: 1_000)
+      guard let next = batch.next, next != position else { return position }
+      position = next
+    }
   }
 
   /// Whether `position` is the start of the file or just after a line break in it: where an

@@ -303,7 +303,7 @@ func endpointFanOut(clients: Int, events: Int) async throws -> Duration {
     async let received: Void = readers.receive(events: events)
     try await readers.waitUntilStarted()
     let start = ContinuousClock.now
-    for batch in batches { try log.append(contentsOf: batch) }
+    for batch in batches { try await log.append(contentsOf: batch) }
     try await received
     elapsed = ContinuousClock.now - start
   }
@@ -330,7 +330,7 @@ func endpointFeedFanOut(clients: Int, events: Int) async throws -> Duration {
     let probe = try SSEClients(port: port, path: "/events", count: 1)
     async let probed: Void = probe.receive(events: events)
     try await probe.waitUntilStarted()
-    for batch in batches { try log.append(contentsOf: batch) }
+    for batch in batches { try await log.append(contentsOf: batch) }
     try await probed
     let start = ContinuousClock.now
     let readers = try SSEClients(port: port, path: "/events", count: clients)
@@ -602,12 +602,12 @@ func appendToBusLatencies(probes: Int) async throws -> [Duration] {
     let running = Task { try await client.run(from: MemoryCheckpoint(), into: bus) }
     defer { running.cancel() }
     // One event first, so that the stream is open and caught up before the probes.
-    try log.append(try EventEnvelope(Tick(index: -1), source: "/bench"))
+    try await log.append(try EventEnvelope(Tick(index: -1), source: "/bench"))
     let deadline = ContinuousClock.now + .seconds(30)
     for index in 0..<probes {
       try await Task.sleep(for: .milliseconds(10))
       sent.withLockedValue { $0[index] = ContinuousClock.now }
-      try log.append(try EventEnvelope(Tick(index: index), source: "/bench"))
+      try await log.append(try EventEnvelope(Tick(index: index), source: "/bench"))
     }
     while latencies.withLockedValue({ $0.count }) < probes {
       guard ContinuousClock.now < deadline else { throw BenchmarkError("probes did not arrive") }
@@ -678,7 +678,7 @@ func idleStreamsChild(streams: Int, events: Int, eventBytes: Int = 1 << 20) asyn
     try await Task.sleep(for: .seconds(2))
     let baseline = try residentKiB("VmRSS")
     for index in 0..<events {
-      try log.append(try EventEnvelope(Tick(index: index, text: text), id: "big-\(index)", source: "/bench"))
+      try await log.append(try EventEnvelope(Tick(index: index, text: text), id: "big-\(index)", source: "/bench"))
     }
     // The feed reads them all (at most `readByteBudget` a read, every `pollInterval` at worst)
     // and the streams write what their clients' sockets take.

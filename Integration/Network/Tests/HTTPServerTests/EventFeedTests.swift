@@ -18,7 +18,7 @@ struct EventFeedTests {
     // A stream opens: the feed starts on the empty log, where the beginning is its start.
     await feed.open(timeout: .seconds(10))
     let start = try #require(feed.join(after: nil))
-    try log.append(contentsOf: notes(1...3))
+    try await log.append(contentsOf: notes(1...3))
     let (first, next) = try await take(3, from: feed, at: start)
     #expect(first.map(\.stored.envelope.id) == ["n1", "n2", "n3"])
     #expect(next == start + 3)
@@ -46,7 +46,7 @@ struct EventFeedTests {
     // started), past the gap, and gets exactly what is appended next.
     let joined = try #require(feed.join(after: position))
     #expect(joined > next)
-    try log.append(contentsOf: notes(4...4))
+    try await log.append(contentsOf: notes(4...4))
     let (later, _) = try await take(1, from: feed, at: joined)
     #expect(later.map(\.stored.envelope.id) == ["n4"])
     running.cancel()
@@ -63,7 +63,7 @@ struct EventFeedTests {
     // One event at a time, then ten: the feed's reads hold one to ten events.
     let batches = (1...40).map { $0...$0 } + stride(from: 41, to: 200, by: 10).map { $0...$0 + 9 }
     for batch in batches {
-      try log.append(contentsOf: notes(batch))
+      try await log.append(contentsOf: notes(batch))
       // Once the feed has read the batch (its last position joins), what it keeps is bounded.
       let last = try #require(try await log.read(after: nil, limit: 1_000).envelopes.last?.position)
       let deadline = ContinuousClock.now + .seconds(20)
@@ -104,7 +104,7 @@ struct EventFeedTests {
     await feed.open(timeout: .seconds(10))
     let start = try #require(feed.join(after: nil))
     for batch in stride(from: 1, to: 60, by: 6).map({ $0...$0 + 5 }) {
-      try log.append(contentsOf: notes(batch, text: String(repeating: "x", count: 10_000)))
+      try await log.append(contentsOf: notes(batch, text: String(repeating: "x", count: 10_000)))
       let last = try #require(try await log.read(after: nil, limit: 1_000).envelopes.last?.position)
       let deadline = ContinuousClock.now + .seconds(20)
       while feed.join(after: last) == nil, ContinuousClock.now < deadline {

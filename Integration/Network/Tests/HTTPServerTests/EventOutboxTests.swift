@@ -37,9 +37,11 @@ struct EventOutboxTests {
     // Offline, a request fails only at its deadline: a short one keeps the test quick.
     let offline = try EventOutbox(
       folder: folder, source: "app/test", client: try boardClient(url, requestTimeout: .seconds(2)))
-    let published = try (0..<10).map {
-      try offline.publish(NoteAdded(board: BoardID("b1"), text: "\($0)", author: "me"))
+    var envelopes: [EventEnvelope] = []
+    for index in 0..<10 {
+      envelopes.append(try await offline.publish(NoteAdded(board: BoardID("b1"), text: "\(index)", author: "me")))
     }
+    let published = envelopes
 
     // Offline: the events stay in the outbox.
     await #expect(throws: (any Error).self) { try await offline.sendPending() }
@@ -67,6 +69,35 @@ struct EventOutboxTests {
     }
   }
 
+  @Test func aBatchIsPublishedWholeOrNotAtAllAndWaitUntilSentReturnsOnceTheEndpointHasIt() async throws {
+    let log = try temporaryLog()
+    try await withServer(boardEndpoint(log)) { url in
+      let outbox = try EventOutbox(folder: temporaryFolder(), source: "app/test", client: try boardClient(url))
+      let events: [any TypedEvents.Event] = (0..<5).map { NoteAdded(board: BoardID("b1"), text: "\($0)", author: "me") }
+      // A key CloudEvents does not allow: none of the batch is written.
+      await #expect(throws: (any Error).self) {
+        try await outbox.publish(contentsOf: events, metadata: ["Bad-Key": "x"])
+      }
+      #expect(try await outbox.pendingCount() == 0)
+      let published = try await outbox.publish(contentsOf: events)
+      #expect(try outbox.log.read().envelopes.map(\.id) == published.map(\.id))
+
+      // Nothing sends yet: the wait goes on until its task is cancelled.
+      let waiting = Task { try await outbox.waitUntilSent() }
+      try await Task.sleep(for: .milliseconds(200))
+      waiting.cancel()
+      await #expect(throws: CancellationError.self) { try await waiting.value }
+      #expect(try storedIDs(log).isEmpty)
+
+      // With `run()` sending, it returns once the endpoint has them all.
+      let sending = Task { try await outbox.run() }
+      try await outbox.waitUntilSent()
+      #expect(try storedIDs(log) == published.map(\.id))
+      #expect(try await outbox.pendingCount() == 0)
+      sending.cancel()
+    }
+  }
+
   @Test func anEventRefusedForGoodIsSetAsideAndTheOthersGoOn() async throws {
     let log = try temporaryLog()
     try await withServer(boardEndpoint(log)) { url in
@@ -75,13 +106,14 @@ struct EventOutboxTests {
       let folder = temporaryFolder()
       let outbox = try EventOutbox(
         folder: folder, source: "app/carol", client: try boardClient(url, token: "carol"), onRefused: refusals.append)
-      let first = try outbox.publish(NoteAdded(board: BoardID("b2"), text: "mine", author: "carol"))
-      let refused = try outbox.publish(NoteAdded(board: BoardID("b1"), text: "not mine", author: "carol"))
-      let last = try outbox.publish(NoteAdded(board: BoardID("b2"), text: "mine too", author: "carol"))
+      let first = try await outbox.publish(NoteAdded(board: BoardID("b2"), text: "mine", author: "carol"))
+      let refused = try await outbox.publish(NoteAdded(board: BoardID("b1"), text: "not mine", author: "carol"))
+      let last = try await outbox.publish(NoteAdded(board: BoardID("b2"), text: "mine too", author: "carol"))
 
       // An event that can be no CloudEvent is refused at once, and never written.
-      #expect(throws: EventLogError.self) {
-        try outbox.publish(NoteAdded(board: BoardID("b2"), text: "x", author: "carol"), metadata: ["Bad-Key": "x"])
+      await #expect(throws: EventLogError.self) {
+        try await outbox.publish(
+          NoteAdded(board: BoardID("b2"), text: "x", author: "carol"), metadata: ["Bad-Key": "x"])
       }
       #expect(try await outbox.pendingCount() == 3)
 
@@ -103,7 +135,7 @@ struct EventOutboxTests {
       let expired = try EventOutbox(
         folder: folder, source: "app/token", client: try boardClient(url, token: "expired"),
         onRefused: refusals.append)
-      let note = try expired.publish(NoteAdded(board: BoardID("b1"), text: "later", author: "me"))
+      let note = try await expired.publish(NoteAdded(board: BoardID("b1"), text: "later", author: "me"))
       await #expect(throws: EventsClientError.self) { try await expired.sendPending() }
       #expect(try await expired.pendingCount() == 1)
       #expect(refusals.all.isEmpty)
@@ -122,8 +154,8 @@ struct EventOutboxTests {
       let wrong = try EventOutbox(
         folder: temporaryFolder(), source: "app/wrong", client: try boardClient(url + "/nowhere"),
         onRefused: refusals.append)
-      try wrong.publish(NoteAdded(board: BoardID("b1"), text: "kept", author: "me"))
-      try wrong.publish(NoteAdded(board: BoardID("b1"), text: "kept too", author: "me"))
+      try await wrong.publish(NoteAdded(board: BoardID("b1"), text: "kept", author: "me"))
+      try await wrong.publish(NoteAdded(board: BoardID("b1"), text: "kept too", author: "me"))
       await #expect(throws: EventsClientError.self) { try await wrong.sendPending() }
       #expect(try await wrong.pendingCount() == 2)
       #expect(refusals.all.isEmpty)
@@ -135,7 +167,7 @@ struct EventOutboxTests {
     try await withServer(boardEndpoint(log)) { url in
       let outbox = try EventOutbox(folder: temporaryFolder(), source: "app/again", client: try boardClient(url))
       let first = Task { try await outbox.run() }
-      let one = try outbox.publish(NoteAdded(board: BoardID("b1"), text: "1", author: "me"))
+      let one = try await outbox.publish(NoteAdded(board: BoardID("b1"), text: "1", author: "me"))
       try await eventually("the first is stored") { try storedIDs(log) == [one.id] }
       first.cancel()
       try await first.value
@@ -144,7 +176,7 @@ struct EventOutboxTests {
       // Time for the new run to find nothing pending and wait, so that only a wake-up sends
       // what comes next (with less, the test could pass without one, never fail with one).
       try await Task.sleep(for: .milliseconds(300))
-      let two = try outbox.publish(NoteAdded(board: BoardID("b1"), text: "2", author: "me"))
+      let two = try await outbox.publish(NoteAdded(board: BoardID("b1"), text: "2", author: "me"))
       try await eventually("the second is stored") { try storedIDs(log) == [one.id, two.id] }
       second.cancel()
       try await second.value
@@ -158,7 +190,7 @@ struct EventOutboxTests {
       let run = Task { try await outbox.run() }
       var ids: [String] = []
       for index in 0..<5 {
-        ids.append(try outbox.publish(NoteAdded(board: BoardID("b1"), text: "\(index)", author: "me")).id)
+        ids.append(try await outbox.publish(NoteAdded(board: BoardID("b1"), text: "\(index)", author: "me")).id)
         try await eventually("event \(index) is stored") { try storedIDs(log) == ids }
       }
       run.cancel()

@@ -35,7 +35,7 @@ struct EventsClientRecoveryTests {
 
   @Test func theCheckpointIsSavedWhenTheTaskIsCancelled() async throws {
     let log = try temporaryLog()
-    try log.append(contentsOf: try (0..<10).map { try noteEnvelope("n-\($0)") })
+    try await log.append(contentsOf: try (0..<10).map { try noteEnvelope("n-\($0)") })
     try await withServer(boardEndpoint(log)) { url in
       let client = try boardClient(url)
       let checkpoint = temporaryCheckpoint()
@@ -125,9 +125,11 @@ struct EventsClientRecoveryTests {
         })
       let outbox = try EventOutbox(folder: temporaryFolder(), source: "app/retry", client: client)
       let run = Task { try await outbox.run() }
-      let ids = try (0..<3).map {
-        try outbox.publish(NoteAdded(board: BoardID("b1"), text: "\($0)", author: "me")).id
+      var published: [String] = []
+      for index in 0..<3 {
+        published.append(try await outbox.publish(NoteAdded(board: BoardID("b1"), text: "\(index)", author: "me")).id)
       }
+      let ids = published
       // The store fails: each attempt gets a 503, and only a run that tries again sends later.
       try await eventually("two failed attempts") { requests.texts.count >= 2 }
       #expect(try storedIDs(log).isEmpty)

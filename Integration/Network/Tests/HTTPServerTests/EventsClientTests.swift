@@ -66,7 +66,7 @@ struct EventsClientTests {
     let log = try temporaryLog()
     try await withServer(boardEndpoint(log)) { url in
       try await postNotes(url, ids: 0..<20, board: "b1", text: "x")
-      try log.append(
+      try await log.append(
         contentsOf: try (20..<25).map {
           try EventEnvelope(NoteAdded(board: BoardID("b2"), text: "x", author: "a"), id: "note-\($0)")
         })
@@ -101,7 +101,7 @@ struct EventsClientTests {
       let end = try #require(page.headers.first(name: "Last-Event-ID"))
       try await eventually("the end is saved") { try await checkpoint.load() == end }
       second.cancel()
-      try log.append(try EventEnvelope(NoteAdded(board: BoardID("b1"), text: "x", author: "a"), id: "note-25"))
+      try await log.append(try EventEnvelope(NoteAdded(board: BoardID("b1"), text: "x", author: "a"), id: "note-25"))
       for try await (_, envelope) in client.events(from: checkpoint) {
         #expect(envelope.id == "note-25")
         break
@@ -113,7 +113,7 @@ struct EventsClientTests {
     let log = try temporaryLog()
     try await withServer(boardEndpoint(log)) { url in
       for board in ["b1", "b2", "b1"] { try await postNotes(url, ids: [UUID().hashValue], board: board, text: board) }
-      try log.append(try EventEnvelope(NoteRemoved(board: BoardID("b1"), index: 0)))
+      try await log.append(try EventEnvelope(NoteRemoved(board: BoardID("b1"), index: 0)))
       let client = try boardClient(url)
       var notes: [String] = []
       for try await (event, _) in client.events(
@@ -130,7 +130,7 @@ struct EventsClientTests {
     let log = try temporaryLog()
     try await withServer(boardEndpoint(log)) { url in
       try await postNotes(url, ids: 0..<2, board: "b1")
-      try log.append(try EventEnvelope(NoteRemoved(board: BoardID("b1"), index: 1), id: "removed", source: "/s"))
+      try await log.append(try EventEnvelope(NoteRemoved(board: BoardID("b1"), index: 1), id: "removed", source: "/s"))
       let skipped = Received()
       let client = EventsClient(
         url: try #require(URL(string: url)), catalog: EventCatalog([NoteRemoved.self]),
@@ -183,7 +183,7 @@ struct EventsClientTests {
     }
     // The server is down: its graceful shutdown ended the stream. Events go on being appended.
     for index in 10..<20 {
-      try log.append(
+      try await log.append(
         try EventEnvelope(NoteAdded(board: BoardID("b1"), text: "hello", author: "a"), id: "note-\(index)"))
     }
     try await withServer(boardEndpoint(log), port: port) { _ in

@@ -106,7 +106,7 @@ struct EventsEndpointAnswerTests {
       let refusals = Refusals()
       let outbox = try EventOutbox(
         folder: temporaryFolder(), source: "app/faults", client: try boardClient(url), onRefused: refusals.append)
-      let kept = try outbox.publish(NoteAdded(board: BoardID("b1"), text: "kept", author: "me"))
+      let kept = try await outbox.publish(NoteAdded(board: BoardID("b1"), text: "kept", author: "me"))
       await #expect(throws: EventsClientError.self) { try await outbox.sendPending() }
       #expect(try await outbox.pendingCount() == 1)
       #expect(refusals.all.isEmpty)

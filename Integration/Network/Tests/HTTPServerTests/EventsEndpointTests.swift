@@ -319,14 +319,14 @@ struct EventsEndpointTests {
       configuration.defaultSource = "/board-service"
     }
     let note = NoteAdded(board: BoardID("b1"), text: "hello", author: "a")
-    try log.append(try EventEnvelope(note, id: "unsourced"))
+    try await log.append(try EventEnvelope(note, id: "unsourced"))
     // CloudEvents allows lowercase letters and digits in an attribute's name, nothing else: a log
     // refuses such metadata now, but one written before it did may hold it.
-    try log.append(try EventEnvelope(note, id: "not-cloudevent", source: "/s", metadata: ["badkey": "x"]))
+    try await log.append(try EventEnvelope(note, id: "not-cloudevent", source: "/s", metadata: ["badkey": "x"]))
     let written = try String(contentsOf: log.url, encoding: .utf8)
     try written.replacingOccurrences(of: #""badkey""#, with: #""Bad-Key""#).write(
       to: log.url, atomically: false, encoding: .utf8)
-    try log.append(try EventEnvelope(note, id: "last", source: "/s"))
+    try await log.append(try EventEnvelope(note, id: "last", source: "/s"))
     try await withServer(endpoint) { url in
       let page = try await send(request(url, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
       #expect(page.status == 200)

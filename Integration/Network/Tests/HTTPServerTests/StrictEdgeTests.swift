@@ -165,7 +165,8 @@ struct StrictEdgeTests {
   func positionsKnowTheirStore() async throws {
     let log = try temporaryLog()
     let other = try temporaryLog()
-    try other.append(try EventEnvelope(NoteAdded(board: BoardID("b1"), text: "elsewhere", author: "a"), source: "/o"))
+    try await other.append(
+      try EventEnvelope(NoteAdded(board: BoardID("b1"), text: "elsewhere", author: "a"), source: "/o"))
     let otherEnd = try #require(try await other.read(after: nil, limit: 10).envelopes.last?.position)
     let otherToken = documentedToken(otherEnd, store: try await other.storeIdentity())
     var oldStore: String?
@@ -200,7 +201,7 @@ struct StrictEdgeTests {
     try FileManager.default.removeItem(at: log.url)
     let replacement = EventLog(url: log.url)
     for index in 1...3 {
-      try replacement.append(
+      try await replacement.append(
         try EventEnvelope(
           NoteAdded(board: BoardID("b1"), text: "hello", author: "tester"), id: "note-\(index)", source: "/tests"))
     }

@@ -178,7 +178,7 @@
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(at: folder) }
       let log = EventLog(url: folder.appendingPathComponent("events.jsonl"))
-      try log.append(envelope)
+      try await log.append(envelope)
       let consumer = EventConsumer(store: log, catalog: GeneratedEvents.catalog)
       let checkpoint = FileCheckpoint<EventLog.Position>(url: folder.appendingPathComponent("checkpoint"))
       for try await (_, read) in consumer.events(from: checkpoint) {

@@ -1,0 +1,163 @@
+import Dispatch
+import Foundation
+import TestSupport
+import Testing
+import TypedEvents
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `await`ed appends to an `EventLog`: their I/O on the log's writer thread, appends that arrive
+/// during an `fsync` sharing the next one, each answered only after an `fsync` covering its lines.
+@Suite("EventLog's writer thread")
+struct EventLogWriterTests {
+  /// A disk whose `fsync` the test controls, and what it saw.
+  final class Disk: @unchecked Sendable {
+    private let lock = NSLock()
+    private var syncs = 0
+    private var synced: Int64 = 0
+    private var entered = 0
+    /// Each `fsync` waits for this, at most `holdLimit`; nil: it does not wait.
+    let hold: DispatchSemaphore?
+    let holdLimit: DispatchTimeInterval
+    private var heldTooLong = false
+
+    init(holding: Bool = false, delay: DispatchTimeInterval = .seconds(10)) {
+      hold = holding ? DispatchSemaphore(value: 0) : nil
+      holdLimit = delay
+    }
+
+    /// The stand-in for `fsync`: counts, waits when asked to, syncs, and notes the size synced.
+    func sync(_ descriptor: Int32) -> Int32 {
+      lock.withLock { entered += 1 }
+      if let hold, hold.wait(timeout: .now() + holdLimit) == .timedOut { lock.withLock { heldTooLong = true } }
+      let result = fsync(descriptor)
+      var info = stat()
+      _ = fstat(descriptor, &info)
+      lock.withLock {
+        syncs += 1
+        synced = Int64(info.st_size)
+      }
+      return result
+    }
+
+    var syncCount: Int { lock.withLock { syncs } }
+    var syncedSize: Int64 { lock.withLock { synced } }
+    var enteredCount: Int { lock.withLock { entered } }
+    var timedOut: Bool { lock.withLock { heldTooLong } }
+  }
+
+  func temporaryURL() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString).jsonl")
+  }
+
+  @Test func whileAnFsyncIsHeldOtherTasksRunAndWaitingAppendsShareTheNextOne() async throws {
+    let disk = Disk(holding: true)
+    let log = EventLog(url: temporaryURL(), durability: .fsyncEachAppend, syncFile: disk.sync)
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    // More appends than the cooperative pool has threads: had each synced on its caller's
+    // thread, every thread of the pool would wait in the held `fsync`.
+    let appends = Task {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for count in 0..<8 { group.addTask { try await log.append(Tick(count: count)) } }
+        try await group.waitForAll()
+      }
+    }
+    while disk.enteredCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+    // Let the other appends reach the writer's queue.
+    try await Task.sleep(for: .milliseconds(100))
+
+    // The fsync is held: the process's tasks still run, promptly.
+    let clock = ContinuousClock()
+    let started = clock.now
+    let sum = await withTaskGroup(of: Int.self) { group in
+      for value in 1...200 { group.addTask { value } }
+      return await group.reduce(0, +)
+    }
+    let elapsed = clock.now - started
+    let heldMeanwhile = disk.syncCount == 0 && !disk.timedOut
+    for _ in 0..<8 { disk.hold?.signal() }
+    try await appends.value
+
+    #expect(sum == 20_100)
+    #expect(heldMeanwhile, "200 tasks could not run while one fsync was held")
+    #expect(elapsed < .seconds(2), "200 tasks took \(elapsed) while one fsync was held")
+    // The first group's fsync (one append, or all eight when they queued before the writer
+    // started), then at most one for those that waited for it.
+    #expect((1...2).contains(disk.syncCount))
+    #expect(try log.read().envelopes.count == 8)
+  }
+
+  @Test func everyAppendReturnsAfterAnFsyncThatCoversItsLinesAndBatchesStayWholeAndInOrder() async throws {
+    let disk = Disk()
+    let log = EventLog(url: temporaryURL(), durability: .fsyncEachAppend, syncFile: disk.sync)
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    let writers = 16
+    let batches = 20
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for writer in 0..<writers {
+        group.addTask {
+          for batch in 0..<batches {
+            let envelopes = try (0..<3).map {
+              try EventEnvelope(Tick(count: $0), id: "w\(writer)-b\(batch)-\($0)", source: "/writer/\(writer)")
+            }
+            try await log.append(contentsOf: envelopes)
+            // Covered: the last line of the batch ends within what was synced by now.
+            let synced = disk.syncedSize
+            // A store's position is the one after its envelope's line.
+            let stored = try await log.read(after: nil, limit: .max).envelopes
+            let end = try #require(stored.first { $0.envelope.id == envelopes[2].id }?.position)
+            #expect(end.offset <= synced, "an append returned before an fsync covered its lines")
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    let envelopes = try log.read().envelopes
+    #expect(envelopes.count == writers * batches * 3)
+    // Each batch is three lines in a row, in its order; each writer's batches in its order.
+    for start in stride(from: 0, to: envelopes.count, by: 3) {
+      let ids = envelopes[start..<start + 3].map(\.id)
+      let prefix = ids[0].dropLast()
+      #expect(ids == ["\(prefix)0", "\(prefix)1", "\(prefix)2"])
+    }
+    for writer in 0..<writers {
+      let mine = envelopes.filter { $0.source == "/writer/\(writer)" }.map(\.id)
+      #expect(mine == (0..<batches).flatMap { batch in (0..<3).map { "w\(writer)-b\(batch)-\($0)" } })
+    }
+    #expect(disk.syncCount <= writers * batches)
+  }
+
+  @Test func concurrentIdempotentAppendsShareFsyncsAndStoreEachPairOnce() async throws {
+    let disk = Disk()
+    let log = EventLog(url: temporaryURL(), durability: .fsyncEachAppend, syncFile: disk.sync)
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    // Every caller appends the same ten events: each pair is stored once, whoever wins.
+    let results = try await withThrowingTaskGroup(of: [AppendedEnvelope<EventLog.Position>].self) { group in
+      for _ in 0..<12 {
+        group.addTask {
+          try await log.appendOnce(try (0..<10).map { try EventEnvelope(Tick(count: $0), id: "e\($0)", source: "/s") })
+        }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(try log.read().envelopes.map(\.id) == (0..<10).map { "e\($0)" })
+    for index in 0..<10 {
+      #expect(results.filter { !$0[index].wasStored }.count == 1)
+      #expect(Set(results.map { $0[index].position }).count == 1)
+    }
+  }
+
+  @Test func aRefusedEnvelopeWritesNothingAndTheWriterGoesOn() async throws {
+    let log = EventLog(url: temporaryURL())
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    let good = try EventEnvelope(Tick(count: 1))
+    var bad = good
+    bad.payload = Data("{\"count\":1,}".utf8)
+    await #expect(throws: EventLogError.self) { try await log.append(contentsOf: [good, bad]) }
+    #expect(try log.read().envelopes.isEmpty)
+    try await log.append(good)
+    #expect(try log.read().envelopes.map(\.id) == [good.id])
+  }
+}
