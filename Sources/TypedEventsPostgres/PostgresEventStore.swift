@@ -201,10 +201,16 @@
       guard !envelopes.isEmpty else { return [] }
       let (logger, channel) = (logger, channel)
       return try await sending(envelopes) { traced in
-        for statement in try self.insertStatements(traced) { try await connection.query(statement, logger: logger) }
-        if notify {
-          try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger)
+        var statements = try self.insertStatements(traced)
+        // The wake-up rides on the last INSERT: one statement, one round trip, not two. A
+        // data-modifying `WITH` runs whether or not the rest of the statement reads it.
+        if notify, let last = statements.popLast() {
+          var notifying = last
+          notifying.binds.append(channel)
+          notifying.sql = "WITH inserted AS (\(last.sql)) SELECT pg_notify($\(last.binds.count + 1), '')"
+          statements.append(notifying)
         }
+        for statement in statements { try await connection.query(statement, logger: logger) }
       }
     }
 
