@@ -72,7 +72,7 @@
           id: ListingID("l-\(index)"), price: Money(amount: Decimal(index), currency: .euro), soldAt: Date(),
           buyer: UserID(UUID()), channel: "example")
         // The business row and its event commit, or roll back, together.
-        try await client.withTransaction(logger: logger) { connection in
+        try await store.withTransaction { connection in
           try await connection.query(
             "INSERT INTO \(unescaped: store.schema).sales VALUES (\(sold.id.rawValue), \(sold.price.amount.description))",
             logger: logger)

@@ -517,6 +517,153 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 
 func rate(_ value: Double) -> String { String(format: "%.0f", value) }
 
+// MARK: The outbox against pgbench
+
+/// One side's figures for a round: transactions a second, and the client process's CPU time
+/// and context switches a transaction.
+struct ClientCost {
+  var rate: Double
+  var cpu: Double
+  var switches: Double
+}
+
+/// The process's CPU time (µs) and context switches so far.
+func processUsage() -> (cpu: Double, switches: Double) {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  func microseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1e6 + Double(time.tv_usec) }
+  return (
+    microseconds(usage.ru_utime) + microseconds(usage.ru_stime), Double(usage.ru_nvcsw + usage.ru_nivcsw)
+  )
+}
+
+/// One writer's business transactions: a row of the business's own table, and one event
+/// through the outbox (`append(_:on:)`, with its NOTIFY), committed together; in
+/// `PostgresClient.withTransaction`, or in `store.withTransaction` (on the connection's event
+/// loop) when `onLoop`.
+func outboxTransactionRate(_ store: PostgresEventStore, transactions: Int, onLoop: Bool) async throws -> ClientCost {
+  let logger = store.logger
+  let schema = store.schema
+  try await store.client.query(
+    "CREATE TABLE IF NOT EXISTS \(unescaped: schema).orders (id bigserial PRIMARY KEY, note text NOT NULL)",
+    logger: logger)
+  let before = processUsage()
+  let start = ContinuousClock.now
+  for index in 0..<transactions {
+    let work = { @Sendable (connection: PostgresConnection) async throws in
+      try await connection.query(
+        "INSERT INTO \(unescaped: schema).orders (note) VALUES (\("order \(index)"))", logger: logger)
+      try await store.append([try EventEnvelope(Load(writer: 0, index: index))], on: connection)
+    }
+    if onLoop {
+      try await store.withTransaction(work)
+    } else {
+      try await store.client.withTransaction(logger: logger) { try await work($0) }
+    }
+  }
+  let elapsed = seconds(ContinuousClock.now - start)
+  let after = processUsage()
+  let count = Double(transactions)
+  return ClientCost(
+    rate: count / elapsed, cpu: (after.cpu - before.cpu) / count, switches: (after.switches - before.switches) / count)
+}
+
+/// pgbench's transactions a second for the same transaction on the same server, with one
+/// client: BEGIN, the business row, the event's INSERT with its NOTIFY as the store sends them
+/// (values as pgbench variables where pgbench has them), COMMIT. `mode` is `prepared` or
+/// `extended`.
+func pgbenchRate(schema: String, channel: String, transactions: Int, mode: String) throws -> Double {
+  guard let url = ProcessInfo.processInfo.environment["TYPEDEVENTS_POSTGRES_URL"].flatMap(URLComponents.init),
+    let host = url.host, let port = url.port
+  else { throw BenchmarkError("TYPEDEVENTS_POSTGRES_URL is not a postgres:// URL with a host and port") }
+  let script = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sql")
+  defer { try? FileManager.default.removeItem(at: script) }
+  try """
+  \\set n random(1, 1000000000000)
+  BEGIN;
+  INSERT INTO \(schema).orders (note) VALUES ('order ' || :n);
+  WITH inserted AS (INSERT INTO \(schema).events (id, source, time, time_exact, name, version, subject, data_content_type, data_schema, metadata, payload) VALUES (('pgbench-' || :n)::text, NULL::text, now()::timestamptz, 0::float8, 'Bench.Load'::text, 1::integer, NULL::text, NULL::text, NULL::text, '{}'::jsonb, ('{"writer":0,"index":' || :n || '}')::json) ON CONFLICT ((coalesce(source, '')), id) DO NOTHING) SELECT pg_notify('\(channel)', '');
+  COMMIT;
+
+  """.write(to: script, atomically: true, encoding: .utf8)
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = [
+    "pgbench", "-h", host, "-p", "\(port)", "-U", url.user ?? "postgres", "-n", "-c", "1", "-t", "\(transactions)",
+    "-M", mode, "-f", script.path, String(url.path.dropFirst()),
+  ]
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  process.waitUntilExit()
+  // "tps = 1234.567890 (without initial connection time)"
+  guard process.terminationStatus == 0,
+    let figure = text.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") })?.dropFirst(6)
+      .prefix(while: { $0 != " " }),
+    let tps = Double(figure)
+  else { throw BenchmarkError("pgbench failed (status \(process.terminationStatus)): \(text)") }
+  return tps
+}
+
+/// The outbox against pgbench in rounds that alternate, each side in a fresh schema: per round,
+/// the store in `PostgresClient.withTransaction`, the store in its own `withTransaction`, and
+/// pgbench's transactions a second with `-M extended` and `-M prepared`.
+func outboxAgainstPgbench(rounds: Int, transactions: Int) async throws -> [(ClientCost, ClientCost, Double, Double)] {
+  var figures: [(ClientCost, ClientCost, Double, Double)] = []
+  for _ in 0..<rounds {
+    let pooled = try await withStore { try await outboxTransactionRate($0, transactions: transactions, onLoop: false) }
+    let onLoop = try await withStore { try await outboxTransactionRate($0, transactions: transactions, onLoop: true) }
+    let (extended, prepared) = try await withStore { store in
+      // The same tables: the store's migration, and the same CREATE TABLE.
+      _ = try await outboxTransactionRate(store, transactions: 1, onLoop: false)
+      return (
+        try pgbenchRate(schema: store.schema, channel: store.channel, transactions: transactions, mode: "extended"),
+        try pgbenchRate(schema: store.schema, channel: store.channel, transactions: transactions, mode: "prepared")
+      )
+    }
+    figures.append((pooled, onLoop, extended, prepared))
+  }
+  return figures
+}
+
+/// The report's section on the outbox against pgbench.
+func outboxSection(_ figures: [(ClientCost, ClientCost, Double, Double)], transactions: Int) -> [String] {
+  let pooled = figures.map(\.0)
+  let onLoop = figures.map(\.1)
+  let store = onLoop.map(\.rate)
+  func ratio(_ peer: [Double]) -> String {
+    let perRound = zip(peer, store).map { $0 / $1 }
+    return String(format: "%.2f× (%.2f–%.2f)", median(perRound), perRound.min() ?? 0, perRound.max() ?? 0)
+  }
+  func row(_ name: String, _ costs: [ClientCost]) -> String {
+    "| \(name) | \(spread(costs.map(\.rate), rate)) | \(ratio(costs.map(\.rate))) | "
+      + String(format: "%.0f | %.1f |", median(costs.map(\.cpu)), median(costs.map(\.switches)))
+  }
+  return [
+    "## The outbox transaction against pgbench (one writer, one event per business transaction)",
+    "",
+    "Each round: \(transactions) transactions of `BEGIN`, an `INSERT` of a business row, "
+      + "`store.append(event, on: connection)` and `COMMIT` from the store, then the same SQL from pgbench "
+      + "(`-c 1`; the event's INSERT carries its `pg_notify` in one statement, as the store sends it), "
+      + "`-M extended` and `-M prepared`, each in a fresh schema on the same server. The store runs the "
+      + "transaction in `PostgresClient.withTransaction`, and in its own `withTransaction`, which keeps the "
+      + "task on the connection's event loop. \(figures.count) rounds; transactions/s min / median / max; "
+      + "*time against the store's*: the row's rate ÷ `store.withTransaction`'s, per round, median (min–max); "
+      + "the client's CPU time and context switches a transaction (getrusage, medians). "
+      + "Goal (issue 57): pgbench -M prepared at most 1.3× the store's rate.",
+    "",
+    "| client | transactions/s | rate against `store.withTransaction` | client CPU µs/tx | context switches/tx |",
+    "|---|---|---|---:|---:|",
+    row("store, `store.withTransaction` (event loop)", onLoop),
+    row("store, `PostgresClient.withTransaction`", pooled),
+    "| pgbench -M extended | \(spread(figures.map(\.2), rate)) | \(ratio(figures.map(\.2))) | | |",
+    "| pgbench -M prepared | \(spread(figures.map(\.3), rate)) | \(ratio(figures.map(\.3))) | | |",
+    "",
+  ]
+}
+
 // MARK: The run
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -548,6 +695,18 @@ if arguments.first == "append", arguments.count == 4, let writers = Int(argument
 // two builds: `typed-events-postgres-benchmarks catch-up 40000`.
 if arguments.first == "catch-up", arguments.count == 2, let total = Int(arguments[1]) {
   line("\(rate(try await withStore { try await catchUpRate($0, total: total) })) events/s")
+  exit(0)
+}
+// The outbox against pgbench alone: `typed-events-postgres-benchmarks outbox 5 2000` (rounds,
+// transactions a round).
+if arguments.first == "outbox", arguments.count == 3, let rounds = Int(arguments[1]),
+  let transactions = Int(arguments[2])
+{
+  for text in outboxSection(
+    try await outboxAgainstPgbench(rounds: rounds, transactions: transactions), transactions: transactions)
+  {
+    line(text)
+  }
   exit(0)
 }
 let quick = arguments.contains("--quick")
@@ -610,6 +769,13 @@ for notify in [true, false] {
   )
 }
 emit("")
+let outboxTransactions = quick ? 50 : 2_000
+for text in outboxSection(
+  try await outboxAgainstPgbench(rounds: quick ? 1 : 5, transactions: outboxTransactions),
+  transactions: outboxTransactions)
+{
+  emit(text)
+}
 emit("## End to end: 4 writers, batches of 100, one consumer group in the same process")
 emit("")
 emit("Each run fails unless every event arrived exactly once, each writer's in its order.")

@@ -431,6 +431,42 @@
       }
     }
 
+    @Test func theStoresTransactionRunsOnItsConnectionsEventLoopCommitsAndRollsBack() async throws {
+      try await withStore { store in
+        try await store.client.query("CREATE TABLE \(unescaped: store.schema).boxes (title text)")
+        struct Rollback: Error {}
+        await #expect(throws: (any Error).self) {
+          try await store.withTransaction { connection in
+            try await connection.query(
+              "INSERT INTO \(unescaped: store.schema).boxes VALUES ('rolled back')", logger: store.logger)
+            try await store.append(Self.box("rolled back"), on: connection)
+            throw Rollback()
+          }
+        }
+        // A reader waiting for a wake-up: the NOTIFY that rides on the INSERT reaches it at commit.
+        let woken = Task { try await store.waitForEnvelopes(after: nil, timeout: .seconds(30)) }
+        let onLoop = try await store.withTransaction { connection in
+          try await connection.query(
+            "INSERT INTO \(unescaped: store.schema).boxes VALUES ('committed')", logger: store.logger)
+          // Resumed after a statement, the task is on the connection's event loop, not the pool.
+          let onLoop = connection.eventLoop.inEventLoop
+          try await store.append(Self.box("committed"), on: connection)
+          return onLoop && connection.eventLoop.inEventLoop
+        }
+        #expect(onLoop)
+        let clock = ContinuousClock()
+        let started = clock.now
+        try await woken.value
+        #expect(clock.now - started < .seconds(10))
+        var rows: [String] = []
+        for try await title in try await store.client.query("SELECT title FROM \(unescaped: store.schema).boxes")
+          .decode(String.self)
+        { rows.append(title) }
+        #expect(rows == ["committed"])
+        #expect(Self.titles(try await store.read(after: nil, limit: 10)) == ["committed"])
+      }
+    }
+
     @Test func sixteenWritersWithRandomRollbacksGiveEveryReaderOneOrderAndNoRolledBackEvent() async throws {
       try await withStore { store in
         let committed = Collected<String>()
