@@ -149,6 +149,20 @@ struct EventLogWriterTests {
     }
   }
 
+  @Test func theWriterThreadEndsWithTheLog() async throws {
+    let url = temporaryURL()
+    defer { try? FileManager.default.removeItem(at: url) }
+    var log: EventLog? = EventLog(url: url)
+    try await log?.append(Tick(count: 1))
+    // The writer's queue is kept by the log and by its running thread, and by nothing else.
+    weak let writer = log?.writer
+    #expect(writer != nil)
+    log = nil
+    let deadline = ContinuousClock.now + .seconds(10)
+    while writer != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(writer == nil, "the writer thread still runs after its log was released")
+  }
+
   @Test func aRefusedEnvelopeWritesNothingAndTheWriterGoesOn() async throws {
     let log = EventLog(url: temporaryURL())
     defer { try? FileManager.default.removeItem(at: log.url) }

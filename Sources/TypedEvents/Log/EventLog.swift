@@ -22,7 +22,8 @@ import Foundation
 /// writer syncs wait together and share the next `write` and `fsync` (group commit), in the
 /// order they arrived; each returns after the `fsync` that covers its lines. So concurrent
 /// writers share the disk's sync rate instead of each paying for one. A batch is one call and
-/// is written whole, with one `fsync`.
+/// is written whole, with one `fsync`. The thread starts with the object's first `await`ed
+/// append and ends once the object is released.
 ///
 /// The synchronous `append` methods, for code that is not async, write and sync on the calling
 /// thread; they are unavailable from async code, which gets the `await`ed ones.
@@ -98,7 +99,7 @@ public final class EventLog: Sendable {
   /// Readers waiting in `waitForEnvelopes`, woken by this instance's appends.
   let appendWaiters = Locked(AppendWaiters())
   /// The thread that writes and syncs `await`ed appends.
-  let writer = LogWriter()
+  package let writer = LogWriter()
 
   /// Syncs the file's descriptor: `fsync`, or a test's stand-in for a slow disk.
   let syncFile: @Sendable (Int32) -> Int32

@@ -20,7 +20,7 @@
 //
 // Every case runs several times, each on a new server and a new log; the report gives min,
 // median and max, and ratios of medians. `--quick` is a smoke run at tiny sizes; `--output FILE`
-// writes the report there too; `--only fan-out|post|latency|hostile|filtered-read|idle-streams` runs one case (to profile it).
+// writes the report there too; `--only fan-out|post|latency|hostile|filtered-read|idle-streams|outbox` runs one case (to profile it).
 
 import AsyncHTTPClient
 import Foundation
@@ -710,6 +710,40 @@ func idleStreamsRun(streams: Int, events: Int) throws -> (baseline: Double, peak
   return (numbers[0] / 1024, numbers[1] / 1024)
 }
 
+// MARK: Outbox
+
+/// The time to publish `count` events to a new outbox (fsync on) three ways: one after another,
+/// all at once from concurrent tasks, and as one batch. Nothing is sent: the outbox's client
+/// names a port nothing listens on, and no `run()` goes.
+func outboxPublishing(count: Int) async throws -> (sequential: Duration, concurrent: Duration, batch: Duration) {
+  func outbox() throws -> EventOutbox {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-bench-\(UUID().uuidString)")
+    guard let url = URL(string: "http://127.0.0.1:9/events") else { throw BenchmarkError("no URL") }
+    return try EventOutbox(folder: folder, source: "bench/outbox", client: EventsClient(url: url, catalog: catalog))
+  }
+  let clock = ContinuousClock()
+  let one = try outbox()
+  var start = clock.now
+  for index in 0..<count { try await one.publish(Tick(index: index)) }
+  let sequential = clock.now - start
+  let two = try outbox()
+  start = clock.now
+  try await withThrowingTaskGroup(of: Void.self) { group in
+    for index in 0..<count { group.addTask { try await two.publish(Tick(index: index)) } }
+    try await group.waitForAll()
+  }
+  let concurrent = clock.now - start
+  let three = try outbox()
+  let events: [any Event] = (0..<count).map { Tick(index: $0) }
+  start = clock.now
+  try await three.publish(contentsOf: events)
+  let batch = clock.now - start
+  for outbox in [one, two, three] {
+    try? FileManager.default.removeItem(at: outbox.log.url.deletingLastPathComponent())
+  }
+  return (sequential, concurrent, batch)
+}
+
 // MARK: Report
 
 func seconds(_ duration: Duration) -> Double {
@@ -922,6 +956,26 @@ if runs("idle-streams") {
   emit(
     "| \(spread(baselines, mebibytes)) | \(spread(peaks, mebibytes)) | \(spread(growths, mebibytes)) "
       + "| \(String(format: "%.2f", (growths.max() ?? 0) / goal))× (the highest) |")
+}
+if runs("outbox") {
+  let count = 50
+  section(
+    "## The outbox: \(count) events published one after another, concurrently, and as one batch",
+    "`EventOutbox.publish` to a new outbox (its log fsyncs each append, the default), nothing sent: *sequential* awaits each publish before the next, *concurrent* starts all \(count) at once from a task group (publishes that arrive while the log's writer thread syncs share its next fsync), *batch* is one `publish(contentsOf:)`. Each way on its own new outbox, in turn, \(repetitions) times; ms min / median / max, and the median against sequential's.",
+    header: "| way | time: min / median / max | against sequential |")
+  var times: (sequential: [Double], concurrent: [Double], batch: [Double]) = ([], [], [])
+  for _ in 0..<repetitions {
+    let run = try await outboxPublishing(count: count)
+    times.sequential.append(seconds(run.sequential))
+    times.concurrent.append(seconds(run.concurrent))
+    times.batch.append(seconds(run.batch))
+  }
+  for (name, values) in [("sequential", times.sequential), ("concurrent", times.concurrent), ("batch", times.batch)] {
+    emit(
+      "| \(name) | \(spread(values, milliseconds)) | "
+        + String(format: "%.2f×", median(values) / median(times.sequential)) + " |")
+  }
+  emit("")
 }
 if let outputPath {
   try (report.joined(separator: "\n") + "\n").write(toFile: outputPath, atomically: true, encoding: .utf8)
