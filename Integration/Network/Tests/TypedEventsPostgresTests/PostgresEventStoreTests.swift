@@ -16,6 +16,15 @@
       BoxProvisioned(boxId: id, title: title)
     }
 
+    /// The titles in the `boxes` table an outbox test made, and those of the store's events.
+    static func committedBoxesAndEvents(_ store: PostgresEventStore) async throws -> ([String], [String]) {
+      var rows: [String] = []
+      for try await title in try await store.client.query("SELECT title FROM \(unescaped: store.schema).boxes")
+        .decode(String.self)
+      { rows.append(title) }
+      return (rows, titles(try await store.read(after: nil, limit: 10)))
+    }
+
     static func titles(_ batch: StoredBatch<PostgresEventPosition>) -> [String] {
       batch.envelopes.compactMap { try? $0.envelope.decode(using: GeneratedEvents.catalog) as? BoxProvisioned }.map(
         \.title)
@@ -422,12 +431,7 @@
             "INSERT INTO \(unescaped: store.schema).boxes VALUES ('committed')", logger: store.logger)
           try await store.append(Self.box("committed"), on: connection)
         }
-        var rows: [String] = []
-        for try await title in try await store.client.query("SELECT title FROM \(unescaped: store.schema).boxes")
-          .decode(String.self)
-        { rows.append(title) }
-        #expect(rows == ["committed"])
-        #expect(Self.titles(try await store.read(after: nil, limit: 10)) == ["committed"])
+        #expect(try await Self.committedBoxesAndEvents(store) == (["committed"], ["committed"]))
       }
     }
 
@@ -458,12 +462,7 @@
         let started = clock.now
         try await woken.value
         #expect(clock.now - started < .seconds(10))
-        var rows: [String] = []
-        for try await title in try await store.client.query("SELECT title FROM \(unescaped: store.schema).boxes")
-          .decode(String.self)
-        { rows.append(title) }
-        #expect(rows == ["committed"])
-        #expect(Self.titles(try await store.read(after: nil, limit: 10)) == ["committed"])
+        #expect(try await Self.committedBoxesAndEvents(store) == (["committed"], ["committed"]))
       }
     }
 
