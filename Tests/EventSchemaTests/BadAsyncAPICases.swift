@@ -149,7 +149,14 @@ let badAsyncAPIDocuments: [BadAsyncAPI] = [
     document: header
       + "components:\n  messages:\n    E:\n      contentType: application/avro\n      payload: {type: object, properties: {}}\n",
     expected: [
-      "6:20: warning: message `E` is skipped: its content type is `application/avro`, not JSON, but its payload's schema describes structured data; eventgen reads such data as JSON (`application/json`, `json`, `text/json` or a `+json` type)"
+      "6:20: warning: message `E` is skipped: its content type is `application/avro`, whose data eventgen cannot read or write; it reads and writes JSON (`application/json`, `json`, `text/json` or a `+json` type) and bytes"
+    ]),
+  BadAsyncAPI(
+    name: "a content type that is not JSON, Avro or Protobuf, with a schema of structured data: bytes, and a note",
+    document: header
+      + "components:\n  messages:\n    E:\n      contentType: application/xml\n      payload: {type: object, properties: {}}\n",
+    expected: [
+      "6:20: note: message `E` has the content type `application/xml`, not JSON: its event carries the data as bytes (`payload: Data`), whose structure eventgen does not check"
     ]),
   BadAsyncAPI(
     name: "JSON spelled `json` and `text/json` is JSON: no message is skipped",

@@ -120,6 +120,14 @@ struct BinaryPayloadTests {
     #expect(try read.envelopes.last?.decode(using: GeneratedEvents.catalog) as? Upload == Upload(payload: Data()))
   }
 
+  @Test func structuredDataOfAnotherFormatIsItsBytes() throws {
+    // `application/xml` with an object schema: eventgen does not read XML, so the event is bytes.
+    let xml = Data(#"<report id="r1"/>"#.utf8)
+    let envelope = try EventEnvelope(Report(payload: xml), id: "x1", source: "/test")
+    #expect(envelope.payload == xml && envelope.dataContentType == "application/xml")
+    #expect(try envelope.decode(using: GeneratedEvents.catalog) as? Report == Report(payload: xml))
+  }
+
   @Test func bytesAndJSONAreNotTakenForEachOther() throws {
     // JSON for a binary event is the sender's mistake, said as such; bytes for a JSON event are
     // read as JSON, and these are none.
@@ -150,6 +158,8 @@ struct TextPayloadTests {
     #expect(try event("12.5", as: MessagesPerSecond.self).payload == 12.5)
     #expect(try event("true", as: Connected.self).payload)
     #expect(try event("hello, world", as: Motd.self).payload == "hello, world")
+    // A string's `format` annotates the text: it is kept as it came.
+    #expect(try event("2026-11-29T18:00:00Z", as: LastSeen.self).payload == "2026-11-29T18:00:00Z")
     // Written back as the same text, with the event's content type.
     for (event, text) in [
       (MessagesPerSecond(payload: 12.5) as any BinaryEvent, "12.5"), (Connected(payload: false), "false"),

@@ -46,12 +46,18 @@ extension AsyncAPIDecoder {
         if let value, let text = textField(value, contentType: contentType.value, event: name) {
           fields = [text]
         } else {
-          guard value.map({ field("type", of: $0.schema).map(scalarText) == "string" }) ?? isUnshaped(schema)
-          else {
-            reader.log.warning(
-              "\(what) is skipped: its content type is `\(contentType.value)`, not JSON, but its payload's schema describes structured data; eventgen reads such data as JSON (`application/json`, `json`, `text/json` or a `+json` type)",
+          if !(value.map({ field("type", of: $0.schema).map(scalarText) == "string" }) ?? isUnshaped(schema)) {
+            // Structured data in another format: Avro and Protobuf have schemas of their own,
+            // which eventgen does not read; any other (XML, CBOR, MessagePack) is its bytes.
+            guard !Self.isSchemaEncoded(contentType: contentType.value) else {
+              reader.log.warning(
+                "\(what) is skipped: its content type is `\(contentType.value)`, whose data eventgen cannot read or write; it reads and writes JSON (`application/json`, `json`, `text/json` or a `+json` type) and bytes",
+                at: contentType.location)
+              return nil
+            }
+            reader.log.note(
+              "\(what) has the content type `\(contentType.value)`, not JSON: its event carries the data as bytes (`payload: Data`), whose structure eventgen does not check",
               at: contentType.location)
-            return nil
           }
           fields = [binaryField(at: node.location)]
         }

@@ -82,12 +82,23 @@ extension AsyncAPIDecoder {
   ) -> FieldSyntax? {
     guard contentType.lowercased().hasPrefix("text/"), binaryMediaType(value.schema) == nil,
       let type = field("type", of: value.schema).map(scalarText),
-      ["string", "number", "integer", "boolean"].contains(type),
-      type != "string" || field("format", of: value.schema) == nil || field("enum", of: value.schema) != nil
+      ["string", "number", "integer", "boolean"].contains(type)
     else { return nil }
-    guard var whole = wholeValueField(value.node, event: name), case .named = whole.type else { return nil }
+    guard var whole = wholeValueField(value.node, event: name), case .named(let named) = whole.type else { return nil }
+    // Text is the value's own text: a string's `format` (`date-time`, `uuid`) annotates it, as
+    // in JSON Schema, and the event keeps the text as it came, a `String`.
+    if type == "string", field("enum", of: value.schema) == nil {
+      whole.type = .named(Located(value: BuiltinType.string.swiftName, location: named.location))
+    }
     whole.doc = "The event's data: the text of this value, of the event's `dataContentType`."
     return whole
+  }
+
+  /// Whether data of `contentType` is Avro or Protobuf: structured by a schema of that format,
+  /// which eventgen does not read.
+  static func isSchemaEncoded(contentType: String) -> Bool {
+    let essence = contentType.lowercased().prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+    return ["avro", "protobuf", "proto"].contains { essence.contains($0) }
   }
 
   /// The one field of a binary event: its bytes, its data itself.

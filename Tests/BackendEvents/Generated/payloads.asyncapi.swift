@@ -372,6 +372,46 @@ nonisolated public struct Motd: TypedEvents.BinaryEvent {
   }
 }
 
+/// Wire name `lastSeen`, version 1.
+nonisolated public struct LastSeen: TypedEvents.BinaryEvent {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "lastSeen" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// The media type of the event's bytes, which its envelopes carry.
+  public static var dataContentType: Swift.String { "text/plain" }
+
+  /// The event's data: the text of this value, of the event's `dataContentType`.
+  public let payload: Swift.String
+
+  /// Creates the event.
+  public init(payload: Swift.String) {
+    self.payload = payload
+  }
+}
+
+/// Wire name `report`, version 1.
+nonisolated public struct Report: TypedEvents.BinaryEvent {
+  /// The name on the wire, also the notification name.
+  public static var eventName: Swift.String { "report" }
+
+  /// The schema version this type was generated from.
+  public static var eventVersion: Swift.Int { 1 }
+
+  /// The media type of the event's bytes, which its envelopes carry.
+  public static var dataContentType: Swift.String { "application/xml" }
+
+  /// The event's data: its bytes, of the event's `dataContentType`.
+  public let payload: Foundation.Data
+
+  /// Creates the event.
+  public init(payload: Foundation.Data) {
+    self.payload = payload
+  }
+}
+
 @_spi(Generated) nonisolated extension UpdateSchema: TypedEvents.FieldCodable {
   /// Reads the fields from JSON or `userInfo`; unknown keys are ignored, missing keys take their defaults.
   public init<Reader: TypedEvents.FieldReader>(fields reader: Reader) throws(Reader.Failure) {
@@ -801,6 +841,72 @@ nonisolated extension Motd {
   public var bytes: Foundation.Data { TypedEvents.TextPayload.bytes(of: self.payload) }
 }
 
+nonisolated extension LastSeen {
+  /// Decodes the whole payload, with no key around it.
+  public init(from decoder: any Swift.Decoder) throws {
+    self.payload = try decoder.singleValueContainer().decode(Swift.String.self)
+  }
+
+  /// Encodes the whole payload, with no key around it.
+  public func encode(to encoder: any Swift.Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(self.payload)
+  }
+
+  /// Reads the payload from `userInfo`, where it is under `payload`.
+  public init(reading reader: TypedEvents.UserInfoReader) throws(TypedEvents.UserInfoDecodingError) {
+    self.payload = try reader.decode(Swift.String.self, forKey: "payload")
+  }
+
+  /// Writes the payload into `userInfo` under `payload`.
+  public func write(to writer: inout TypedEvents.UserInfoWriter) {
+    writer.encode(self.payload, forKey: "payload")
+  }
+}
+
+nonisolated extension LastSeen {
+  /// The event whose text `bytes` hold.
+  public init(bytes: Foundation.Data) throws {
+    self.payload = try TypedEvents.TextPayload.value(Swift.String.self, from: bytes)
+  }
+
+  /// The event's data: its value's text, as UTF-8.
+  public var bytes: Foundation.Data { TypedEvents.TextPayload.bytes(of: self.payload) }
+}
+
+nonisolated extension Report {
+  /// Decodes the whole payload, with no key around it.
+  public init(from decoder: any Swift.Decoder) throws {
+    self.payload = try decoder.singleValueContainer().decode(Foundation.Data.self)
+  }
+
+  /// Encodes the whole payload, with no key around it.
+  public func encode(to encoder: any Swift.Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(self.payload)
+  }
+
+  /// Reads the payload from `userInfo`, where it is under `payload`.
+  public init(reading reader: TypedEvents.UserInfoReader) throws(TypedEvents.UserInfoDecodingError) {
+    self.payload = try reader.decode(Foundation.Data.self, forKey: "payload")
+  }
+
+  /// Writes the payload into `userInfo` under `payload`.
+  public func write(to writer: inout TypedEvents.UserInfoWriter) {
+    writer.encode(self.payload, forKey: "payload")
+  }
+}
+
+nonisolated extension Report {
+  /// The event whose bytes are `bytes`.
+  public init(bytes: Foundation.Data) {
+    self.payload = bytes
+  }
+
+  /// The event's bytes: its data.
+  public var bytes: Foundation.Data { self.payload }
+}
+
 nonisolated extension GeneratedEvents {
   /// The event types of `payloads.asyncapi.yaml`, for ``catalog``.
   static let payloadsAsyncapiEvents: [any TypedEvents.Event.Type] = [
@@ -819,5 +925,7 @@ nonisolated extension GeneratedEvents {
     MessagesPerSecond.self,
     Connected.self,
     Motd.self,
+    LastSeen.self,
+    Report.self,
   ]
 }
