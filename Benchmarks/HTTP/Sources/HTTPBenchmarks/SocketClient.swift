@@ -39,6 +39,14 @@ final class SocketClient: @unchecked Sendable {
     }
   }
 
+  /// Sends each of `requests` in turn, each after the answer to the one before, on one thread
+  /// of its own, and returns the answers' statuses.
+  func exchange(all requests: [[UInt8]]) async throws -> [Int] {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread { continuation.resume(with: Result { try requests.map { try self.exchangeBlocking($0).status } }) }.start()
+    }
+  }
+
   private func exchangeBlocking(_ request: [UInt8]) throws -> (time: Duration, status: Int) {
     let start = ContinuousClock.now
     try request.withUnsafeBytes { bytes in

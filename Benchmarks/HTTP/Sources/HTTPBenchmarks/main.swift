@@ -20,7 +20,7 @@
 //
 // Every case runs several times, each on a new server and a new log; the report gives min,
 // median and max, and ratios of medians. `--quick` is a smoke run at tiny sizes; `--output FILE`
-// writes the report there too; `--only fan-out|post|latency|hostile|filtered-read|idle-streams|outbox` runs one case (to profile it).
+// writes the report there too; `--only fan-out|post|latency|hostile|filtered-read|idle-streams|concurrent-post|outbox` runs one case (to profile it).
 
 import AsyncHTTPClient
 import Foundation
@@ -472,6 +472,55 @@ func batchAppend<Store: IdempotentEventStore>(
     guard try await count(store) == batches * 100 else { throw BenchmarkError("a store misses events") }
   }
   return times
+}
+
+/// `clients` clients each POST `perClient` events, one a request (a structured CloudEvent), over
+/// a kept-alive connection of their own (``SocketClient``), to an endpoint on an `EventLog` that
+/// fsyncs each append; against `clients` tasks appending the same events one at a time with
+/// `appendOnce` to another such log. Events a second of each, the direct appends first.
+func concurrentPosts(clients: Int, perClient: Int) async throws -> (direct: Double, posted: Double) {
+  let direct = try freshLog(durability: .fsyncEachAppend)
+  let posted = try freshLog(durability: .fsyncEachAppend)
+  let events = try (0..<clients).map { client in
+    try (0..<perClient).map {
+      try EventEnvelope(Tick(index: client * perClient + $0), id: "c\(client)-\($0)", source: "/bench")
+    }
+  }
+  let total = Double(clients * perClient)
+  var start = ContinuousClock.now
+  try await withThrowingTaskGroup(of: Void.self) { group in
+    for mine in events {
+      group.addTask { for event in mine { _ = try await direct.appendOnce([event]) } }
+    }
+    try await group.waitForAll()
+  }
+  let directRate = total / seconds(ContinuousClock.now - start)
+  let endpoint = EventsEndpoint(store: posted, catalog: catalog, access: openAccess, logger: logger)
+  let router = Router()
+  endpoint.addRoutes(to: router, at: "events")
+  var postedRate = 0.0
+  try await withServer(router, services: [endpoint]) { port in
+    let sockets = try (0..<clients).map { _ in try SocketClient(port: port) }
+    let requests = try events.map { mine in
+      try mine.map {
+        SocketClient.request(path: "events", contentType: "application/cloudevents+json", body: try $0.cloudEventJSON())
+      }
+    }
+    start = ContinuousClock.now
+    try await withThrowingTaskGroup(of: [Int].self) { group in
+      for (socket, mine) in zip(sockets, requests) { group.addTask { try await socket.exchange(all: mine) } }
+      for try await statuses in group where statuses.contains(where: { $0 / 100 != 2 }) {
+        throw BenchmarkError("a POST answered \(statuses.first { $0 / 100 != 2 } ?? 0)")
+      }
+    }
+    postedRate = total / seconds(ContinuousClock.now - start)
+  }
+  for store in [direct, posted] {
+    guard try await count(store) == clients * perClient else { throw BenchmarkError("a store misses events") }
+  }
+  try? FileManager.default.removeItem(at: direct.url.deletingLastPathComponent())
+  try? FileManager.default.removeItem(at: posted.url.deletingLastPathComponent())
+  return (directRate, postedRate)
 }
 
 /// The events of the ordinary 1 MiB batch of the hostile case: 1 KB each.
@@ -956,6 +1005,26 @@ if runs("idle-streams") {
   emit(
     "| \(spread(baselines, mebibytes)) | \(spread(peaks, mebibytes)) | \(spread(growths, mebibytes)) "
       + "| \(String(format: "%.2f", (growths.max() ?? 0) / goal))× (the highest) |")
+}
+if runs("concurrent-post") {
+  let clients = 16
+  let perClient = quick ? 5 : 100
+  section(
+    "## \(clients) clients POSTing one event a request, against \(clients) tasks appending directly",
+    "An `EventLog` (fsync each append): \(clients) clients, each with one kept-alive connection on a thread of its own (the socket client above), POST \(perClient) structured CloudEvents each, one a request, one after another; against \(clients) tasks in the same process appending the same events with `appendOnce`, one a call, to another log. Concurrent appends share the log's fsyncs (group commit), through the endpoint as directly. Each run on new logs, the direct appends first; \(repetitions) runs; events/s min / median / max.",
+    header: "| appends | events/s | against direct |")
+  var directRates: [Double] = []
+  var postedRates: [Double] = []
+  for _ in 0..<repetitions {
+    let run = try await concurrentPosts(clients: clients, perClient: perClient)
+    directRates.append(run.direct)
+    postedRates.append(run.posted)
+  }
+  emit("| direct `appendOnce` | \(spread(directRates, rate)) | 1.00× |")
+  emit(
+    "| POST | \(spread(postedRates, rate)) | "
+      + String(format: "%.2f×", median(postedRates) / median(directRates)) + " |")
+  emit("")
 }
 if runs("outbox") {
   let count = 50
