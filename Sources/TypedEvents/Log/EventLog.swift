@@ -16,7 +16,7 @@ import Foundation
 ///
 /// ### Appending from async code
 ///
-/// An `await`ed append (``append(contentsOf:)-7bbwk``, ``appendOnce(_:)``, the ``EventStore``
+/// An `await`ed append (``append(contentsOf:)-6y0ri``, ``appendOnce(_:)``, the ``EventStore``
 /// methods) does its file I/O on the log's own writer thread, never on Swift's cooperative
 /// pool: a slow disk holds that thread, not the process's tasks. Appends that arrive while the
 /// writer syncs wait together and share the next `write` and `fsync` (group commit), in the
@@ -197,7 +197,7 @@ public final class EventLog: Sendable {
     }
   }
 
-  /// The synchronous ``append(contentsOf:)-(_)``: validates, writes and syncs on the calling
+  /// The synchronous `append(contentsOf:)`: validates, writes and syncs on the calling
   /// thread.
   private func append(contentsOf envelopes: some Sequence<EventEnvelope>, parsingPayloads: Bool) throws {
     let lines = try checkedLines(envelopes, parsingPayloads: parsingPayloads)
