@@ -122,7 +122,8 @@
     /// refused by it for good and set aside in `refused.log`.
     ///
     /// It waits for the sending that ``run()`` or ``sendPending()`` does, and makes none itself:
-    /// with neither running, it waits until one is. It waits as long as the endpoint cannot be
+    /// with neither running, it waits until one is. It sees what another outbox object or
+    /// process sending from the same folder noted, within a second. It waits as long as the endpoint cannot be
     /// reached; cancel the task to stop waiting (it throws `CancellationError`).
     public func waitUntilSent() async throws {
       guard let published = try await log.endPosition() else { return }
@@ -135,13 +136,20 @@
       }
     }
 
-    /// Returns when the outbox has noted progress more than `saves` times, or the task is
-    /// cancelled.
+    /// Returns when the outbox has noted progress more than `saves` times, after a second (the
+    /// caller reads `outbox.sent` again: another process may send from the folder), or when the
+    /// task is cancelled.
     private func waitForProgress(after saves: Int) async {
       let id = progress.withLock { waiters in
         defer { waiters.nextID += 1 }
         return waiters.nextID
       }
+      let progress = progress
+      let timer = Task {
+        try? await Task.sleep(for: .seconds(1))
+        progress.withLock { $0.waiting.removeValue(forKey: id) }?.resume()
+      }
+      defer { timer.cancel() }
       await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
           let now = progress.withLock { waiters -> Bool in

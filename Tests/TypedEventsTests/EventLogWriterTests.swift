@@ -149,6 +149,43 @@ struct EventLogWriterTests {
     }
   }
 
+  @Test func anAppendOnceGroupedWithAPlainAppendOfItsEventStoresItOnce() async throws {
+    let disk = Disk(holding: true)
+    let log = EventLog(url: temporaryURL(), durability: .fsyncEachAppend, syncFile: disk.sync)
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    let first = try EventEnvelope(Tick(count: 0), id: "first", source: "/s")
+    let event = try EventEnvelope(Tick(count: 1), id: "e", source: "/s")
+    let holding = Task { try await log.append(first) }
+    while disk.enteredCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+    // Both wait for the held fsync, and are the next group, the plain append first.
+    let plain = Task { try await log.append(event) }
+    try await Task.sleep(for: .milliseconds(100))
+    let once = Task { try await log.appendOnce([event]) }
+    try await Task.sleep(for: .milliseconds(100))
+    for _ in 0..<4 { disk.hold?.signal() }
+    try await holding.value
+    try await plain.value
+    let answer = try await once.value
+    #expect(disk.syncCount == 2)
+    #expect(try log.read().envelopes.map(\.id) == ["first", "e"])
+    #expect(answer.map(\.wasStored) == [true])
+  }
+
+  @Test func theEndOfALogThatEndsWithABlankLineIsWhereReadingEnds() async throws {
+    let log = EventLog(url: temporaryURL())
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    #expect(try await log.endPosition() == .start)
+    try await log.append(Tick(count: 1))
+    let whole = try await log.read(after: nil, limit: 10).next
+    #expect(try await log.endPosition() == whole)
+    // A blank line after it (an edit by hand): no reader's position gets past it.
+    let handle = try FileHandle(forWritingTo: log.url)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data("\n".utf8))
+    try handle.close()
+    #expect(try await log.endPosition() == whole)
+  }
+
   @Test func theWriterThreadEndsWithTheLog() async throws {
     let url = temporaryURL()
     defer { try? FileManager.default.removeItem(at: url) }

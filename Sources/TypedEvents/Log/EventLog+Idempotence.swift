@@ -17,12 +17,14 @@ extension EventLog: IdempotentEventStore, ParsedPayloadsAppending {
   ///   refuses (nothing is written), ``EventLogError/io(path:reason:)`` when reading or writing
   ///   fails.
   public func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
-    try await submit(try checkedLines(envelopes, parsingPayloads: true), kind: .once)
+    guard !envelopes.isEmpty else { return [] }
+    return try await submit(try checkedLines(envelopes, parsingPayloads: true), kind: .once)
   }
 
   /// ``appendOnce(_:)`` without parsing each payload again (``ParsedPayloadsAppending``).
   package func appendOnce(parsedPayloads envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
-    try await submit(try checkedLines(envelopes, parsingPayloads: false), kind: .once)
+    guard !envelopes.isEmpty else { return [] }
+    return try await submit(try checkedLines(envelopes, parsingPayloads: false), kind: .once)
   }
 
   /// Reads the identities of the whole lines after those already indexed.

@@ -86,64 +86,89 @@ extension EventLog {
   }
 
   /// Writes one group of appends, on the writer thread: which envelopes of `once` appends are
-  /// new (against the file and against the group's earlier appends), one `write` of every new
-  /// line in the order the appends came, one `fsync`, then each append's answer.
+  /// new (against the file and against the group's earlier appends of either kind), one `write`
+  /// of every new line in the order the appends came, one `fsync`, then each append's answer.
+  ///
+  /// Answers are per append: a failure to read the index fails only the `once` appends, and
+  /// lines written and synced are answered as stored whatever happens after.
   func writeGroup(_ group: [PendingAppend]) {
-    let hasOnce = group.contains { $0.kind == .once }
-    let answers = identities.withLock { index -> Result<[[AppendedEnvelope<Position>]], any Error> in
-      do {
-        // The index is read from the file on the first `once` append, and kept current after.
-        if hasOnce {
+    let answers = identities.withLock { index -> [Result<[AppendedEnvelope<Position>], any Error>] in
+      // The index is read from the file on the first `once` append, and kept current after.
+      var indexFailure: (any Error)?
+      if group.contains(where: { $0.kind == .once }) {
+        do {
           try catchUp(&index)
           index.isBuilt = true
+        } catch {
+          indexFailure = error
+          index = IdentityIndex()  // read again, whole, by the next `once` append
         }
-        var lines = Data()
-        var written: [(line: Data, envelope: EventEnvelope)] = []
-        var storedNow: [[Bool]] = []
-        var appending = Set<EnvelopeIdentity>()
-        for append in group {
-          var stored: [Bool] = []
-          for (line, envelope) in append.lines {
-            let isNew: Bool
-            switch append.kind {
-            case .every: isNew = true
-            case .once:
-              let identity = EnvelopeIdentity(envelope)
-              isNew = index.positions[identity] == nil && appending.insert(identity).inserted
-            }
-            stored.append(isNew)
-            if isNew {
-              lines.append(line)
-              written.append((line.dropLast(), envelope))
-            }
+      }
+      var lines = Data()
+      var written: [(line: Data, envelope: EventEnvelope)] = []
+      var storedNow: [[Bool]?] = []
+      var appending = Set<EnvelopeIdentity>()
+      for append in group {
+        if append.kind == .once && indexFailure != nil {
+          storedNow.append(nil)
+          continue
+        }
+        var stored: [Bool] = []
+        for (line, envelope) in append.lines {
+          let identity = EnvelopeIdentity(envelope)
+          let isNew: Bool
+          switch append.kind {
+          case .every:
+            isNew = true
+            appending.insert(identity)
+          case .once: isNew = index.positions[identity] == nil && appending.insert(identity).inserted
           }
-          storedNow.append(stored)
+          stored.append(isNew)
+          if isNew {
+            lines.append(line)
+            written.append((line.dropLast(), envelope))
+          }
         }
-        if !lines.isEmpty { try writeLines(lines) }
-        if index.isBuilt { try catchUp(&index, recognizing: written) }
-        return .success(
-          try zip(group, storedNow).map { append, stored in
-            guard append.kind == .once else { return [] }
-            return try zip(append.lines, stored).map { (entry, isNew) in
-              guard let position = index.positions[EnvelopeIdentity(entry.envelope)] else {
-                throw EventLogError.malformed(
-                  "the envelope \(entry.envelope.id) was written but not read back from \(url.path)")
-              }
-              // The first copy of a pair appended now counts as new; a repeat of it, here or in
-              // a later append of the group, as stored.
-              return AppendedEnvelope(position: position, wasStored: !isNew)
-            }
-          })
+        storedNow.append(stored)
+      }
+      do {
+        // A `once` append that found its envelopes in the file still returns after an fsync:
+        // another writer may have written them without one yet.
+        if !lines.isEmpty {
+          try writeLines(lines)
+        } else if storedNow.contains(where: { $0 != nil }) {
+          try syncWritten()
+        }
       } catch {
-        return .failure(error)
+        return group.map { _ in .failure(error) }
+      }
+      if index.isBuilt {
+        do {
+          try catchUp(&index, recognizing: written)
+        } catch {
+          indexFailure = indexFailure ?? error
+          index = IdentityIndex()
+        }
+      }
+      return zip(group, storedNow).map { append, stored in
+        guard append.kind == .once else { return .success([]) }
+        guard let stored, index.isBuilt else {
+          return .failure(indexFailure ?? EventLogError.malformed("the log's index of identities could not be read"))
+        }
+        return Result {
+          try zip(append.lines, stored).map { (entry, isNew) in
+            guard let position = index.positions[EnvelopeIdentity(entry.envelope)] else {
+              throw EventLogError.malformed(
+                "the envelope \(entry.envelope.id) was written but not read back from \(url.path)")
+            }
+            // The first copy of a pair appended now counts as new; a repeat of it, here or in
+            // a later append of the group, as stored.
+            return AppendedEnvelope(position: position, wasStored: !isNew)
+          }
+        }
       }
     }
-    switch answers {
-    case .success(let answers):
-      wakeReaders()
-      for (append, answer) in zip(group, answers) { append.continuation.resume(returning: answer) }
-    case .failure(let error):
-      for append in group { append.continuation.resume(throwing: error) }
-    }
+    wakeReaders()
+    for (append, answer) in zip(group, answers) { append.continuation.resume(with: answer) }
   }
 }

@@ -236,6 +236,20 @@ public final class EventLog: Sendable {
     }
   }
 
+  /// Syncs what the file holds, as an append's `fsync` does, without writing: for an append
+  /// whose envelopes another writer wrote. Nothing to do for a file never written or without
+  /// `fsync`.
+  func syncWritten() throws {
+    guard durability == .fsyncEachAppend else { return }
+    try descriptor.withLock { descriptor in
+      if descriptor < 0 {
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        descriptor = try openForAppending()
+      }
+      if syncFile(descriptor) != 0 { throw failure("cannot fsync the log") }
+    }
+  }
+
   /// Opens the file for appending, creating it; a new file's directory entry is synced too, so
   /// that the file itself survives a crash.
   private func openForAppending() throws -> Int32 {
@@ -347,7 +361,8 @@ public final class EventLog: Sendable {
   /// How many lines more than its limit a filtered read looks at before it returns what it has.
   static let filteredReadMargin = 10_000
 
-  /// The file's size when it is empty or ends with a newline; nil when a line is unfinished.
+  /// The file's size when it is empty or its last line is whole; nil when a line is unfinished
+  /// or the file ends with a blank line.
   func sizeEndingInNewline() -> Int64? {
     let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return errno == ENOENT ? 0 : nil }
@@ -355,8 +370,14 @@ public final class EventLog: Sendable {
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { return nil }
     guard info.st_size > 0 else { return 0 }
-    var last: UInt8 = 0
-    return pread(descriptor, &last, 1, off_t(info.st_size - 1)) == 1 && last == 0x0A ? Int64(info.st_size) : nil
+    // The last two bytes: a newline after a line's last byte. A blank last line is not where a
+    // reader's next position comes to (lines are counted without blank ones): scan for it.
+    var last: [UInt8] = [0, 0]
+    let count = min(Int(info.st_size), 2)
+    guard pread(descriptor, &last, count, off_t(info.st_size) - off_t(count)) == count,
+      last[count - 1] == 0x0A, count == 2, last[0] != 0x0A
+    else { return nil }
+    return Int64(info.st_size)
   }
 
   /// Whether the file holds bytes after `position` and ends with a newline: a whole line that
