@@ -98,6 +98,24 @@ struct EventOutboxTests {
     }
   }
 
+  @Test func waitUntilSentSeesWhatAnotherOutboxOnTheFolderSent() async throws {
+    let log = try temporaryLog()
+    try await withServer(boardEndpoint(log)) { url in
+      let folder = temporaryFolder()
+      let waiting = try EventOutbox(folder: folder, source: "app/test", client: try boardClient(url))
+      let published = try await waiting.publish(NoteAdded(board: BoardID("b1"), text: "one", author: "me"))
+      let wait = Task { try await waiting.waitUntilSent() }
+      // Another object on the same folder, as another process would be, sends it.
+      let sender = try EventOutbox(folder: folder, source: "app/test", client: waiting.client)
+      #expect(try await sender.sendPending() == 1)
+      let clock = ContinuousClock()
+      let started = clock.now
+      try await wait.value
+      #expect(clock.now - started < .seconds(5))
+      #expect(try storedIDs(log) == [published.id])
+    }
+  }
+
   @Test func anEventRefusedForGoodIsSetAsideAndTheOthersGoOn() async throws {
     let log = try temporaryLog()
     try await withServer(boardEndpoint(log)) { url in
