@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import TestSupport
 import Testing
-import TypedEvents
+@_spi(Testing) import TypedEvents
 
 #if canImport(Glibc)
   import Glibc

@@ -24,7 +24,7 @@ struct PendingAppend: Sendable {
 /// The thread is the log's own, not one of Swift's cooperative pool: an `fsync` that takes a
 /// disk's whole latency holds it and no task. It starts with the first `await`ed append and ends
 /// when the log is released.
-package final class LogWriter: @unchecked Sendable {
+@_spi(Testing) public final class LogWriter: @unchecked Sendable {
   private let condition = NSCondition()
   // Guarded by `condition`.
   private var queue: [PendingAppend] = []

@@ -98,8 +98,8 @@ public final class EventLog: Sendable {
   let identities = Locked(IdentityIndex())
   /// Readers waiting in `waitForEnvelopes`, woken by this instance's appends.
   let appendWaiters = Locked(AppendWaiters())
-  /// The thread that writes and syncs `await`ed appends.
-  package let writer = LogWriter()
+  /// The thread that writes and syncs `await`ed appends. Not API: tests watch its lifetime.
+  @_spi(Testing) public let writer = LogWriter()
 
   /// Syncs the file's descriptor: `fsync`, or a test's stand-in for a slow disk.
   let syncFile: @Sendable (Int32) -> Int32
@@ -110,7 +110,8 @@ public final class EventLog: Sendable {
   }
 
   /// A log whose appends sync with `syncFile` instead of `fsync`: tests make a disk slow with it.
-  package init(url: URL, durability: Durability, syncFile: @escaping @Sendable (Int32) -> Int32) {
+  /// Not API: for the project's tests, which also run from a package of their own.
+  @_spi(Testing) public init(url: URL, durability: Durability, syncFile: @escaping @Sendable (Int32) -> Int32) {
     self.url = url
     self.durability = durability
     self.syncFile = syncFile
