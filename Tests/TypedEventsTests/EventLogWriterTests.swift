@@ -68,7 +68,7 @@ struct EventLogWriterTests {
     // Let the other appends reach the writer's queue.
     try await Task.sleep(for: .milliseconds(100))
 
-    // The fsync is held: the process's tasks still run, promptly.
+    // The fsync is held: the process's tasks still run.
     let clock = ContinuousClock()
     let started = clock.now
     let sum = await withTaskGroup(of: Int.self) { group in
@@ -81,8 +81,10 @@ struct EventLogWriterTests {
     try await appends.value
 
     #expect(sum == 20_100)
-    #expect(heldMeanwhile, "200 tasks could not run while one fsync was held")
-    #expect(elapsed < .seconds(2), "200 tasks took \(elapsed) while one fsync was held")
+    // They ran while the fsync was held (it waits up to 10 s): under the old code the appends'
+    // fsyncs held every pool thread, and no task ran until they timed out. No bound on their
+    // time: a sanitizer and the tests beside them make it vary.
+    #expect(heldMeanwhile, "200 tasks could not run while one fsync was held (they took \(elapsed))")
     // The first group's fsync (one append, or all eight when they queued before the writer
     // started), then at most one for those that waited for it.
     #expect((1...2).contains(disk.syncCount))
