@@ -48,6 +48,10 @@ struct EventLogWriterTests {
     var timedOut: Bool { lock.withLock { heldTooLong } }
   }
 
+  func lineCount(_ url: URL) throws -> Int {
+    try Data(contentsOf: url).count { $0 == UInt8(ascii: "\n") }
+  }
+
   func temporaryURL() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString).jsonl")
   }
@@ -65,8 +69,9 @@ struct EventLogWriterTests {
       }
     }
     while disk.enteredCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
-    // Let the other appends reach the writer's queue.
-    try await Task.sleep(for: .milliseconds(100))
+    // Wait for the other appends to reach the writer's queue: those the held group wrote plus
+    // those queued are all eight.
+    while try lineCount(log.url) + log.writer.queuedCount < 8 { try await Task.sleep(for: .milliseconds(1)) }
 
     // The fsync is held: the process's tasks still run.
     let clock = ContinuousClock()
@@ -161,9 +166,9 @@ struct EventLogWriterTests {
     while disk.enteredCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
     // Both wait for the held fsync, and are the next group, the plain append first.
     let plain = Task { try await log.append(event) }
-    try await Task.sleep(for: .milliseconds(100))
+    while log.writer.queuedCount < 1 { try await Task.sleep(for: .milliseconds(1)) }
     let once = Task { try await log.appendOnce([event]) }
-    try await Task.sleep(for: .milliseconds(100))
+    while log.writer.queuedCount < 2 { try await Task.sleep(for: .milliseconds(1)) }
     for _ in 0..<4 { disk.hold?.signal() }
     try await holding.value
     try await plain.value

@@ -55,6 +55,14 @@ struct PendingAppend: Sendable {
     }
   }
 
+  /// How many appends wait for the writer thread to take them: lets a test order its appends
+  /// into one group without guessing at timing.
+  @_spi(Testing) public var queuedCount: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return queue.count
+  }
+
   /// Ends the thread once the queue is empty.
   func stop() {
     condition.lock()
