@@ -122,7 +122,7 @@
   /// Serves `store` on 127.0.0.1:`port` until SIGTERM or SIGINT, with `services` (the store's
   /// own) run beside it.
   func serve<Store: IdempotentEventStore>(_ store: Store, port: Int, services: [any Service]) async throws {
-    var configuration = EventsEndpoint<Store, Role>.Configuration()
+    var configuration = EventsEndpointConfiguration()
     // The browser's page sends its token in the query.
     configuration.accessQueryParameters = ["access_token"]
     // The OpenAPI description that `eventgen openapi Schemas` wrote, at /events/openapi.json.

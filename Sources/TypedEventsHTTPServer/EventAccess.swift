@@ -17,7 +17,7 @@
     /// stream or a page would send, and for every event a POST carries, so it should be quick.
     public var authorize: @Sendable (Principal, EventPermission) -> Bool
     /// The name a principal's open streams are counted under, such as a user's id or a token's
-    /// subject: at most `EventsEndpoint.Configuration.maximumStreamsPerPrincipal` streams of one
+    /// subject: at most ``EventsEndpointConfiguration/maximumStreamsPerPrincipal`` streams of one
     /// name are open at once. Nil, the default, counts no principal's streams.
     public var streamOwner: (@Sendable (Principal) -> String)?
     /// At most what `principal` may read, as a filter the store applies where it reads: its

@@ -32,6 +32,9 @@
     public let catalog: EventCatalog
     /// Who may read and append what.
     public let access: EventAccess<Principal>
+    /// Limits and intervals: the one ``EventsEndpointConfiguration`` of every endpoint, whatever
+    /// its store and principal.
+    public typealias Configuration = EventsEndpointConfiguration
     /// Limits and intervals.
     public let configuration: Configuration
     let logger: Logger
@@ -107,7 +110,7 @@
       if let problem = parameterProblem(request) { return problem.response }
       let selection: Selection
       do {
-        selection = try Selection(request, principal: principal, access: access)
+        selection = try Selection(request, principal: principal, access: access, catalog: catalog)
       } catch let problem as EventProblem {
         return problem.response
       } catch {

@@ -28,8 +28,9 @@
       /// `type` parameters and `subject`.
       ///
       /// - Throws: ``EventProblem``: 400 for text that is no position of the store, 403 when the
-      ///   request names types and a subject and the principal may read none of them.
-      init(_ request: Request, principal: Principal, access: EventAccess<Principal>) throws {
+      ///   request names a subject and the principal may read none of the request's types about
+      ///   it: those named by `type`, or without `type`, every type of `catalog`.
+      init(_ request: Request, principal: Principal, access: EventAccess<Principal>, catalog: EventCatalog) throws {
         self.principal = principal
         self.authorize = access.authorize
         let token = request.headers[.lastEventID] ?? request.uri.queryParameters["after"].map(String.init)
@@ -46,12 +47,16 @@
         filter = EventReadFilter(types: types.isEmpty ? nil : Set(types), subject: subject)
         // What the principal may read at most, passed over in the store with the request's own.
         if let scope = access.readScope?(principal) { filter = filter.intersection(scope) }
-        if let subject, !types.isEmpty,
-          !types.contains(where: {
+        // One rule whether or not `type` is named: a subject the principal may read nothing
+        // about is refused before any event is read, never served as a silent, empty stream.
+        if let subject {
+          let asked = types.isEmpty ? catalog.eventNames : types
+          if !asked.contains(where: {
             access.authorize(principal, EventPermission(action: .read, type: $0, subject: subject))
-          })
-        {
-          throw EventProblem.forbidden("the principal may read none of the types \(types.sorted()) about \(subject)")
+          }) {
+            let what = types.isEmpty ? "no type of event" : "none of the types \(types.sorted())"
+            throw EventProblem.forbidden("the principal may read \(what) about \(subject)")
+          }
         }
       }
 

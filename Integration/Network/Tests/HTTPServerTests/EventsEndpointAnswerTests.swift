@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import BoardEvents
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Testing
 import TypedEvents
 import TypedEventsHTTPClient
@@ -187,8 +188,39 @@ struct EventsEndpointAnswerTests {
     }
   }
 
+  @Test func aSubjectThePrincipalMayReadNothingAboutIs403WithOrWithoutType() async throws {
+    let log = try logWithAnAdditionAndARemoval()
+    try await withServer(boardEndpoint(log)) { url in
+      // bob may read board b1 only: b2 is refused before anything is read, whether the request
+      // names a type or not, for a page, a stream and HEAD alike.
+      for query in ["?subject=b2", "?type=\(NoteAdded.eventName)&subject=b2"] {
+        for (accept, method) in [
+          (EventEnvelope.cloudEventBatchContentType, HTTPMethod.GET), ("text/event-stream", .GET),
+          ("text/event-stream", .HEAD),
+        ] {
+          let answer = try await send(request(url + query, method: method, token: "bob", headers: [("Accept", accept)]))
+          #expect(answer.status == 403, "\(method) \(accept) \(query): \(answer.body)")
+          if method == .GET { #expect(answer.problem == "forbidden", "\(accept) \(query)") }
+        }
+      }
+      // A subject it may read is served, with or without a type.
+      let own = try await send(
+        request(url + "?subject=b1", token: "bob", headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(own.status == 200, "\(own.body)")
+    }
+    // One type of the catalog it may read about the subject is enough, without `type`.
+    let removals = EventAccess<Reader>(
+      authenticate: boardAccess.authenticate,
+      authorize: { _, permission in permission.action == .read && permission.type == NoteRemoved.eventName })
+    let endpoint = EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: removals)
+    try await withServer(endpoint) { url in
+      let ids = try await pageIDs(url + "?subject=b1")
+      #expect(ids == ["removed"])
+    }
+  }
+
   @Test func theDefaultsAreThoseDocumented() {
-    let endpoint = EventsEndpoint<EventLog, Reader>.Configuration()
+    let endpoint = EventsEndpointConfiguration()
     #expect(endpoint.maximumBodySize == 1 << 20)
     #expect(endpoint.maximumBatchCount == 1_000)
     #expect(endpoint.defaultPageSize == 100)

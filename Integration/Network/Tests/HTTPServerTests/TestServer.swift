@@ -44,9 +44,9 @@ let boardAccess = EventAccess<Reader>(
 
 /// An endpoint serving `log` with the board events and `boardAccess`, configured by `configure`.
 func boardEndpoint(
-  _ log: EventLog, _ configure: (inout EventsEndpoint<EventLog, Reader>.Configuration) -> Void = { _ in }
+  _ log: EventLog, _ configure: (inout EventsEndpointConfiguration) -> Void = { _ in }
 ) -> EventsEndpoint<EventLog, Reader> {
-  var configuration = EventsEndpoint<EventLog, Reader>.Configuration()
+  var configuration = EventsEndpointConfiguration()
   configure(&configuration)
   return EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: boardAccess, configuration: configuration)
 }
