@@ -16,16 +16,23 @@
     ///   received, so no event is lost and none comes twice while the sequence runs.
     /// - **Across restarts**: the position is saved to `checkpoint` when the loop asks for an
     ///   event and none has arrived yet, and when the task is cancelled: the body has then
-    ///   finished with every event before it. A
-    ///   process that stops between two saves gets the events after the saved position again.
-    ///   Positions the endpoint sends without an event (past events it filtered out) are saved
-    ///   the same way.
+    ///   finished with every event before it. Positions the endpoint sends without an event
+    ///   (past events it filtered out) are saved the same way. In between, each event is noted
+    ///   as handled (``EventCheckpoint/noteHandled(_:)``) when the loop asks for the one after
+    ///   it. A process restarted after a crash goes on after the last event its
+    ///   `FileCheckpoint` noted: only the event the body had not finished comes again. After a
+    ///   crash of the machine, or with a checkpoint that keeps nothing between saves, the
+    ///   events after the last save come again.
     /// - **Skip and report**: an event that does not decode goes to `onSkipped`, and the
     ///   sequence goes on.
     ///
     /// It throws ``EventsClientError/refused(_:)`` when the endpoint refuses the stream for good
     /// (401, 403, a position it does not know, …) and the checkpoint's errors. Any other failure,
     /// a connection that drops or a 5xx answer, is retried.
+    ///
+    /// Each element is a ``Delivery``: the typed event, its envelope, and its position, the
+    /// token to save (in the app's own database, in the transaction that records what the
+    /// event changed) and to start from again with ``events(after:types:subject:)``.
     ///
     /// - Parameters:
     ///   - checkpoint: where the last run stopped; nil-valued to start at the store's beginning.
@@ -42,22 +49,61 @@
       return Events(client: self, checkpoint: checkpoint, streamURL: components?.url ?? url)
     }
 
+    /// Every event after `position`, a ``Delivery/position`` the app saved itself (nil: the
+    /// store's beginning), then new events as they come; as ``events(from:types:subject:)``,
+    /// with nothing saved for the app: it saves each delivery's position where it keeps its own
+    /// state.
+    ///
+    /// ```swift
+    /// for try await delivery in client.events(after: try database.savedPosition()) {
+    ///   try database.transaction { tx in
+    ///     try tx.apply(delivery.event)
+    ///     try tx.savePosition(delivery.position)  // with the change: exactly once
+    ///   }
+    /// }
+    /// ```
+    public func events(
+      after position: String?, types: [String] = [], subject: String? = nil
+    ) -> Events<MemoryCheckpoint<String>> {
+      events(from: MemoryCheckpoint(position), types: types, subject: subject)
+    }
+
+    /// Calls `handler` with every event after `checkpoint`, then with new events as they come,
+    /// until the task is cancelled (then it returns) or `handler` throws (then it throws); see
+    /// ``events(from:types:subject:)`` for what is guaranteed. An event counts as handled when
+    /// `handler` returns.
+    public func run<Checkpoint: EventCheckpoint>(
+      from checkpoint: Checkpoint, types: [String] = [], subject: String? = nil,
+      _ handler: (Delivery) async throws -> Void
+    ) async throws where Checkpoint.Position == String {
+      for try await delivery in events(from: checkpoint, types: types, subject: subject) {
+        try await handler(delivery)
+      }
+    }
+
     /// Publishes every event after `checkpoint` into `bus`, then new events as they come, as if
     /// they were published in this process, until the task is cancelled; see
     /// ``events(from:types:subject:)`` for what is guaranteed.
     ///
-    /// An event counts as handled when `publish` returns: that covers immediate subscribers only.
+    /// An event counts as handled when `publish` returns: that covers immediate subscribers
+    /// only, which find the event's envelope and position in `StoreDelivery.current` while it
+    /// is published. After a crash of the process the `FileCheckpoint` goes on after the last
+    /// event published, so only the one being published when the process died comes again.
     public func run<Checkpoint: EventCheckpoint>(
       from checkpoint: Checkpoint, types: [String] = [], subject: String? = nil, into bus: some EventPublishing
     ) async throws where Checkpoint.Position == String {
-      for try await (event, _) in events(from: checkpoint, types: types, subject: subject) {
-        bus.publish(event)
+      try await run(from: checkpoint, types: types, subject: subject) { delivery in
+        delivery.withStoreDelivery { bus.publish(delivery.event) }
       }
     }
 
+    /// One event the endpoint sent: the typed event, its envelope, and its position, the token
+    /// to go on after it.
+    public typealias Delivery = StoredEvent<String>
+
     /// The events of an endpoint after a checkpoint; see ``EventsClient/events(from:types:subject:)``.
     public struct Events<Checkpoint: EventCheckpoint>: AsyncSequence, Sendable where Checkpoint.Position == String {
-      public typealias Element = (event: any Event, envelope: EventEnvelope)
+      public typealias Element = Delivery
 
       let client: EventsClient
       let checkpoint: Checkpoint
@@ -74,6 +120,8 @@
         /// The position of the last event handed out, or that the endpoint moved to.
         var position: String?
         var saved: String?
+        /// The position of the last event handed out, until it is noted as handled.
+        var handedOut: String?
         var connection: Connection?
         var backoff: Backoff
         /// The reconnection time the endpoint last asked for (its `retry` field): the shortest
@@ -93,6 +141,11 @@
             position = try await events.checkpoint.load()
             saved = position
             loaded = true
+          }
+          // The loop asks for the next event: it is done with the last one.
+          if let done = handedOut {
+            handedOut = nil
+            try await events.checkpoint.noteHandled(done)
           }
           reading: while !Task.isCancelled {
             if connection?.hasParsedFrames != true { try await save() }
@@ -133,7 +186,12 @@
                 continue reading
               }
               do {
-                return (try envelope.decode(using: client.catalog), envelope)
+                // The endpoint gives every event an id; a frame of another server without one
+                // has the position before it, and nothing new to note.
+                let delivery = Delivery(
+                  event: try envelope.decode(using: client.catalog), envelope: envelope, position: position ?? "")
+                handedOut = position
+                return delivery
               } catch {
                 client.onSkipped(Skipped(envelope: envelope, reason: "\(error)"))
               }
@@ -182,7 +240,7 @@
       init(client: EventsClient, url: URL, after position: String?) async throws {
         var request = try await client.request(url)
         request.headers.replaceOrAdd(name: "Accept", value: "text/event-stream")
-        if let position { request.headers.replaceOrAdd(name: "Last-Event-ID", value: position) }
+        if let position, !position.isEmpty { request.headers.replaceOrAdd(name: "Last-Event-ID", value: position) }
         // AsyncHTTPClient's timeout bounds the wait for the answer's head; the body then streams
         // without a deadline.
         let response = try await client.httpClient.execute(request, timeout: .init(client.configuration.requestTimeout))

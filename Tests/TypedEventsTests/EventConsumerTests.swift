@@ -47,42 +47,121 @@ struct EventConsumerTests {
     }
   }
 
-  @Test func aHandlerThatThrowsGetsItsBatchAgainOnTheNextRun() async throws {
+  /// A checkpoint that keeps nothing between saves: the protocol's default `noteHandled`.
+  struct SavesOnly<Position: Hashable & Sendable & Codable>: EventCheckpoint {
+    let file: FileCheckpoint<Position>
+    func load() async throws -> Position? { try await file.load() }
+    func save(_ position: Position) async throws { try await file.save(position) }
+  }
+
+  struct Failure: Error {}
+
+  /// Runs a consumer whose handler throws at Tick 4, then a second run of three events.
+  func throwAtFourThenRunAgain(
+    _ log: EventLog, _ checkpoint: some EventCheckpoint<EventLog.Position>
+  ) async throws -> (first: [Int], second: [(Int, String)]) {
+    try await log.append(contentsOf: (1...5).map { try EventEnvelope(Tick(count: $0)) })
+    let consumer = EventConsumer(store: log, catalog: catalog, batchSize: 2, pollInterval: .milliseconds(50))
+    var first: [Int] = []
+    await #expect(throws: Failure.self) {
+      try await consumer.run(from: checkpoint) { delivery in
+        first.append((delivery.event as? Tick)?.count ?? -1)
+        if first.last == 4 { throw Failure() }
+      }
+    }
+    var second: [(Int, String)] = []
+    for try await delivery in consumer.events(from: checkpoint) {
+      second.append(((delivery.event as? Tick)?.count ?? -1, delivery.envelope.id))
+      if second.count == 3 || second.last?.0 == 5 { break }
+    }
+    return (first, second)
+  }
+
+  @Test func aHandlerThatThrowsGetsItsEventAgainOnTheNextRunAndNoEventItHandled() async throws {
     try await withStore { log, checkpoint in
-      try await log.append(contentsOf: (1...5).map { try EventEnvelope(Tick(count: $0)) })
-      let consumer = EventConsumer(store: log, catalog: catalog, batchSize: 2, pollInterval: .milliseconds(50))
-      struct Failure: Error {}
-      var first: [Int] = []
-      await #expect(throws: Failure.self) {
-        try await consumer.run(from: checkpoint) { event, _ in
-          first.append((event as? Tick)?.count ?? -1)
-          if first.last == 4 { throw Failure() }
-        }
-      }
+      let (first, second) = try await throwAtFourThenRunAgain(log, checkpoint)
       #expect(first == [1, 2, 3, 4])
-      // Batches [1, 2] and [3, 4]: only the first was checkpointed, so 3 and 4 come again.
-      var second: [(Int, String)] = []
-      let secondRun = Task {
-        var seen: [(Int, String)] = []
-        for try await (event, envelope) in consumer.events(from: checkpoint) {
-          seen.append(((event as? Tick)?.count ?? -1, envelope.id))
-          if seen.count == 3 { break }
-        }
-        return seen
-      }
-      second = try await secondRun.value
-      #expect(second.map(\.0) == [3, 4, 5])
+      // Batches [1, 2] and [3, 4]: the first was saved, 3 noted as handled, 4 was not handled.
+      #expect(second.map(\.0) == [4, 5])
       let ids = try log.read().envelopes.map(\.id)
-      #expect(second.map(\.1) == Array(ids[2...]))  // the same envelopes, recognisable by id
+      #expect(second.map(\.1) == Array(ids[3...]))
     }
   }
 
-  @Test func aLoopThatLeavesEarlySavesNothingForItsBatch() async throws {
+  @Test func withACheckpointThatKeepsNothingBetweenSavesTheBatchComesAgain() async throws {
+    try await withStore { log, checkpoint in
+      let (first, second) = try await throwAtFourThenRunAgain(log, SavesOnly(file: checkpoint))
+      #expect(first == [1, 2, 3, 4])
+      // Only the first batch was saved, so 3 and 4 come again, recognisable by id.
+      #expect(second.map(\.0) == [3, 4, 5])
+      let ids = try log.read().envelopes.map(\.id)
+      #expect(second.map(\.1) == Array(ids[2...]))
+    }
+  }
+
+  @Test func aLoopThatLeavesEarlyGetsItsLastEventAgain() async throws {
     try await withStore { log, checkpoint in
       try await log.append(contentsOf: (1...4).map { try EventEnvelope(Tick(count: $0)) })
       let consumer = EventConsumer(store: log, catalog: catalog, batchSize: 10)
       for try await _ in consumer.events(from: checkpoint) { break }
       #expect(try await checkpoint.load() == nil)
+      // The loop asked for the second event, so it was done with the first: that is noted.
+      var positions: [EventLog.Position] = []
+      for try await delivery in consumer.events(from: checkpoint) {
+        positions.append(delivery.position)
+        if positions.count == 2 { break }
+      }
+      #expect(try await checkpoint.load() == positions.first)
+      var next: [Int] = []
+      for try await delivery in consumer.events(from: checkpoint) {
+        next.append((delivery.event as? Tick)?.count ?? -1)
+        break
+      }
+      #expect(next == [2])
+    }
+  }
+
+  @Test func runIntoABusShowsImmediateSubscribersTheEnvelopeAndPosition() async throws {
+    try await withStore { log, checkpoint in
+      try await log.append(contentsOf: (1...3).map { try EventEnvelope(Tick(count: $0), id: "t\($0)") })
+      let bus = EventBus()
+      let immediate = Collected<String>()
+      let queued = Collected<Bool>()
+      let subscriptions = [
+        bus.subscribe(Tick.self) { _ in
+          let delivery = StoreDelivery.current
+          immediate.append("\(delivery?.envelope.id ?? "-") \(delivery?.position as? EventLog.Position == nil)")
+        },
+        bus.subscribe(Tick.self, delivery: .queue(DispatchQueue(label: "queued"))) { _ in
+          queued.append(StoreDelivery.current == nil)
+        },
+      ]
+      let consumer = EventConsumer(store: log, catalog: catalog, pollInterval: .milliseconds(50))
+      let running = Task { try await consumer.run(from: checkpoint, into: bus) }
+      try await eventually { immediate.all.count == 3 && queued.all.count == 3 }
+      running.cancel()
+      try await running.value
+      #expect(immediate.all == ["t1 false", "t2 false", "t3 false"])
+      // Queued subscribers run in another task: they see none.
+      #expect(queued.all == [true, true, true])
+      // Published by the process itself: none either.
+      bus.publish(Tick(count: 9))
+      #expect(immediate.all.last == "- true")
+      let positions = try await log.read(after: nil, limit: 10).envelopes.map(\.position)
+      let seen = Collected<EventLog.Position>()
+      let one = bus.subscribe(Tick.self) { _ in
+        if let position = StoreDelivery.current?.position as? EventLog.Position { seen.append(position) }
+      }
+      // A handler of one's own publishes with the same context.
+      struct Done: Error {}
+      await #expect(throws: Done.self) {
+        try await consumer.run(from: MemoryCheckpoint<EventLog.Position>()) { delivery in
+          delivery.withStoreDelivery { bus.publish(delivery.event) }
+          if delivery.position == positions.last { throw Done() }
+        }
+      }
+      withExtendedLifetime((subscriptions, one)) {}
+      #expect(seen.all == positions)
     }
   }
 
@@ -98,8 +177,8 @@ struct EventConsumerTests {
       let consumer = EventConsumer(
         store: log, catalog: EventCatalog([Tick.self]), onSkipped: { skipped.append($0.description) })
       var delivered: [Int] = []
-      for try await (event, _) in consumer.events(from: checkpoint) {
-        delivered.append((event as? Tick)?.count ?? -1)
+      for try await delivery in consumer.events(from: checkpoint) {
+        delivered.append((delivery.event as? Tick)?.count ?? -1)
         if delivered.count == 2 { break }
       }
       #expect(delivered == [1, 3])
@@ -125,10 +204,10 @@ struct EventConsumerTests {
       dup2(output.fileDescriptor, FileHandle.standardError.fileDescriptor)
       var delivered: [Int] = []
       do {
-        for try await (event, _) in EventConsumer(store: log, catalog: EventCatalog([Tick.self])).events(
+        for try await delivery in EventConsumer(store: log, catalog: EventCatalog([Tick.self])).events(
           from: checkpoint)
         {
-          delivered.append((event as? Tick)?.count ?? -1)
+          delivered.append((delivery.event as? Tick)?.count ?? -1)
           break
         }
       } catch {
@@ -159,8 +238,8 @@ struct EventConsumerTests {
       let received = Collected<Int>()
       let consumer = EventConsumer(store: log, catalog: catalog, pollInterval: .milliseconds(50))
       let running = Task {
-        for try await (event, _) in consumer.events(from: checkpoint) {
-          received.append((event as? Tick)?.count ?? -1)
+        for try await delivery in consumer.events(from: checkpoint) {
+          received.append((delivery.event as? Tick)?.count ?? -1)
         }
       }
       try await eventually { received.all.count == 1 }
@@ -173,6 +252,44 @@ struct EventConsumerTests {
       try await running.value
       #expect(received.all == [1, 2])
     }
+  }
+
+  @Test func aHandledEventIsLoadedOnlyWhileItFollowsTheSavedPosition() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("handled-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = folder.appendingPathComponent("checkpoint.json")
+    let checkpoint = FileCheckpoint<EventLog.Position>(url: url)
+    try await checkpoint.save(EventLog.Position(offset: 10))
+    try await checkpoint.noteHandled(EventLog.Position(offset: 20))
+    try await checkpoint.noteHandled(EventLog.Position(offset: 30))
+    // A new object, as after a crash of the process: the last handled event.
+    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 30))
+    // A save after it makes the record stale.
+    try await checkpoint.save(EventLog.Position(offset: 25))
+    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 25))
+    // A record cut short (a crash of the machine) is passed over.
+    try await checkpoint.noteHandled(EventLog.Position(offset: 40))
+    let handled = folder.appendingPathComponent(".checkpoint.json.handled")
+    let record = try Data(contentsOf: handled)
+    try record.prefix(record.count - 3).write(to: handled)
+    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 25))
+    try Data().write(to: handled)
+    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 25))
+    // A checkpoint deleted to start over: the record names a save that is gone.
+    try await checkpoint.noteHandled(EventLog.Position(offset: 50))
+    try FileManager.default.removeItem(at: url)
+    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == nil)
+  }
+
+  @Test func aMemoryCheckpointStartsWhereItIsToldAndKeepsWhatIsSaved() async throws {
+    let checkpoint = MemoryCheckpoint(EventLog.Position(offset: 7))
+    #expect(try await checkpoint.load() == EventLog.Position(offset: 7))
+    try await checkpoint.noteHandled(EventLog.Position(offset: 9))
+    #expect(try await checkpoint.load() == EventLog.Position(offset: 9))
+    try await checkpoint.save(EventLog.Position(offset: 12))
+    #expect(try await checkpoint.load() == EventLog.Position(offset: 12))
+    #expect(try await MemoryCheckpoint<EventLog.Position>().load() == nil)
   }
 
   @Test func aCheckpointSurvivesANewInstanceAndRefusesAFileThatIsNotOne() async throws {

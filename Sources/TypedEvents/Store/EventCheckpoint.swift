@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Where a consumer stopped reading a store, kept across restarts.
-public protocol EventCheckpoint: Sendable {
+public protocol EventCheckpoint<Position>: Sendable {
   /// The type of position saved: the store's.
   associatedtype Position: Hashable & Sendable & Codable
 
@@ -14,19 +14,69 @@ public protocol EventCheckpoint: Sendable {
 
   /// Saves `position`; once this returns, ``load()`` gives it back, also after a crash.
   func save(_ position: Position) async throws
+
+  /// Records, between two ``save(_:)``s, that the event at `position` has been handled, as
+  /// cheaply as the checkpoint can: a reader calls it after every event, so it must not wait
+  /// for a disk. A later ``load()`` gives `position` back when the record survived, so that a
+  /// reader restarted after a crash does not deliver that event again.
+  ///
+  /// The default keeps nothing: a reader then delivers again, after a crash, what was handled
+  /// since the last save. ``FileCheckpoint`` keeps it across a crash of the process, not of
+  /// the machine.
+  func noteHandled(_ position: Position) async throws
+}
+
+extension EventCheckpoint {
+  /// Keeps nothing: see ``EventCheckpoint/noteHandled(_:)``.
+  public func noteHandled(_ position: Position) async throws {}
 }
 
 /// A checkpoint in a small JSON file, replaced atomically and synced on every save.
+///
+/// Between saves, ``noteHandled(_:)`` writes the position of each handled event to a second
+/// file beside it (`.NAME.handled`), without syncing it: it survives a crash of the process,
+/// which is the usual crash, and ``load()`` gives it back when it goes on from the saved
+/// position; after a crash of the machine it may be lost, and the events since the last save
+/// come again. To start over, delete both files.
 public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: EventCheckpoint {
   /// The checkpoint file.
   public let url: URL
+  /// The file of the last event handled since the last save.
+  let handledURL: URL
+  /// The position in the checkpoint file as this object last read or wrote it: `.some(nil)`
+  /// for no file, nil before it has looked.
+  private let saved = Locked<Position??>(nil)
+
+  /// What ``noteHandled(_:)`` writes: valid only while the checkpoint file holds `after`.
+  private struct Handled: Codable {
+    var after: Position?
+    var position: Position
+  }
 
   /// A checkpoint in the file at `url`, created on the first save.
   public init(url: URL) {
     self.url = url
+    handledURL = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).handled")
   }
 
+  /// The position of the last event handled: the one ``noteHandled(_:)`` recorded after the
+  /// saved position when that record survived, else the saved position; nil before the first
+  /// save.
   public func load() async throws -> Position? {
+    let position = try loadSaved()
+    saved.withLock { $0 = .some(position) }
+    // A record of a later handled event is used only if it was made after this very save; a
+    // torn or stale record (a crash of the machine, a checkpoint replaced by hand) is not.
+    if let data = try? Data(contentsOf: handledURL), (try? StrictJSON.check(data)) != nil,
+      let handled = try? JSONDecoder().decode(Handled.self, from: data), handled.after == position
+    {
+      return handled.position
+    }
+    return position
+  }
+
+  /// The position in the checkpoint file.
+  private func loadSaved() throws -> Position? {
     guard let data = try? Data(contentsOf: url) else { return nil }
     do {
       try StrictJSON.check(data)
@@ -34,6 +84,26 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
     } catch {
       throw EventLogError.malformed("\(url.path): not a checkpoint: \(error)")
     }
+  }
+
+  /// Writes `position` to the file beside the checkpoint, replacing what it held, without
+  /// syncing: one `write` the kernel keeps if the process dies after it.
+  public func noteHandled(_ position: Position) async throws {
+    let after: Position?
+    if let known = saved.withLock({ $0 }) {
+      after = known
+    } else {
+      after = try loadSaved()
+      saved.withLock { $0 = .some(after) }
+    }
+    let data = try JSONEncoder().encode(Handled(after: after, position: position))
+    // Truncated and written in one go: a process that dies between the two leaves an empty
+    // file, which `load()` ignores.
+    let descriptor = open(handledURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw failure("cannot write \(handledURL.path)") }
+    defer { close(descriptor) }
+    let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    guard written == data.count else { throw failure("cannot write \(handledURL.path)") }
   }
 
   public func save(_ position: Position) async throws {
@@ -56,6 +126,8 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
       _ = fsync(directory)
       close(directory)
     }
+    // The record of handled events now names an older save, so `load()` passes over it.
+    saved.withLock { $0 = .some(position) }
   }
 
   private func failure(_ what: String) -> EventLogError {

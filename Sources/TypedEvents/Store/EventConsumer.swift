@@ -7,8 +7,12 @@ import Foundation
 ///
 /// - **Order**: events reach the handler one at a time, in the store's order.
 /// - **At least once**: the checkpoint is saved after the handler has returned for every event
-///   of a batch. After a crash the events of the batch that was not checkpointed come again;
-///   ``EventEnvelope/id`` tells a handler that it has seen one.
+///   of a batch, and ``EventCheckpoint/noteHandled(_:)`` records each event in between. After a
+///   crash of the process, a ``FileCheckpoint`` gives back the last event handled, and only the
+///   event whose handling the crash cut short comes again; after a crash of the machine, or
+///   with a checkpoint that keeps nothing between saves, the events since the last save come
+///   again. ``EventEnvelope/id`` tells a handler that it has seen one; ``StoredEvent/position``
+///   is what to save with its own state to see none.
 /// - **Skip and report**: an envelope that does not decode (a wire name the catalog does not
 ///   know, a newer version unless accepted, a payload of another shape) goes to `onSkipped`
 ///   and the consumer goes on; blue/green deploys run two versions at once.
@@ -71,12 +75,13 @@ public struct EventConsumer<Store: EventStore>: Sendable {
 
   /// Calls `handler` with every event after `checkpoint`, then with new events as they are
   /// appended, until the task is cancelled (then it returns) or `handler` throws (then it
-  /// throws). The checkpoint is saved once `handler` has returned for every event of a batch.
+  /// throws). The checkpoint is saved once `handler` has returned for every event of a batch,
+  /// and each event is noted as handled once `handler` has returned for it.
   public func run<Checkpoint: EventCheckpoint>(
-    from checkpoint: Checkpoint, _ handler: (any Event, EventEnvelope) async throws -> Void
+    from checkpoint: Checkpoint, _ handler: (StoredEvent<Store.Position>) async throws -> Void
   ) async throws where Checkpoint.Position == Store.Position {
-    for try await (event, envelope) in events(from: checkpoint) {
-      try await handler(event, envelope)
+    for try await delivery in events(from: checkpoint) {
+      try await handler(delivery)
     }
   }
 
@@ -85,19 +90,24 @@ public struct EventConsumer<Store: EventStore>: Sendable {
   ///
   /// An event counts as handled when `publish` returns: that covers immediate subscribers only.
   /// Queued, main-actor and stream subscribers receive it later, and a crash before they run
-  /// loses it for them; subscribe with `.immediate` where at-least-once matters.
+  /// loses it for them; subscribe with `.immediate` where at-least-once matters. Immediate
+  /// subscribers find the event's envelope and position in ``StoreDelivery/current``.
   public func run<Checkpoint: EventCheckpoint>(
     from checkpoint: Checkpoint, into bus: some EventPublishing
   ) async throws where Checkpoint.Position == Store.Position {
-    try await run(from: checkpoint) { event, _ in bus.publish(event) }
+    try await run(from: checkpoint) { delivery in
+      delivery.withStoreDelivery { bus.publish(delivery.event) }
+    }
   }
 
   /// Every event after `checkpoint`, then new events as they are appended, as an asynchronous
   /// sequence that ends when the task is cancelled.
   ///
   /// The checkpoint is saved when the loop asks for the event after the last of a batch: the
-  /// body has then finished with every event of the batch. A loop that leaves early saves
-  /// nothing for the batch it was in, which the next run delivers again.
+  /// body has then finished with every event of the batch. Each event is noted as handled
+  /// (``EventCheckpoint/noteHandled(_:)``) when the loop asks for the one after it. A loop that
+  /// leaves early has its last event delivered again by the next run, and, with a checkpoint
+  /// that keeps nothing between saves, the batch it was in.
   public func events<Checkpoint: EventCheckpoint>(from checkpoint: Checkpoint) -> Events<Checkpoint>
   where Checkpoint.Position == Store.Position {
     Events(consumer: self, checkpoint: checkpoint)
@@ -105,7 +115,7 @@ public struct EventConsumer<Store: EventStore>: Sendable {
 
   /// The events of a store after a checkpoint; see ``EventConsumer/events(from:)``.
   public struct Events<Checkpoint: EventCheckpoint>: AsyncSequence where Checkpoint.Position == Store.Position {
-    public typealias Element = (event: any Event, envelope: EventEnvelope)
+    public typealias Element = StoredEvent<Store.Position>
 
     let consumer: EventConsumer
     let checkpoint: Checkpoint
@@ -122,11 +132,22 @@ public struct EventConsumer<Store: EventStore>: Sendable {
       var position: Store.Position?
       var pending: [Element] = []
       var batchEnd: Store.Position?
+      /// The position of the last event handed out, until it is noted as handled.
+      var handedOut: Store.Position?
 
       public mutating func next() async throws -> Element? {
         if !loaded {
           position = try await checkpoint.load()
           loaded = true
+        }
+        // The loop asks for the next event: it is done with the last one.
+        if let done = handedOut {
+          handedOut = nil
+          if pending.isEmpty && batchEnd == done {
+            // The batch's last event: the save below covers it.
+          } else {
+            try await checkpoint.noteHandled(done)
+          }
         }
         while pending.isEmpty {
           // Every event of the last batch has been handed out and its body has finished.
@@ -142,7 +163,7 @@ public struct EventConsumer<Store: EventStore>: Sendable {
             do {
               let event = try stored.envelope.decode(
                 using: consumer.catalog, acceptingNewerVersions: consumer.acceptingNewerVersions)
-              pending.append((event, stored.envelope))
+              pending.append(StoredEvent(event: event, envelope: stored.envelope, position: stored.position))
             } catch {
               consumer.onSkipped(Skipped(envelope: stored.envelope, reason: "\(error)"))
             }
@@ -156,7 +177,9 @@ public struct EventConsumer<Store: EventStore>: Sendable {
             }
           }
         }
-        return pending.removeFirst()
+        let delivery = pending.removeFirst()
+        handedOut = delivery.position
+        return delivery
       }
     }
   }

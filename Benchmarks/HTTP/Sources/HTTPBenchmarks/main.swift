@@ -624,13 +624,6 @@ func withPostgresStore<R: Sendable>(
 
 // MARK: Latency
 
-/// A checkpoint in memory: the benchmark's client starts from the beginning every time.
-final class MemoryCheckpoint: EventCheckpoint {
-  private let position = NIOLockedValueBox<String?>(nil)
-  func load() async throws -> String? { position.withLockedValue { $0 } }
-  func save(_ position: String) async throws { self.position.withLockedValue { $0 = position } }
-}
-
 /// Appends `probes` events one at a time, 10 ms apart, while an `EventsClient` runs into a bus;
 /// returns each event's time from the start of its append to its delivery on the bus.
 func appendToBusLatencies(probes: Int) async throws -> [Duration] {
@@ -648,7 +641,7 @@ func appendToBusLatencies(probes: Int) async throws -> [Duration] {
   try await withServer(router, services: [endpoint]) { port in
     guard let url = URL(string: "http://127.0.0.1:\(port)/events") else { throw BenchmarkError("no URL") }
     let client = EventsClient(url: url, catalog: catalog)
-    let running = Task { try await client.run(from: MemoryCheckpoint(), into: bus) }
+    let running = Task { try await client.run(from: MemoryCheckpoint<String>(), into: bus) }
     defer { running.cancel() }
     // One event first, so that the stream is open and caught up before the probes.
     try await log.append(try EventEnvelope(Tick(index: -1), source: "/bench"))

@@ -41,8 +41,8 @@ struct EventsClientRecoveryTests {
       let checkpoint = temporaryCheckpoint()
       let reader = Task {
         var handled: [String] = []
-        for try await (_, envelope) in client.events(from: checkpoint) {
-          handled.append(envelope.id)
+        for try await delivery in client.events(from: checkpoint) {
+          handled.append(delivery.envelope.id)
           // Done with the third: cancelled before asking for the fourth, which has arrived.
           if handled.count == 3 { withUnsafeCurrentTask { $0?.cancel() } }
         }
@@ -54,7 +54,7 @@ struct EventsClientRecoveryTests {
       #expect(try await checkpoint.load() == third.headers.first(name: "Last-Event-ID"))
       // A new run resumes after the third.
       let resumed = Task { () -> String? in
-        for try await (_, envelope) in client.events(from: checkpoint) { return envelope.id }
+        for try await delivery in client.events(from: checkpoint) { return delivery.envelope.id }
         return nil
       }
       #expect(try await resumed.value == "n-3")

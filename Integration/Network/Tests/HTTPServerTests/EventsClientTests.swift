@@ -74,7 +74,7 @@ struct EventsClientTests {
       let client = try boardClient(url)
       let checkpoint = temporaryCheckpoint()
 
-      var first: [(event: any Event, envelope: EventEnvelope)] = []
+      var first: [EventsClient.Delivery] = []
       for try await received in client.events(from: checkpoint) {
         first.append(received)
         if first.count == 12 { break }
@@ -82,16 +82,23 @@ struct EventsClientTests {
       #expect(first.map(\.envelope.id) == Array(ids[..<12]))
       #expect(first.allSatisfy { $0.event is NoteAdded })
 
-      // A run that stops early saved at most what it had finished with: the next run starts at
-      // or before the 13th event, with no gap and in order.
+      // Each delivery's position is its own, and a stream started after one goes on from it.
+      #expect(Set(first.map(\.position)).count == 12)
+      for try await delivery in client.events(after: first[5].position) {
+        #expect(delivery.envelope.id == "note-6")
+        break
+      }
+
+      // A run that stops early noted as handled every event it asked past: the next run starts
+      // at the 12th event, the one the loop had not finished, with no gap and in order.
       let received = Received()
       let second = Task {
-        for try await (_, envelope) in client.events(from: checkpoint) { received.append(envelope.id) }
+        for try await delivery in client.events(from: checkpoint) { received.append(delivery.envelope.id) }
       }
       try await eventually("the second run reaches the end") { received.texts.last == "note-24" }
       let firstID = try #require(received.texts.first)
       let start = try #require(ids.firstIndex(of: firstID))
-      #expect(start <= 12)
+      #expect(start == 11)
       #expect(received.texts == Array(ids[start...]))
 
       // Waiting for more, it has saved the end (the position a page of everything ends at): a
@@ -102,8 +109,8 @@ struct EventsClientTests {
       try await eventually("the end is saved") { try await checkpoint.load() == end }
       second.cancel()
       try await log.append(try EventEnvelope(NoteAdded(board: BoardID("b1"), text: "x", author: "a"), id: "note-25"))
-      for try await (_, envelope) in client.events(from: checkpoint) {
-        #expect(envelope.id == "note-25")
+      for try await delivery in client.events(from: checkpoint) {
+        #expect(delivery.envelope.id == "note-25")
         break
       }
     }
@@ -116,10 +123,10 @@ struct EventsClientTests {
       try await log.append(try EventEnvelope(NoteRemoved(board: BoardID("b1"), index: 0)))
       let client = try boardClient(url)
       var notes: [String] = []
-      for try await (event, _) in client.events(
+      for try await delivery in client.events(
         from: temporaryCheckpoint(), types: [NoteAdded.eventName], subject: "b1")
       {
-        notes.append(try #require(event as? NoteAdded).board.rawValue)
+        notes.append(try #require(delivery.event as? NoteAdded).board.rawValue)
         if notes.count == 2 { break }
       }
       #expect(notes == ["b1", "b1"])
@@ -136,8 +143,8 @@ struct EventsClientTests {
         url: try #require(URL(string: url)), catalog: EventCatalog([NoteRemoved.self]),
         headers: { ["Authorization": "Bearer alice"] },
         onSkipped: { skipped.append("\($0.envelope?.id ?? "-"): \($0.reason)") })
-      for try await (event, _) in client.events(from: temporaryCheckpoint()) {
-        #expect((event as? NoteRemoved)?.index == 1)
+      for try await delivery in client.events(from: temporaryCheckpoint()) {
+        #expect((delivery.event as? NoteRemoved)?.index == 1)
         break
       }
       #expect(skipped.texts.count == 2)
@@ -177,7 +184,7 @@ struct EventsClientTests {
       try await postNotes(url, ids: 0..<10, board: "b1")
       let client = try boardClient(url)
       reader = Task {
-        for try await (_, envelope) in client.events(from: temporaryCheckpoint()) { received.append(envelope.id) }
+        for try await delivery in client.events(from: temporaryCheckpoint()) { received.append(delivery.envelope.id) }
       }
       try await eventually("the first 10 arrive") { received.texts.count == 10 }
     }

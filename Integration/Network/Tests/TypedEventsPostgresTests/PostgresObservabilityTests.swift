@@ -181,8 +181,10 @@
       try await log.append(envelope)
       let consumer = EventConsumer(store: log, catalog: GeneratedEvents.catalog)
       let checkpoint = FileCheckpoint<EventLog.Position>(url: folder.appendingPathComponent("checkpoint"))
-      for try await (_, read) in consumer.events(from: checkpoint) {
-        #expect(read.traceContext(instrument: propagator)[W3CPropagator.Key.self] == context[W3CPropagator.Key.self])
+      for try await delivery in consumer.events(from: checkpoint) {
+        #expect(
+          delivery.envelope.traceContext(instrument: propagator)[W3CPropagator.Key.self]
+            == context[W3CPropagator.Key.self])
         break
       }
     }
