@@ -118,6 +118,41 @@
       }
     }
 
+    @Test func aReaderKilledMidStreamAndRestartedGetsAgainOnlyTheEventItWasPublishing() async throws {
+      try await withStore { store in
+        let folder = try Self.processFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (server, url) = try await Self.httpServer(store)
+        try await Self.appendBoxes(store, 0..<2_000)
+        let checkpoint = folder.appendingPathComponent("reader.checkpoint").path
+        func reader() throws -> ExampleProcess {
+          try ExampleProcess(["reader", url, checkpoint], schema: store.schema, executable: "events-http-example")
+        }
+        // Killed while it catches up: between two saves of its checkpoint, mid-burst.
+        let first = try reader()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while first.received.count < 200 && ContinuousClock.now < deadline {
+          try await Task.sleep(for: .milliseconds(2))
+        }
+        first.kill(SIGKILL)
+        _ = await first.exitStatus()
+        let before = first.received
+        #expect(before.count >= 200 && before.count < 2_000, "killed after \(before.count)")
+
+        let second = try reader()
+        try await eventually { before.count + second.received.count >= 2_000 }
+        let after = second.received
+        let expected = (0..<2_000).map { "box \($0)" }
+        // The event it was publishing when killed comes again at most: every event it had
+        // published before is noted beside the checkpoint, and the new run goes on after it.
+        let repeated = before.count + after.count - 2_000
+        #expect((0...1).contains(repeated), "\(repeated) events came again")
+        let delivered = Array(before + after.dropFirst(max(0, repeated)))
+        #expect(delivered == expected, "the second run began with \(after.prefix(3)) after \(before.suffix(3))")
+        for process in [second, server] { process.kill(SIGKILL) }
+      }
+    }
+
     /// Headless Chromium from the machine's packages (`apt-get install chromium`), or
     /// `TYPEDEVENTS_CHROMIUM`.
     static let chromium: String? = {
