@@ -13,6 +13,8 @@ let postgresDependencies: [Target.Dependency] = [
 /// What the HTTP endpoint needs, only when the HTTPServer trait is enabled.
 let httpServerDependencies: [Target.Dependency] = [
   .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["HTTPServer"])),
+  // The request context's authenticated identity, and bearer tokens.
+  .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: .when(traits: ["HTTPServer"])),
   .product(name: "Logging", package: "swift-log", condition: .when(traits: ["HTTPServer"])),
   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["HTTPServer"])),
   .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPServer"])),
@@ -72,6 +74,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     // Without its default traits: swift-configuration support is not needed here.
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0", traits: []),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),

@@ -29,6 +29,9 @@ let package = Package(
     .package(name: "TypedEvents", path: "../..", traits: ["PostgreSQL", "HTTPServer", "HTTPClient"]),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+    // Only for the test that plugs a JSON Web Token check into a bearer access policy.
+    .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -123,6 +126,8 @@ let package = Package(
         .product(name: "TypedEventsHTTPServer", package: "TypedEvents"),
         .product(name: "TypedEventsHTTPClient", package: "TypedEvents"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+        .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

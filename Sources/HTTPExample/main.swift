@@ -42,19 +42,12 @@
     case reader, app, admin
   }
 
-  let access = EventAccess<Role>(
-    authenticate: { request in
-      // A browser's EventSource cannot send an Authorization header: its page puts the token in
-      // the query instead (RFC 6750, section 2.3).
-      // The scheme's name is case-insensitive (RFC 9110, section 11.1): `bearer` is `Bearer`.
-      let token =
-        request.headers[.authorization].map { header -> String in
-          let parts = header.split(separator: " ", maxSplits: 1)
-          guard parts.count == 2, parts[0].lowercased() == "bearer" else { return "" }
-          return parts[1].trimmingCharacters(in: .whitespaces)
-        }
-        ?? request.uri.queryParameters["access_token"].map(String.init)
-      return switch token {
+  // A bearer token in the Authorization header (the scheme in any case), or, for a browser's
+  // EventSource, which cannot send that header, in the query (RFC 6750, section 2.3).
+  let access = EventAccess<Role>.bearer(
+    queryParameter: "access_token",
+    verify: { token in
+      switch token {
       case "reader": Role.reader
       case "app": Role.app
       case "admin": Role.admin
@@ -123,8 +116,6 @@
   /// own) run beside it.
   func serve<Store: IdempotentEventStore>(_ store: Store, port: Int, services: [any Service]) async throws {
     var configuration = EventsEndpointConfiguration()
-    // The browser's page sends its token in the query.
-    configuration.accessQueryParameters = ["access_token"]
     // The OpenAPI description that `eventgen openapi Schemas` wrote, at /events/openapi.json.
     configuration.openAPIDescription = try Bundle.module.url(forResource: "openapi", withExtension: "json")
       .map { try Data(contentsOf: $0) }

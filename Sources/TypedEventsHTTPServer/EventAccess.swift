@@ -26,8 +26,14 @@
     /// ``authorize`` still decides each event within it. Nil, the default, reads every event
     /// and leaves it to ``authorize``, which a closure says only once the event is read.
     public var readScope: (@Sendable (Principal) -> EventReadFilter)?
+    /// Query parameters that ``authenticate`` reads (RFC 6750's `access_token`, for a browser's
+    /// `EventSource`, which sends no headers): the endpoint allows them beside its own, as it
+    /// does `EventsEndpointConfiguration.accessQueryParameters`. None by default;
+    /// ``bearer(queryParameter:verify:authorize:streamOwner:readScope:)`` names its own.
+    public var queryParameters: Set<String> = []
 
-    /// An access policy from its functions.
+    /// An access policy from its functions: the form for any authentication, from a raw
+    /// request (a cookie, a client certificate, a header of your own).
     public init(
       authenticate: @escaping @Sendable (Request) async throws -> Principal?,
       authorize: @escaping @Sendable (Principal, EventPermission) -> Bool,

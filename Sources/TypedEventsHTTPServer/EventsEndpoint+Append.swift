@@ -9,8 +9,10 @@
   extension EventsEndpoint {
     /// Appends the CloudEvents of a POST, in the HTTP binding's binary, structured or batch mode,
     /// once each by `source` and `id`; every event is checked before any is appended.
-    func post(_ request: Request) async -> Response {
-      guard let principal = await principal(of: request) else { return EventProblem.unauthenticated.response }
+    func post(_ request: Request, identity: Principal? = nil) async -> Response {
+      guard let principal = await principal(of: request, identity: identity) else {
+        return EventProblem.unauthenticated.response
+      }
       if let problem = parameterProblem(request) { return problem.response }
       do {
         var envelopes = try await incoming(request)

@@ -58,7 +58,7 @@
       var seen: Set<String> = []
       for (name, _) in request.uri.queryParameters {
         let name = String(name)
-        if configuration.accessQueryParameters.contains(name) { continue }
+        if configuration.accessQueryParameters.contains(name) || access.queryParameters.contains(name) { continue }
         guard known.contains(name) else {
           let expected = known.isEmpty ? "none" : known.sorted().joined(separator: ", ")
           return EventProblem.badRequest(

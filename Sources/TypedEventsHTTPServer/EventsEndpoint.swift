@@ -2,6 +2,7 @@
   import Foundation
   import HTTPTypes
   import Hummingbird
+  import HummingbirdAuth
   import Logging
   import ServiceLifecycle
   import TypedEvents
@@ -67,9 +68,26 @@
     /// ``Configuration/openAPIDescription``, `GET` and `HEAD` on `<path>/openapi.json` too (and 405
     /// for the other methods there).
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>, at path: RouterPath) {
-      router.get(path) { request, _ in await self.get(request) }
-      router.head(path) { request, _ in await self.get(request, bodiless: true) }
-      router.post(path) { request, _ in await self.post(request) }
+      addRoutes(to: router, at: path) { _ in nil }
+    }
+
+    /// Adds the routes as ``addRoutes(to:at:)-(_,_)`` does, on a router whose request context
+    /// carries hummingbird-auth's authenticated identity: a request that the router's
+    /// authenticator middleware authenticated is served as that identity, and one it did not is
+    /// authenticated by ``access`` (``EventAccess/contextIdentity(authorize:streamOwner:readScope:)``
+    /// authenticates no other).
+    public func addRoutes<Context: AuthRequestContext>(to router: some RouterMethods<Context>, at path: RouterPath)
+    where Context.Identity == Principal {
+      addRoutes(to: router, at: path) { $0.identity }
+    }
+
+    /// The routes, with the principal that `identity` finds in a request's context, if any.
+    private func addRoutes<Context: RequestContext>(
+      to router: some RouterMethods<Context>, at path: RouterPath, identity: @escaping @Sendable (Context) -> Principal?
+    ) {
+      router.get(path) { request, context in await self.get(request, identity: identity(context)) }
+      router.head(path) { request, context in await self.get(request, identity: identity(context), bodiless: true) }
+      router.post(path) { request, context in await self.post(request, identity: identity(context)) }
       for method in Self.unansweredMethods {
         router.on(path, method: method) { _, _ in Self.methodNotAllowed(method) }
       }
@@ -105,8 +123,10 @@
 
     /// A stream or a page, by `Accept`; with `bodiless` (a `HEAD`), the same status and headers,
     /// no stream opened and no body.
-    func get(_ request: Request, bodiless: Bool = false) async -> Response {
-      guard let principal = await principal(of: request) else { return EventProblem.unauthenticated.response }
+    func get(_ request: Request, identity: Principal? = nil, bodiless: Bool = false) async -> Response {
+      guard let principal = await principal(of: request, identity: identity) else {
+        return EventProblem.unauthenticated.response
+      }
       if let problem = parameterProblem(request) { return problem.response }
       let selection: Selection
       do {
@@ -149,8 +169,10 @@
       return .success(min(asked, configuration.maximumPageSize))
     }
 
-    /// The principal a request authenticates as; nil for none or an error.
-    func principal(of request: Request) async -> Principal? {
+    /// The principal a request authenticates as: `identity`, which the router's authenticator
+    /// middleware found, else what ``access`` says; nil for none or an error.
+    func principal(of request: Request, identity: Principal?) async -> Principal? {
+      if let identity { return identity }
       do {
         return try await access.authenticate(request)
       } catch {

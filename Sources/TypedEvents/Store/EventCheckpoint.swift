@@ -34,7 +34,7 @@ extension EventCheckpoint {
 /// A checkpoint in a small JSON file, replaced atomically and synced on every save.
 ///
 /// Between saves, ``noteHandled(_:)`` writes the position of each handled event to a second
-/// file beside it (`.NAME.handled`), without syncing it: it survives a crash of the process,
+/// file beside it (`.NAME.handled`) in one `pwrite`, without syncing it: it survives a crash of the process,
 /// which is the usual crash, and ``load()`` gives it back when it goes on from the saved
 /// position; after a crash of the machine it may be lost, and the events since the last save
 /// come again. To start over, delete both files.
@@ -96,13 +96,18 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
       after = try loadSaved()
       saved.withLock { $0 = .some(after) }
     }
-    let data = try JSONEncoder().encode(Handled(after: after, position: position))
-    // Truncated and written in one go: a process that dies between the two leaves an empty
-    // file, which `load()` ignores.
-    let descriptor = open(handledURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    var data = try JSONEncoder().encode(Handled(after: after, position: position))
+    // One `pwrite` over the whole file, never a truncation: a process dies before a system
+    // call or after it, so the file holds the old record or the new one. A shorter record is
+    // padded with spaces, which JSON allows after a value.
+    let descriptor = open(handledURL.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw failure("cannot write \(handledURL.path)") }
     defer { close(descriptor) }
-    let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    var info = stat()
+    if fstat(descriptor, &info) == 0, Int(info.st_size) > data.count {
+      data.append(contentsOf: repeatElement(UInt8(ascii: " "), count: Int(info.st_size) - data.count))
+    }
+    let written = data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
     guard written == data.count else { throw failure("cannot write \(handledURL.path)") }
   }
 

@@ -72,10 +72,10 @@ func withServer<Store: IdempotentEventStore, Principal: Sendable>(
 
 /// Runs `body` with the URL of the `events` path of `router`, served on `port` of 127.0.0.1 (by
 /// default a free one) by a Hummingbird application that runs `services`; stops it after.
-func withServer(
-  _ router: Router<BasicRequestContext>, services: [any Service] = [], port: Int = 0,
+func withServer<Context: RequestContext>(
+  _ router: Router<Context>, services: [any Service] = [], port: Int = 0,
   _ body: (String) async throws -> Void
-) async throws {
+) async throws where Context.Source == ApplicationRequestContextSource {
   let (ports, boundPort) = AsyncStream<Int>.makeStream()
   let app = Application(
     router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), services: services,
