@@ -18,7 +18,7 @@
     ///   event and none has arrived yet, and when the task is cancelled: the body has then
     ///   finished with every event before it. Positions the endpoint sends without an event
     ///   (past events it filtered out) are saved the same way. In between, each event is noted
-    ///   as handled (``EventCheckpoint/noteHandled(_:)``) when the loop asks for the one after
+    ///   as handled (`EventCheckpoint.noteHandled(_:)`) when the loop asks for the one after
     ///   it. A process restarted after a crash goes on after the last event its
     ///   `FileCheckpoint` noted: only the event the body had not finished comes again. After a
     ///   crash of the machine, or with a checkpoint that keeps nothing between saves, the
@@ -49,7 +49,7 @@
       return Events(client: self, checkpoint: checkpoint, streamURL: components?.url ?? url)
     }
 
-    /// Every event after `position`, a ``Delivery/position`` the app saved itself (nil: the
+    /// Every event after `position`, a delivery's `position` the app saved itself (nil: the
     /// store's beginning), then new events as they come; as ``events(from:types:subject:)``,
     /// with nothing saved for the app: it saves each delivery's position where it keeps its own
     /// state.

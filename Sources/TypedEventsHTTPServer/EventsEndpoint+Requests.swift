@@ -33,7 +33,7 @@
     }
 
     /// The query parameters each method reads; the configuration's
-    /// ``Configuration/accessQueryParameters`` are allowed beside them.
+    /// ``EventsEndpointConfiguration/accessQueryParameters`` are allowed beside them.
     static func knownParameters(of method: HTTPRequest.Method) -> Set<String> {
       method == .post ? [] : ["after", "type", "subject", "limit"]
     }

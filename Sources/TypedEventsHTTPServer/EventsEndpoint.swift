@@ -19,7 +19,7 @@
   /// ```
   ///
   /// The endpoint is a `Service`: its ``run()`` reads the store once for all open streams
-  /// (and stops reading once none has been open for ``Configuration/feedIdleTimeout``), and
+  /// (and stops reading once none has been open for ``EventsEndpointConfiguration/feedIdleTimeout``), and
   /// streams answer 503 while it is not running.
   ///
   /// Authorization is closed by default: an endpoint made without an ``EventAccess`` answers
@@ -65,7 +65,7 @@
 
     /// Adds `GET`, `HEAD` and `POST` on `path` (such as `"events"`) to `router` or a group of it,
     /// and 405 with `Allow` for every other method of the IANA registry there; with
-    /// ``Configuration/openAPIDescription``, `GET` and `HEAD` on `<path>/openapi.json` too (and 405
+    /// ``EventsEndpointConfiguration/openAPIDescription``, `GET` and `HEAD` on `<path>/openapi.json` too (and 405
     /// for the other methods there).
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>, at path: RouterPath) {
       addRoutes(to: router, at: path) { _ in nil }
