@@ -136,9 +136,25 @@ struct EventConsumerTests {
           queued.append(StoreDelivery.current == nil)
         },
       ]
+      let onMain = Collected<Bool>()
+      let mainActor = bus.subscribe(Tick.self, delivery: .mainActor) { _ in onMain.append(StoreDelivery.current == nil)
+      }
+      let streamed = Collected<Bool>()
+      let stream = bus.events(Tick.self)
+      let streaming = Task {
+        for await _ in stream {
+          streamed.append(StoreDelivery.current == nil)
+          if streamed.all.count == 3 { break }
+        }
+      }
       let consumer = EventConsumer(store: log, catalog: catalog, pollInterval: .milliseconds(50))
       let running = Task { try await consumer.run(from: checkpoint, into: bus) }
-      try await eventually { immediate.all.count == 3 && queued.all.count == 3 }
+      try await eventually { immediate.all.count == 3 && queued.all.count == 3 && onMain.all.count == 3 }
+      await streaming.value
+      // Main-actor and stream subscribers run later, in another task: they see none either.
+      #expect(onMain.all == [true, true, true])
+      #expect(streamed.all == [true, true, true])
+      withExtendedLifetime(mainActor) {}
       running.cancel()
       try await running.value
       #expect(immediate.all == ["t1 false", "t2 false", "t3 false"])
