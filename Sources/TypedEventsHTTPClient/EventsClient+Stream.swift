@@ -86,7 +86,7 @@
     /// ``events(from:types:subject:)`` for what is guaranteed.
     ///
     /// An event counts as handled when `publish` returns: that covers immediate subscribers
-    /// only, which find the event's envelope and position in `StoreDelivery.current` while it
+    /// only, which find the event's envelope and position with `StoreDelivery.of(_:)` while it
     /// is published. After a crash of the process the `FileCheckpoint` goes on after the last
     /// event published, so only the one being published when the process died comes again.
     public func run<Checkpoint: EventCheckpoint>(
@@ -142,10 +142,11 @@
             saved = position
             loaded = true
           }
-          // The loop asks for the next event: it is done with the last one.
+          // The loop asks for the next event: it is done with the last one. A note that fails
+          // costs only repeats after a crash, so it does not stop the stream.
           if let done = handedOut {
             handedOut = nil
-            try await events.checkpoint.noteHandled(done)
+            try? await events.checkpoint.noteHandled(done)
           }
           reading: while !Task.isCancelled {
             if connection?.hasParsedFrames != true { try await save() }

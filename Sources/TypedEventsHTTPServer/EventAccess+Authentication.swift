@@ -56,7 +56,7 @@
     ///
     /// ```swift
     /// let router = Router(context: BasicAuthRequestContext<User>.self)
-    /// router.add(middleware: SessionAuthenticator(users: users, context: BasicAuthRequestContext<User>.self))
+    /// router.add(middleware: ClosureAuthenticator { request, _ in try await users.user(signedInBy: request) })
     /// let endpoint = EventsEndpoint(
     ///   store: store, catalog: GeneratedEvents.catalog,
     ///   access: .contextIdentity(authorize: { user, permission in user.may(permission) }))
@@ -69,7 +69,10 @@
     ) -> Self {
       // Only the context's identity authenticates: a request the middleware did not
       // authenticate has no other way in.
-      Self(authenticate: { _ in nil }, authorize: authorize, streamOwner: streamOwner, readScope: readScope)
+      var access = Self(
+        authenticate: { _ in nil }, authorize: authorize, streamOwner: streamOwner, readScope: readScope)
+      access.authenticatesByContextOnly = true
+      return access
     }
   }
 

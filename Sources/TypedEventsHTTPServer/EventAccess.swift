@@ -31,6 +31,10 @@
     /// does `EventsEndpointConfiguration.accessQueryParameters`. None by default;
     /// ``bearer(queryParameter:verify:authorize:streamOwner:readScope:)`` names its own.
     public var queryParameters: Set<String> = []
+    /// Whether the policy authenticates only through the request context's identity
+    /// (``contextIdentity(authorize:streamOwner:readScope:)``), so that routes on a router
+    /// without one say so.
+    var authenticatesByContextOnly = false
 
     /// An access policy from its functions: the form for any authentication, from a raw
     /// request (a cookie, a client certificate, a header of your own).

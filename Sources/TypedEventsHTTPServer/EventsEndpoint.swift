@@ -68,6 +68,13 @@
     /// ``EventsEndpointConfiguration/openAPIDescription``, `GET` and `HEAD` on `<path>/openapi.json` too (and 405
     /// for the other methods there).
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>, at path: RouterPath) {
+      if access.authenticatesByContextOnly {
+        // Chosen for a router whose context carries no identity of type `Principal`, or from
+        // generic code that cannot see that it does: every request would get 401.
+        logger.warning(
+          "the access policy takes the principal from the request context, which this router's context (\(Context.self)) has none of: every request gets 401"
+        )
+      }
       addRoutes(to: router, at: path) { _ in nil }
     }
 

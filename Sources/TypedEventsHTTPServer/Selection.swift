@@ -49,7 +49,10 @@
         if let scope = access.readScope?(principal) { filter = filter.intersection(scope) }
         // One rule whether or not `type` is named: a subject the principal may read nothing
         // about is refused before any event is read, never served as a silent, empty stream.
-        if let subject {
+        // Without `type` the catalog's names stand for every type, unless it reads names it
+        // cannot list (patterns) or lists none: then the request is served, event by event.
+        let listsEveryType = !catalog.eventNames.isEmpty && !catalog.matchesUnlistedNames
+        if let subject, !types.isEmpty || listsEveryType {
           let asked = types.isEmpty ? catalog.eventNames : types
           if !asked.contains(where: {
             access.authorize(principal, EventPermission(action: .read, type: $0, subject: subject))

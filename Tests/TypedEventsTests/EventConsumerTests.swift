@@ -101,23 +101,24 @@ struct EventConsumerTests {
 
   @Test func aLoopThatLeavesEarlyGetsItsLastEventAgain() async throws {
     try await withStore { log, checkpoint in
-      try await log.append(contentsOf: (1...4).map { try EventEnvelope(Tick(count: $0)) })
-      let consumer = EventConsumer(store: log, catalog: catalog, batchSize: 10)
+      try await log.append(contentsOf: (1...5).map { try EventEnvelope(Tick(count: $0)) })
+      let consumer = EventConsumer(store: log, catalog: catalog, batchSize: 2)
       for try await _ in consumer.events(from: checkpoint) { break }
       #expect(try await checkpoint.load() == nil)
-      // The loop asked for the second event, so it was done with the first: that is noted.
+      // Batches [1, 2] and [3, 4]: asking for 3 saved the first; asking for 4 noted 3 as
+      // handled. Left at 4, the loop gets 4 again, and nothing before it.
       var positions: [EventLog.Position] = []
       for try await delivery in consumer.events(from: checkpoint) {
         positions.append(delivery.position)
-        if positions.count == 2 { break }
+        if positions.count == 4 { break }
       }
-      #expect(try await checkpoint.load() == positions.first)
+      #expect(try await checkpoint.load() == positions[2])
       var next: [Int] = []
       for try await delivery in consumer.events(from: checkpoint) {
         next.append((delivery.event as? Tick)?.count ?? -1)
         break
       }
-      #expect(next == [2])
+      #expect(next == [4])
     }
   }
 
@@ -163,6 +164,17 @@ struct EventConsumerTests {
       // Published by the process itself: none either.
       bus.publish(Tick(count: 9))
       #expect(immediate.all.last == "- true")
+      // An event a subscriber publishes while a stored one is delivered: `of` tells them apart.
+      let nested = Collected<String>()
+      let relay = bus.subscribe(Tick.self) { tick in
+        if tick.count == 1 { bus.publish(Tock(source: "relayed")) }
+      }
+      let tocks = bus.subscribe(Tock.self) { tock in
+        nested.append("\(StoreDelivery.of(tock) == nil) \(StoreDelivery.current?.envelope.id ?? "-")")
+      }
+      let ticks = bus.subscribe(Tick.self) { tick in
+        if tick.count == 1 { nested.append("tick \(StoreDelivery.of(tick)?.envelope.id ?? "-")") }
+      }
       let positions = try await log.read(after: nil, limit: 10).envelopes.map(\.position)
       let seen = Collected<EventLog.Position>()
       let one = bus.subscribe(Tick.self) { _ in
@@ -176,8 +188,11 @@ struct EventConsumerTests {
           if delivery.position == positions.last { throw Done() }
         }
       }
-      withExtendedLifetime((subscriptions, one)) {}
+      withExtendedLifetime((subscriptions, one, relay, tocks, ticks)) {}
       #expect(seen.all == positions)
+      // The relayed Tock inherits the task-local, which `of` does not give it; the Tick's own
+      // subscriber gets its delivery.
+      #expect(nested.all == ["true t1", "tick t1"])
     }
   }
 
@@ -295,6 +310,10 @@ struct EventConsumerTests {
     // A checkpoint deleted to start over: the record names a save that is gone.
     try await checkpoint.noteHandled(EventLog.Position(offset: 50))
     try FileManager.default.removeItem(at: url)
+    let fresh = FileCheckpoint<EventLog.Position>(url: url)
+    #expect(try await fresh.load() == nil)
+    // Before the first save, nothing noted counts, so a checkpoint deleted early starts over too.
+    try await fresh.noteHandled(EventLog.Position(offset: 60))
     #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == nil)
   }
 

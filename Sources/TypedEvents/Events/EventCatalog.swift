@@ -50,6 +50,10 @@ public struct EventCatalog: Sendable {
   /// Every wire name the catalog lists, sorted; names that only a pattern matches are not.
   public var eventNames: [String] { types.keys.sorted() }
 
+  /// Whether a name that ``eventNames`` does not list may still find a type, by a pattern of
+  /// ``Event/acceptedEventNames``: then ``eventNames`` is not every name the catalog reads.
+  package var matchesUnlistedNames: Bool { !patterns.isEmpty }
+
   /// How many event types the catalog holds.
   public var count: Int { ordered.count }
 

@@ -34,10 +34,12 @@ extension EventCheckpoint {
 /// A checkpoint in a small JSON file, replaced atomically and synced on every save.
 ///
 /// Between saves, ``noteHandled(_:)`` writes the position of each handled event to a second
-/// file beside it (`.NAME.handled`) in one `pwrite`, without syncing it: it survives a crash of the process,
-/// which is the usual crash, and ``load()`` gives it back when it goes on from the saved
-/// position; after a crash of the machine it may be lost, and the events since the last save
-/// come again. To start over, delete both files.
+/// file beside it (`.NAME.handled`) in one `pwrite`, without syncing it: it survives a crash of
+/// the process, which is the usual crash, and ``load()`` gives it back when it names the saved
+/// position as the one it goes on from. After a crash of the machine it may be lost, and the
+/// events since the last save come again; before the first save nothing is noted. The two
+/// files are one checkpoint: to start over, delete both; to restore a backup, restore both, or
+/// delete the `.handled` one (the events since the save come again).
 public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: EventCheckpoint {
   /// The checkpoint file.
   public let url: URL
@@ -49,7 +51,7 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
 
   /// What ``noteHandled(_:)`` writes: valid only while the checkpoint file holds `after`.
   private struct Handled: Codable {
-    var after: Position?
+    var after: Position
     var position: Position
   }
 
@@ -61,12 +63,13 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
 
   /// The position of the last event handled: the one ``noteHandled(_:)`` recorded after the
   /// saved position when that record survived, else the saved position; nil before the first
-  /// save.
+  /// save, whatever the other file holds.
   public func load() async throws -> Position? {
-    let position = try loadSaved()
-    saved.withLock { $0 = .some(position) }
-    // A record of a later handled event is used only if it was made after this very save; a
-    // torn or stale record (a crash of the machine, a checkpoint replaced by hand) is not.
+    let loaded = try loadSaved()
+    saved.withLock { $0 = .some(loaded) }
+    guard let position = loaded else { return nil }
+    // A record of a later handled event is used only if it goes on from the saved position; a
+    // torn or stale record (a crash of the machine, a later save) is not.
     if let data = try? Data(contentsOf: handledURL), (try? StrictJSON.check(data)) != nil,
       let handled = try? JSONDecoder().decode(Handled.self, from: data), handled.after == position
     {
@@ -96,6 +99,8 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
       after = try loadSaved()
       saved.withLock { $0 = .some(after) }
     }
+    // Before the first save there is no position to go on from; `load()` would pass it over.
+    guard let after else { return }
     var data = try JSONEncoder().encode(Handled(after: after, position: position))
     // One `pwrite` over the whole file, never a truncation: a process dies before a system
     // call or after it, so the file holds the old record or the new one. A shorter record is

@@ -91,7 +91,7 @@ public struct EventConsumer<Store: EventStore>: Sendable {
   /// An event counts as handled when `publish` returns: that covers immediate subscribers only.
   /// Queued, main-actor and stream subscribers receive it later, and a crash before they run
   /// loses it for them; subscribe with `.immediate` where at-least-once matters. Immediate
-  /// subscribers find the event's envelope and position in ``StoreDelivery/current``.
+  /// subscribers find the event's envelope and position with ``StoreDelivery/of(_:)``.
   public func run<Checkpoint: EventCheckpoint>(
     from checkpoint: Checkpoint, into bus: some EventPublishing
   ) async throws where Checkpoint.Position == Store.Position {
@@ -140,14 +140,12 @@ public struct EventConsumer<Store: EventStore>: Sendable {
           position = try await checkpoint.load()
           loaded = true
         }
-        // The loop asks for the next event: it is done with the last one.
+        // The loop asks for the next event: it is done with the last one. Noted even when a
+        // save follows, which a crash may cut short. A note that fails costs only repeats after
+        // a crash, so it does not stop the reader.
         if let done = handedOut {
           handedOut = nil
-          if pending.isEmpty && batchEnd == done {
-            // The batch's last event: the save below covers it.
-          } else {
-            try await checkpoint.noteHandled(done)
-          }
+          try? await checkpoint.noteHandled(done)
         }
         while pending.isEmpty {
           // Every event of the last batch has been handed out and its body has finished.

@@ -22,7 +22,8 @@ public struct StoredEvent<Position: Hashable & Sendable & Codable>: Sendable {
   /// Runs `body` with this event as ``StoreDelivery/current``, for the immediate subscribers of
   /// a bus it publishes to.
   public func withStoreDelivery<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try StoreDelivery.$current.withValue(StoreDelivery(envelope: envelope, position: position), operation: body)
+    try StoreDelivery.$current.withValue(
+      StoreDelivery(event: event, envelope: envelope, position: position), operation: body)
   }
 }
 

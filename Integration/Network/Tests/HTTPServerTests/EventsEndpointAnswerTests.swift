@@ -217,6 +217,14 @@ struct EventsEndpointAnswerTests {
       let ids = try await pageIDs(url + "?subject=b1")
       #expect(ids == ["removed"])
     }
+    // A catalog that lists no type does not stand for every type: served, event by event.
+    let readOnly = EventsEndpoint(store: log, catalog: EventCatalog([]), access: boardAccess)
+    try await withServer(readOnly) { url in
+      let answer = try await send(
+        request(url + "?subject=b2", token: "bob", headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(answer.status == 200)
+      #expect(answer.body == "[]")
+    }
   }
 
   @Test func theDefaultsAreThoseDocumented() {
