@@ -317,6 +317,28 @@ struct EventConsumerTests {
     #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == nil)
   }
 
+  @Test func notedPositionsOfEveryKindComeBackAsTheyWere() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("noted-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A String token (written directly), with what JSON must escape, and shorter after longer.
+    let tokens = FileCheckpoint<String>(url: folder.appendingPathComponent("tokens"))
+    try await tokens.save("saved")
+    for token in ["a\"quoted\\token/é\u{1}\n", "eyJvZmZzZXQiOjE3N30", "x"] {
+      try await tokens.noteHandled(token)
+      #expect(try await FileCheckpoint<String>(url: tokens.url).load() == token)
+    }
+    // A position of the app's own type (written by JSONEncoder).
+    struct Place: Hashable, Codable, Sendable {
+      var shard: Int
+      var sequence: String
+    }
+    let places = FileCheckpoint<Place>(url: folder.appendingPathComponent("places"))
+    try await places.save(Place(shard: 1, sequence: "a"))
+    try await places.noteHandled(Place(shard: 1, sequence: "b\"c"))
+    #expect(try await FileCheckpoint<Place>(url: places.url).load() == Place(shard: 1, sequence: "b\"c"))
+  }
+
   @Test func aMemoryCheckpointStartsWhereItIsToldAndKeepsWhatIsSaved() async throws {
     let checkpoint = MemoryCheckpoint(EventLog.Position(offset: 7))
     #expect(try await checkpoint.load() == EventLog.Position(offset: 7))

@@ -96,6 +96,64 @@ func median(_ values: [Double]) -> Double {
     ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
+// MARK: Checkpoint notes
+
+/// A `FileCheckpoint` without its notes: the protocol's default `noteHandled`, which keeps
+/// nothing between saves (what every reader did before issue 58).
+struct SavesOnly: EventCheckpoint {
+  let file: FileCheckpoint<EventLog.Position>
+  func load() async throws -> EventLog.Position? { try await file.load() }
+  func save(_ position: EventLog.Position) async throws { try await file.save(position) }
+}
+
+/// A log of `count` events for the readers to read, written without fsync.
+func readableLog(count: Int) async throws -> EventLog {
+  let log = EventLog(
+    url: folder.appendingPathComponent("read-\(UUID().uuidString).jsonl"), durability: .operatingSystem)
+  try await log.append(contentsOf: (0..<count).map { try EventEnvelope(Tick(index: $0)) })
+  return log
+}
+
+/// Events per second an `EventConsumer` hands to a loop that does nothing with them, reading
+/// `log` whole from a new checkpoint file, with each event noted as handled or not.
+func consumerRate(_ log: EventLog, count: Int, noting: Bool) async throws -> Double {
+  let file = FileCheckpoint<EventLog.Position>(url: folder.appendingPathComponent("cp-\(UUID().uuidString)"))
+  defer {
+    try? FileManager.default.removeItem(at: file.url)
+    try? FileManager.default.removeItem(
+      at: folder.appendingPathComponent(".\(file.url.lastPathComponent).handled"))
+  }
+  let consumer = EventConsumer(store: log, catalog: EventCatalog([Tick.self]), batchSize: 100)
+  func read(_ checkpoint: some EventCheckpoint<EventLog.Position>) async throws -> Double {
+    var seen = 0
+    let start = ContinuousClock.now
+    for try await _ in consumer.events(from: checkpoint) {
+      seen += 1
+      if seen == count { break }
+    }
+    return Double(count) / seconds(ContinuousClock.now - start)
+  }
+  return noting ? try await read(file) : try await read(SavesOnly(file: file))
+}
+
+/// Microseconds a call: `FileCheckpoint.noteHandled`, and a bare `pwrite` of a record of the same
+/// size at offset 0 of an open file (the least a note that survives the process can cost).
+func noteCost(calls: Int) async throws -> (note: Double, bare: Double) {
+  let file = FileCheckpoint<EventLog.Position>(url: folder.appendingPathComponent("note-\(UUID().uuidString)"))
+  try await file.save(EventLog.Position(offset: 0))
+  var start = ContinuousClock.now
+  for call in 0..<calls { try await file.noteHandled(EventLog.Position(offset: Int64(call))) }
+  let note = seconds(ContinuousClock.now - start) / Double(calls) * 1e6
+  let record = [UInt8](repeating: UInt8(ascii: " "), count: 40)
+  let descriptor = open(
+    folder.appendingPathComponent("pwrite-\(UUID().uuidString)").path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+  defer { close(descriptor) }
+  start = ContinuousClock.now
+  for _ in 0..<calls { guard pwrite(descriptor, record, record.count, 0) == record.count else { break } }
+  let bare = seconds(ContinuousClock.now - start) / Double(calls) * 1e6
+  return (note, bare)
+}
+
 var bare: [Double] = []
 var logs: [Int: [Double]] = [:]
 /// One writer without fsync: what an append costs besides the disk.
@@ -109,6 +167,27 @@ for repetition in 1...repetitions {
     logs[writers, default: []].append(try await logRate(writers: writers, events: events))
   }
   unsynced.append(try await logRate(writers: 1, events: eventsPerRun, durability: .operatingSystem))
+}
+
+let readCount = eventsPerRun * 10
+let readable = try await readableLog(count: readCount)
+var noted: [Double] = []
+var savesOnly: [Double] = []
+var noteMicroseconds: [Double] = []
+var pwriteMicroseconds: [Double] = []
+for repetition in 1...repetitions {
+  print("checkpoint notes: repetition \(repetition) of \(repetitions)…")
+  // Alternating which goes first, so that neither always meets a warmer cache.
+  if repetition % 2 == 0 {
+    noted.append(try await consumerRate(readable, count: readCount, noting: true))
+    savesOnly.append(try await consumerRate(readable, count: readCount, noting: false))
+  } else {
+    savesOnly.append(try await consumerRate(readable, count: readCount, noting: false))
+    noted.append(try await consumerRate(readable, count: readCount, noting: true))
+  }
+  let (note, pwrite) = try await noteCost(calls: readCount)
+  noteMicroseconds.append(note)
+  pwriteMicroseconds.append(pwrite)
 }
 
 func rate(_ values: [Double]) -> String {
@@ -144,6 +223,22 @@ text += """
 
   Goals (issue 57): 16 writers at least 8× the rate of one; one writer within 1.2× of the bare \
   loop (at least 0.83× its rate).
+
+  ## What a reader pays to note each event
+
+  An `EventConsumer` reads a log of \(readCount) events whole (batches of 100, a loop that does \
+  nothing with them), from a new `FileCheckpoint`: with each event noted as handled \
+  (`noteHandled`, issue 58: a record beside the checkpoint, so a reader restarted after its \
+  process died redelivers one event at most), and with the protocol's default, which notes \
+  nothing (the batch since the last save comes again). Then \(readCount) calls of \
+  `noteHandled` alone, against a bare `pwrite` of 40 bytes at offset 0 of an open file.
+
+  | reader | events/s or µs a call | against the other |
+  |---|---:|---:|
+  | consumer, noting each event | \(rate(noted)) | \(String(format: "%.2f×", median(noted) / median(savesOnly))) |
+  | consumer, saves only | \(rate(savesOnly)) | 1.00× |
+  | `FileCheckpoint.noteHandled`, µs a call | \(String(format: "%.1f (%.1f–%.1f)", median(noteMicroseconds), noteMicroseconds.min() ?? 0, noteMicroseconds.max() ?? 0)) | \(String(format: "%.1f×", median(noteMicroseconds) / median(pwriteMicroseconds))) |
+  | bare `pwrite`, µs a call | \(String(format: "%.1f (%.1f–%.1f)", median(pwriteMicroseconds), pwriteMicroseconds.min() ?? 0, pwriteMicroseconds.max() ?? 0)) | 1.0× |
 
   """
 print(text)

@@ -48,6 +48,35 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
   /// The position in the checkpoint file as this object last read or wrote it: `.some(nil)`
   /// for no file, nil before it has looked.
   private let saved = Locked<Position??>(nil)
+  /// The open file of notes, kept open between calls: a reader notes every event, and opening
+  /// it each time cost more than writing to it.
+  private let notes = Locked(NoteFile())
+  /// Shared by every note: making an encoder costs more than encoding a position.
+  private let encoder = JSONEncoder()
+
+  /// The file of notes while it is open, and what this object knows of it.
+  private struct NoteFile {
+    var descriptor: Int32 = -1
+    /// The longest record the file holds: a shorter one is padded to it.
+    var length = 0
+    /// The `"after"` member of the records, for the saved position they go on from.
+    var after: (position: Position, json: [UInt8])?
+  }
+
+  /// `position` as JSON that `JSONDecoder` reads back: written directly for the positions this
+  /// package's readers note, a `String` token and an `EventLog.Position` (encoding them took
+  /// most of a note's time), else by `JSONEncoder`.
+  private func json(_ position: Position) throws -> [UInt8] {
+    if let text = position as? String {
+      var json: [UInt8] = []
+      EventEnvelope.appendJSONString(text, to: &json)
+      return json
+    }
+    if let offset = (position as? EventLog.Position)?.offset {
+      return Array(#"{"offset":\#(offset)}"#.utf8)
+    }
+    return Array(try encoder.encode(position))
+  }
 
   /// What ``noteHandled(_:)`` writes: valid only while the checkpoint file holds `after`.
   private struct Handled: Codable {
@@ -59,6 +88,11 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
   public init(url: URL) {
     self.url = url
     handledURL = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).handled")
+  }
+
+  deinit {
+    let descriptor = notes.withLock { $0.descriptor }
+    if descriptor >= 0 { close(descriptor) }
   }
 
   /// The position of the last event handled: the one ``noteHandled(_:)`` recorded after the
@@ -90,7 +124,7 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
   }
 
   /// Writes `position` to the file beside the checkpoint, replacing what it held, without
-  /// syncing: one `write` the kernel keeps if the process dies after it.
+  /// syncing: one `pwrite` the kernel keeps if the process dies after it.
   public func noteHandled(_ position: Position) async throws {
     let after: Position?
     if let known = saved.withLock({ $0 }) {
@@ -101,19 +135,39 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
     }
     // Before the first save there is no position to go on from; `load()` would pass it over.
     guard let after else { return }
-    var data = try JSONEncoder().encode(Handled(after: after, position: position))
-    // One `pwrite` over the whole file, never a truncation: a process dies before a system
-    // call or after it, so the file holds the old record or the new one. A shorter record is
-    // padded with spaces, which JSON allows after a value.
-    let descriptor = open(handledURL.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw failure("cannot write \(handledURL.path)") }
-    defer { close(descriptor) }
-    var info = stat()
-    if fstat(descriptor, &info) == 0, Int(info.st_size) > data.count {
-      data.append(contentsOf: repeatElement(UInt8(ascii: " "), count: Int(info.st_size) - data.count))
+    // The record `{"after":…,"position":…}` that `Handled` decodes, with the saved position's
+    // JSON encoded once a save.
+    let cached = notes.withLock { $0.after }
+    let afterJSON: [UInt8]
+    if let cached, cached.position == after {
+      afterJSON = cached.json
+    } else {
+      afterJSON = try json(after)
     }
-    let written = data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-    guard written == data.count else { throw failure("cannot write \(handledURL.path)") }
+    var record = Array(#"{"after":"#.utf8)
+    record.reserveCapacity(afterJSON.count * 2 + 24)
+    record += afterJSON
+    record += #","position":"#.utf8
+    record += try json(position)
+    record.append(UInt8(ascii: "}"))
+    try notes.withLock { file in
+      file.after = (after, afterJSON)
+      if file.descriptor < 0 {
+        file.descriptor = open(handledURL.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard file.descriptor >= 0 else { throw failure("cannot write \(handledURL.path)") }
+        var info = stat()
+        file.length = fstat(file.descriptor, &info) == 0 ? Int(info.st_size) : 0
+      }
+      // One `pwrite` over the whole file, never a truncation: a process dies before a system
+      // call or after it, so the file holds the old record or the new one. A shorter record is
+      // padded with spaces, which JSON allows after a value.
+      if file.length > record.count {
+        record.append(contentsOf: repeatElement(UInt8(ascii: " "), count: file.length - record.count))
+      }
+      let written = record.withUnsafeBytes { pwrite(file.descriptor, $0.baseAddress, $0.count, 0) }
+      guard written == record.count else { throw failure("cannot write \(handledURL.path)") }
+      file.length = record.count
+    }
   }
 
   public func save(_ position: Position) async throws {
