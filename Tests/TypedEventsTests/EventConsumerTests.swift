@@ -312,9 +312,13 @@ struct EventConsumerTests {
     try FileManager.default.removeItem(at: url)
     let fresh = FileCheckpoint<EventLog.Position>(url: url)
     #expect(try await fresh.load() == nil)
-    // Before the first save, nothing noted counts, so a checkpoint deleted early starts over too.
+    // Before the first save, a note is the first save: the checkpoint file holds it, and the
+    // record of the deleted checkpoint's notes is passed over.
     try await fresh.noteHandled(EventLog.Position(offset: 60))
-    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == nil)
+    #expect(FileManager.default.fileExists(atPath: url.path))
+    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 60))
+    try await fresh.noteHandled(EventLog.Position(offset: 70))
+    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 70))
   }
 
   @Test func notedPositionsOfEveryKindComeBackAsTheyWere() async throws {

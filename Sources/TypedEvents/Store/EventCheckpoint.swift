@@ -37,7 +37,9 @@ extension EventCheckpoint {
 /// file beside it (`.NAME.handled`) in one `pwrite`, without syncing it: it survives a crash of
 /// the process, which is the usual crash, and ``load()`` gives it back when it names the saved
 /// position as the one it goes on from. After a crash of the machine it may be lost, and the
-/// events since the last save come again; before the first save nothing is noted. The two
+/// events since the last save come again. A note on a checkpoint never saved is its first save
+/// (synced, once in the checkpoint's life), so a reader stopped before its first save does not
+/// start over. The two
 /// files are one checkpoint: to start over, delete both; to restore a backup, restore both, or
 /// delete the `.handled` one (the events since the save come again).
 public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: EventCheckpoint {
@@ -133,8 +135,9 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
       after = try loadSaved()
       saved.withLock { $0 = .some(after) }
     }
-    // Before the first save there is no position to go on from; `load()` would pass it over.
-    guard let after else { return }
+    // Before the first save there is no position for a record to go on from: the note is the
+    // first save, so a reader stopped before its own first save does not start over.
+    guard let after else { return try await save(position) }
     // The record `{"after":…,"position":…}` that `Handled` decodes, with the saved position's
     // JSON encoded once a save.
     let cached = notes.withLock { $0.after }
