@@ -16,8 +16,8 @@ public protocol EventCheckpoint<Position>: Sendable {
   func save(_ position: Position) async throws
 
   /// Records, between two ``save(_:)``s, that the event at `position` has been handled, as
-  /// cheaply as the checkpoint can: a reader calls it after every event, so it must not wait
-  /// for a disk. A later ``load()`` gives `position` back when the record survived, so that a
+  /// cheaply as the checkpoint can: a reader calls it after every event, so it should not wait
+  /// for a disk (``FileCheckpoint`` does once, when the note is its first save). A later ``load()`` gives `position` back when the record survived, so that a
   /// reader restarted after a crash does not deliver that event again.
   ///
   /// The default keeps nothing: a reader then delivers again, after a crash, what was handled
@@ -39,9 +39,11 @@ extension EventCheckpoint {
 /// position as the one it goes on from. After a crash of the machine it may be lost, and the
 /// events since the last save come again. A note on a checkpoint never saved is its first save
 /// (synced, once in the checkpoint's life), so a reader stopped before its first save does not
-/// start over. The two
-/// files are one checkpoint: to start over, delete both; to restore a backup, restore both, or
-/// delete the `.handled` one (the events since the save come again).
+/// start over. Every save empties the `.handled` file first, so a record never outlives the
+/// save it goes on from, even when a later save names the same position. The two files are
+/// one checkpoint, changed by one reader at a time: to start over, delete the checkpoint file
+/// (or both) while no reader runs; to restore a backup, restore the checkpoint file and delete
+/// the `.handled` one (the events since the save come again).
 public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: EventCheckpoint {
   /// The checkpoint file.
   public let url: URL
@@ -126,7 +128,8 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
   }
 
   /// Writes `position` to the file beside the checkpoint, replacing what it held, without
-  /// syncing: one `pwrite` the kernel keeps if the process dies after it.
+  /// syncing: one `pwrite` the kernel keeps if the process dies after it. On a checkpoint never
+  /// saved, the note is its first save instead, synced.
   public func noteHandled(_ position: Position) async throws {
     let after: Position?
     if let known = saved.withLock({ $0 }) {
@@ -174,7 +177,11 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
   }
 
   public func save(_ position: Position) async throws {
-    let data = try JSONEncoder().encode(position)
+    let data = Data(try json(position))
+    // The notes go on from the save being replaced: emptied first, so that a crash between the
+    // two leaves the old checkpoint without them (repeats, never a skip), and so that no record
+    // left by a checkpoint deleted to start over names this save if it is the same position.
+    try forgetNotes()
     // Written beside the file, synced, then renamed over it: a crash leaves the old or the new
     // checkpoint, never half of one.
     let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID())")
@@ -195,6 +202,18 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
     }
     // The record of handled events now names an older save, so `load()` passes over it.
     saved.withLock { $0 = .some(position) }
+  }
+
+  /// Empties the file of notes: truncated while this object holds it open, else removed.
+  private func forgetNotes() throws {
+    try notes.withLock { file in
+      if file.descriptor >= 0 {
+        guard ftruncate(file.descriptor, 0) == 0 else { throw failure("cannot empty \(handledURL.path)") }
+        file.length = 0
+      } else if unlink(handledURL.path) != 0 && errno != ENOENT {
+        throw failure("cannot remove \(handledURL.path)")
+      }
+    }
   }
 
   private func failure(_ what: String) -> EventLogError {
