@@ -9,7 +9,7 @@
   extension EventAccess {
     /// An access policy for bearer tokens (RFC 6750): the token of the request's
     /// `Authorization: Bearer …` header, or of the query parameter `queryParameter` when the
-    /// request has no such header, goes to `verify`, which says whose it is.
+    /// request has no `Authorization` header at all, goes to `verify`, which says whose it is.
     ///
     /// The scheme's name is matched in any case (`bearer` is `Bearer`, RFC 9110 §11.1), and
     /// the token must be an RFC 6750 `b64token`. A request without a token, or whose token
@@ -76,20 +76,16 @@
     }
   }
 
-  /// The token of `request`'s `Authorization: Bearer` header (the scheme in any case), else of
-  /// its query parameter `queryParameter`; nil when it has none or it is no RFC 6750 `b64token`.
+  /// The token of `request`'s `Authorization: Bearer` header (the scheme in any case), else, when
+  /// it has no `Authorization` header, of its query parameter `queryParameter`; nil when it has
+  /// none or it is no RFC 6750 `b64token`.
   func bearerToken(_ request: Request, queryParameter: String?) -> String? {
     if let header = request.headers[.authorization] {
-      // hummingbird-auth's reading, which wants the scheme as `Bearer` exactly; else the same
-      // in any case.
-      let token =
-        request.headers.bearer?.token
-        ?? {
-          let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-          guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-          return String(parts[1])
-        }()
-      return token.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { isBearerToken($0) ? $0 : nil }
+      // Not hummingbird-auth's `bearer`, which wants the scheme spelled `Bearer` exactly.
+      let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+      guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+      let token = parts[1].trimmingCharacters(in: .whitespaces)
+      return isBearerToken(token) ? token : nil
     }
     guard let queryParameter, let value = request.uri.queryParameters[Substring(queryParameter)] else { return nil }
     let token = String(value)

@@ -16,8 +16,8 @@
 /// ```
 /// It is a task-local value, so only ``EventDelivery/immediate`` subscribers see it: they run
 /// inside `publish`. Queued, main-actor and stream subscribers run later, in another task, and
-/// see nil; so do the subscribers of an event the process publishes itself, even from inside
-/// such a subscriber, through ``of(_:)``.
+/// see nil; so do, through ``of(_:)``, the subscribers of an event the process publishes
+/// itself, even from inside such a subscriber, unless that event is equal to the stored one.
 public struct StoreDelivery: Sendable {
   /// The decoded event being published.
   public let event: any Event
