@@ -22,6 +22,7 @@ struct EventLogWriterTests {
     let hold: DispatchSemaphore?
     let holdLimit: DispatchTimeInterval
     private var heldTooLong = false
+    private var threads: [pthread_t] = []
 
     init(holding: Bool = false, delay: DispatchTimeInterval = .seconds(10)) {
       hold = holding ? DispatchSemaphore(value: 0) : nil
@@ -38,9 +39,13 @@ struct EventLogWriterTests {
       lock.withLock {
         syncs += 1
         synced = Int64(info.st_size)
+        if !threads.contains(where: { pthread_equal($0, pthread_self()) != 0 }) { threads.append(pthread_self()) }
       }
       return result
     }
+
+    /// The threads that called `fsync`.
+    var syncThreads: [pthread_t] { lock.withLock { threads } }
 
     var syncCount: Int { lock.withLock { syncs } }
     var syncedSize: Int64 { lock.withLock { synced } }
@@ -205,6 +210,71 @@ struct EventLogWriterTests {
     let deadline = ContinuousClock.now + .seconds(10)
     while writer != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
     #expect(writer == nil, "the writer thread still runs after its log was released")
+  }
+
+  @Test func aTaskThatPrefersTheWriterThreadIsResumedThereAndOtherTasksStillShareItsFsyncs() async throws {
+    let disk = Disk()
+    let log = EventLog(url: temporaryURL(), durability: .fsyncEachAppend, syncFile: disk.sync)
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    let own = 40
+    let others = 4
+    let perOther = 20
+    let ownThreads = try await withThrowingTaskGroup(of: [pthread_t].self) { group in
+      // The log's first append comes from the writer thread: a job starts it as an append does.
+      group.addTask(executorPreference: log.writerExecutor) {
+        var threads: [pthread_t] = []
+        for index in 0..<own {
+          try await log.append(try EventEnvelope(Tick(count: index), id: "own-\(index)", source: "/own"))
+          threads.append(pthread_self())
+        }
+        return threads
+      }
+      for other in 0..<others {
+        group.addTask {
+          for index in 0..<perOther {
+            try await log.append(
+              try EventEnvelope(Tick(count: index), id: "o\(other)-\(index)", source: "/other/\(other)"))
+          }
+          return []
+        }
+      }
+      return try await group.reduce(into: []) { $0 += $1 }
+    }
+    // Every append of the preferring task resumed it on the one thread that synced its lines.
+    let syncThreads = disk.syncThreads
+    #expect(syncThreads.count == 1)
+    #expect(ownThreads.count == own)
+    #expect(ownThreads.allSatisfy { thread in syncThreads.contains { pthread_equal($0, thread) != 0 } })
+    // Every event stored once, each task's in its order; no more fsyncs than appends.
+    let envelopes = try log.read().envelopes
+    #expect(envelopes.count == own + others * perOther)
+    #expect(envelopes.filter { $0.source == "/own" }.map(\.id) == (0..<own).map { "own-\($0)" })
+    for other in 0..<others {
+      #expect(
+        envelopes.filter { $0.source == "/other/\(other)" }.map(\.id) == (0..<perOther).map { "o\(other)-\($0)" })
+    }
+    #expect(disk.syncCount <= own + others * perOther)
+  }
+
+  @Test func aTaskThatPrefersTheWriterThreadOfAReleasedLogGoesOnInThePool() async throws {
+    let url = temporaryURL()
+    defer { try? FileManager.default.removeItem(at: url) }
+    var log: EventLog? = EventLog(url: url)
+    try await log?.append(Tick(count: 1))
+    let executor = try #require(log?.writerExecutor)
+    let writer = try #require(log?.writer)
+    log = nil
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !writer.threadEnded, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(writer.threadEnded)
+    // The thread is gone: a task that prefers it runs anyway, and appends to another log.
+    let other = EventLog(url: temporaryURL())
+    defer { try? FileManager.default.removeItem(at: other.url) }
+    let count = try await withTaskExecutorPreference(executor) {
+      try await other.append(Tick(count: 2))
+      return try other.read().envelopes.count
+    }
+    #expect(count == 1)
   }
 
   @Test func aRefusedEnvelopeWritesNothingAndTheWriterGoesOn() async throws {

@@ -49,8 +49,34 @@ let line: [UInt8] = try await {
   return Array(try Data(contentsOf: probe.url))
 }()
 
+/// A run's rate, and the CPU time the process spent a line or event (user and system, all
+/// threads), in microseconds.
+struct Measured {
+  var rate: Double
+  var cpuMicroseconds: Double
+  /// Of `cpuMicroseconds`, the kernel's.
+  var systemMicroseconds: Double
+}
+
+/// The CPU time the process has used, user and system, in seconds.
+func cpuSeconds() -> (total: Double, system: Double) {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+  return (Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + system, system)
+}
+
+/// What a run of `count` lines or events that began at `start`, with `cpu` used, measured.
+func measured(count: Int, since start: ContinuousClock.Instant, cpu: (total: Double, system: Double)) -> Measured {
+  let now = cpuSeconds()
+  return Measured(
+    rate: Double(count) / seconds(ContinuousClock.now - start),
+    cpuMicroseconds: (now.total - cpu.total) * 1e6 / Double(count),
+    systemMicroseconds: (now.system - cpu.system) * 1e6 / Double(count))
+}
+
 /// Lines per second of `write` + `fsync` of one line each, to a new file in `folder`.
-func bareFsyncRate(lines: Int) throws -> Double {
+func bareFsyncRate(lines: Int) throws -> Measured {
   let url = folder.appendingPathComponent("bare-\(UUID().uuidString)")
   let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
   guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
@@ -59,31 +85,36 @@ func bareFsyncRate(lines: Int) throws -> Double {
     try? FileManager.default.removeItem(at: url)
   }
   let start = ContinuousClock.now
+  let cpu = cpuSeconds()
   for _ in 0..<lines {
     guard write(descriptor, line, line.count) == line.count, fsync(descriptor) == 0 else {
       throw CocoaError(.fileWriteUnknown)
     }
   }
-  return Double(lines) / seconds(ContinuousClock.now - start)
+  return measured(count: lines, since: start, cpu: cpu)
 }
 
 /// Events per second appended to a new `EventLog` (fsync each append) by `writers` tasks, each
-/// appending one event at a time; all of them `events` events.
-func logRate(writers: Int, events: Int, durability: EventLog.Durability = .fsyncEachAppend) async throws -> Double {
+/// appending one event at a time; all of them `events` events. `onWriterThread`: the tasks run
+/// on the log's writer thread (`EventLog.writerExecutor`).
+func logRate(
+  writers: Int, events: Int, durability: EventLog.Durability = .fsyncEachAppend, onWriterThread: Bool = false
+) async throws -> Measured {
   let log = EventLog(url: folder.appendingPathComponent("log-\(UUID().uuidString).jsonl"), durability: durability)
   defer { try? FileManager.default.removeItem(at: log.url) }
   let envelopes = try (0..<events).map { try EventEnvelope(Tick(index: $0)) }
   try await log.append(envelopes[0])  // the file exists: its creation is not timed
   let start = ContinuousClock.now
+  let cpu = cpuSeconds()
   try await withThrowingTaskGroup(of: Void.self) { group in
     for writer in 0..<writers {
-      group.addTask {
+      group.addTask(executorPreference: onWriterThread ? log.writerExecutor : nil) {
         for index in stride(from: writer, to: events, by: writers) { try await log.append(envelopes[index]) }
       }
     }
     try await group.waitForAll()
   }
-  return Double(events) / seconds(ContinuousClock.now - start)
+  return measured(count: events, since: start, cpu: cpu)
 }
 
 func seconds(_ duration: Duration) -> Double {
@@ -154,10 +185,13 @@ func noteCost(calls: Int) async throws -> (note: Double, bare: Double) {
   return (note, bare)
 }
 
-var bare: [Double] = []
-var logs: [Int: [Double]] = [:]
+var bare: [Measured] = []
+var logs: [Int: [Measured]] = [:]
 /// One writer without fsync: what an append costs besides the disk.
-var unsynced: [Double] = []
+var unsynced: [Measured] = []
+/// One writer on the log's writer thread, with and without fsync.
+var onWriter: [Measured] = []
+var onWriterUnsynced: [Measured] = []
 for repetition in 1...repetitions {
   print("repetition \(repetition) of \(repetitions)…")
   bare.append(try bareFsyncRate(lines: eventsPerRun / 4))
@@ -167,6 +201,9 @@ for repetition in 1...repetitions {
     logs[writers, default: []].append(try await logRate(writers: writers, events: events))
   }
   unsynced.append(try await logRate(writers: 1, events: eventsPerRun, durability: .operatingSystem))
+  onWriter.append(try await logRate(writers: 1, events: eventsPerRun / 4, onWriterThread: true))
+  onWriterUnsynced.append(
+    try await logRate(writers: 1, events: eventsPerRun, durability: .operatingSystem, onWriterThread: true))
 }
 
 let readCount = eventsPerRun * 10
@@ -193,7 +230,25 @@ for repetition in 1...repetitions {
 func rate(_ values: [Double]) -> String {
   "\(Int(median(values).rounded())) (\(Int((values.min() ?? 0).rounded()))–\(Int((values.max() ?? 0).rounded())))"
 }
-let one = median(logs[1] ?? [])
+/// A row's rate cell and its CPU cell: median (smallest–largest), and the median CPU time.
+func cells(_ values: [Measured]) -> String {
+  "\(rate(values.map(\.rate))) | "
+    + String(
+      format: "%.1f (%.1f)", median(values.map(\.cpuMicroseconds)), median(values.map(\.systemMicroseconds)))
+}
+let one = median((logs[1] ?? []).map(\.rate))
+let bareRate = median(bare.map(\.rate))
+func ratios(_ values: [Measured]) -> String {
+  String(format: "%.2f× | %.2f×", median(values.map(\.rate)) / one, median(values.map(\.rate)) / bareRate)
+}
+/// Medians of a row's CPU time an event, in µs: all of it, the process's own code's, the kernel's.
+func cpu(_ values: [Measured]) -> Double { median(values.map(\.cpuMicroseconds)) }
+func system(_ values: [Measured]) -> Double { median(values.map(\.systemMicroseconds)) }
+func user(_ values: [Measured]) -> Double { median(values.map { $0.cpuMicroseconds - $0.systemMicroseconds }) }
+/// `value` in µs with one decimal; `seconds`: it is in seconds.
+func microseconds(_ value: Double, seconds: Bool = true) -> String {
+  String(format: "%.1f", seconds ? value * 1e6 : value)
+}
 var text = """
   # EventLog writes against the disk
 
@@ -203,23 +258,37 @@ var text = """
   times, on the same filesystem: the most syncs a second the disk gives one writer. *EventLog*: \
   `await log.append(event)`, one event a call, from N concurrent tasks (\(eventsPerRun / 4) events \
   for one writer, \(eventsPerRun) for more), fsync each append (the default). Appends that arrive \
-  while the log's writer thread syncs share its next fsync.
+  while the log's writer thread syncs share its next fsync. *CPU*: the process's CPU time (user \
+  and system, every thread) over the run, divided by its lines or events.
 
-  | writer | events/s | against one writer | against the bare fsync loop |
-  |---|---:|---:|---:|
-  | bare fsync loop (lines/s) | \(rate(bare)) | | 1.00× |
+  | writer | events/s | CPU µs an event (of it, the kernel's) | against one writer | against the bare fsync loop |
+  |---|---:|---:|---:|---:|
+  | bare fsync loop (lines/s) | \(cells(bare)) | | 1.00× |
 
   """
 for writers in writerCounts {
   let values = logs[writers] ?? []
-  text += "| EventLog, \(writers) task\(writers == 1 ? "" : "s") | \(rate(values)) | "
-  text += String(format: "%.2f× | %.2f× |\n", median(values) / one, median(values) / median(bare))
+  text += "| EventLog, \(writers) task\(writers == 1 ? "" : "s") | \(cells(values)) | \(ratios(values)) |\n"
 }
-text += "| EventLog, 1 task, no fsync (`.operatingSystem`) | \(rate(unsynced)) | | |\n"
+text += "| EventLog, 1 task, no fsync (`.operatingSystem`) | \(cells(unsynced)) | | |\n"
+text += "| EventLog, 1 task on the writer thread (`log.writerExecutor`) | \(cells(onWriter)) | \(ratios(onWriter)) |\n"
+text += "| EventLog, 1 task on the writer thread, no fsync | \(cells(onWriterUnsynced)) | | |\n"
 text += """
 
-  The last row is what an append costs besides the disk: validating and encoding the event,
-  and handing it to the writer thread and back.
+  The rows without fsync are what an append costs besides the disk: validating and encoding the
+  event, and handing it to the writer thread and back. A task that prefers the log's writer
+  thread as its executor (`withTaskExecutorPreference(log.writerExecutor)`) is resumed on that
+  thread: no other thread wakes for its append, and what one append costs over the bare loop is
+  the CPU it adds, made while the disk waits for nothing. In this run, on the writer thread, an \
+  append took \(microseconds(1 / median(onWriter.map(\.rate)) - 1 / bareRate)) µs longer than a \
+  line of the bare loop, and used \(microseconds(cpu(onWriter) - cpu(bare), seconds: false)) µs more \
+  CPU (\(microseconds(user(onWriter) - user(bare), seconds: false)) µs in the process's own code, \
+  \(microseconds(system(onWriter) - system(bare), seconds: false)) µs in the kernel); without fsync \
+  the same append uses \(microseconds(cpu(onWriterUnsynced), seconds: false)) µs of CPU in all. \
+  So the distance to the bare loop is the CPU an append adds between two fsyncs, and that is \
+  more with fsync than the run without it shows: there the thread never sleeps, and each append \
+  follows the last on a busy core. (Linux counts CPU time by scheduler ticks: the split between \
+  the process and the kernel is approximate for runs this short.)
 
   Goals (issue 57): 16 writers at least 8× the rate of one; one writer within 1.2× of the bare \
   loop (at least 0.83× its rate).

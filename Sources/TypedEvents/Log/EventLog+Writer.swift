@@ -22,37 +22,75 @@ struct PendingAppend: Sendable {
 /// wait here and form the next group, which one `write` and one `fsync` cover (group commit).
 ///
 /// The thread is the log's own, not one of Swift's cooperative pool: an `fsync` that takes a
-/// disk's whole latency holds it and no task. It starts with the first `await`ed append and ends
-/// when the log is released.
+/// disk's whole latency holds it and no task. It starts with the first `await`ed append (or the
+/// first job of a task that prefers it, see ``EventLog/writerExecutor``) and ends when the log
+/// is released.
+///
+/// It is also a task executor: between groups it runs the jobs of tasks that prefer it. A task
+/// that appends from there hands its append over and is resumed on the same thread, so no other
+/// thread has to wake for it.
 @_spi(Testing) public final class LogWriter: @unchecked Sendable {
   private let condition = NSCondition()
   // Guarded by `condition`.
   private var queue: [PendingAppend] = []
+  /// Jobs of tasks that prefer this thread, run in the order they came.
+  private var jobs: [UnownedJob] = []
   private var started = false
   private var stopped = false
+  /// Set when the thread has ended: jobs that come later go to the global executor.
+  private var ended = false
+  /// The log whose appends the thread writes. Weak: the thread must not keep the log alive; a
+  /// caller waiting for an append does.
+  private weak var log: EventLog?
 
-  /// Queues `append` for `log`'s writer thread, starting the thread on the first call.
-  func submit(_ append: PendingAppend, for log: EventLog) {
+  /// Names the log the thread writes for; once, as the log is made.
+  func attach(_ log: EventLog) {
+    condition.lock()
+    self.log = log
+    condition.unlock()
+  }
+
+  /// Queues `append` for the writer thread, starting the thread on the first call.
+  func submit(_ append: PendingAppend) {
     condition.lock()
     queue.append(append)
-    let start = !started
-    started = true
+    let start = startsThread()
     condition.signal()
     condition.unlock()
-    if start {
-      // Weak: the thread must not keep the log alive; a caller waiting for an append does.
-      let thread = Thread { [weak log, self] in
-        while let group = self.nextGroup() {
-          guard let log else {
-            for append in group { append.continuation.resume(throwing: EventLogError.io(path: "", reason: "released")) }
-            continue
-          }
-          log.writeGroup(group)
+    if start { startThread() }
+  }
+
+  /// Whether the caller, holding the lock, is the one to start the thread.
+  private func startsThread() -> Bool {
+    defer { started = true }
+    return !started
+  }
+
+  private func startThread() {
+    let thread = Thread { [self] in
+      while let (jobs, queued) = self.nextWork() {
+        var group = queued
+        // Jobs first: a task resumed by the last group may append again, and join this one.
+        if !jobs.isEmpty, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+          for job in jobs { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+          group += self.takeQueue()
         }
+        guard !group.isEmpty else { continue }
+        guard let log = self.attachedLog else {
+          for append in group { append.continuation.resume(throwing: EventLogError.io(path: "", reason: "released")) }
+          continue
+        }
+        log.writeGroup(group)
       }
-      thread.name = "EventLog writer"
-      thread.start()
     }
+    thread.name = "EventLog writer"
+    thread.start()
+  }
+
+  private var attachedLog: EventLog? {
+    condition.lock()
+    defer { condition.unlock() }
+    return log
   }
 
   /// How many appends wait for the writer thread to take them: lets a test order its appends
@@ -63,6 +101,13 @@ struct PendingAppend: Sendable {
     return queue.count
   }
 
+  /// Whether the thread has ended, after its log was released.
+  @_spi(Testing) public var threadEnded: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return ended
+  }
+
   /// Ends the thread once the queue is empty.
   func stop() {
     condition.lock()
@@ -71,14 +116,48 @@ struct PendingAppend: Sendable {
     condition.unlock()
   }
 
-  /// Every queued append, waiting for one; nil once stopped with none left.
-  private func nextGroup() -> [PendingAppend]? {
+  /// Every queued job and append, waiting for one; nil once stopped with none left, when the
+  /// thread ends.
+  private func nextWork() -> (jobs: [UnownedJob], group: [PendingAppend])? {
     condition.lock()
     defer { condition.unlock() }
-    while queue.isEmpty && !stopped { condition.wait() }
-    if queue.isEmpty { return nil }
+    while queue.isEmpty && jobs.isEmpty && !stopped { condition.wait() }
+    if queue.isEmpty && jobs.isEmpty {
+      ended = true
+      return nil
+    }
+    defer {
+      queue.removeAll(keepingCapacity: true)
+      jobs.removeAll(keepingCapacity: true)
+    }
+    return (jobs, queue)
+  }
+
+  /// The appends queued since the last look.
+  private func takeQueue() -> [PendingAppend] {
+    condition.lock()
+    defer { condition.unlock() }
     defer { queue.removeAll(keepingCapacity: true) }
     return queue
+  }
+}
+
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+extension LogWriter: TaskExecutor {
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    condition.lock()
+    guard !ended else {
+      // The log is gone and its thread with it; the task goes on in the pool.
+      condition.unlock()
+      globalConcurrentExecutor.enqueue(ExecutorJob(job))
+      return
+    }
+    jobs.append(job)
+    let start = startsThread()
+    condition.signal()
+    condition.unlock()
+    if start { startThread() }
   }
 }
 
@@ -89,7 +168,7 @@ extension EventLog {
     _ lines: [(line: Data, envelope: EventEnvelope)], kind: PendingAppend.Kind
   ) async throws -> [AppendedEnvelope<Position>] {
     try await withCheckedThrowingContinuation { continuation in
-      writer.submit(PendingAppend(kind: kind, lines: lines, continuation: continuation), for: self)
+      writer.submit(PendingAppend(kind: kind, lines: lines, continuation: continuation))
     }
   }
 

@@ -23,7 +23,8 @@ import Foundation
 /// order they arrived; each returns after the `fsync` that covers its lines. So concurrent
 /// writers share the disk's sync rate instead of each paying for one. A batch is one call and
 /// is written whole, with one `fsync`. The thread starts with the object's first `await`ed
-/// append and ends once the object is released.
+/// append and ends once the object is released. A task that appends one event after another
+/// can run on it (``writerExecutor``), so that no other thread wakes for each append.
 ///
 /// The synchronous `append` methods, for code that is not async, write and sync on the calling
 /// thread; they are unavailable from async code, which gets the `await`ed ones.
@@ -101,6 +102,25 @@ public final class EventLog: Sendable {
   /// The thread that writes and syncs `await`ed appends. Not API: tests watch its lifetime.
   @_spi(Testing) public let writer = LogWriter()
 
+  /// The log's writer thread as a task executor, for a task that appends one event after
+  /// another.
+  ///
+  /// Each `await`ed append is handed to the writer thread, which writes and syncs it, and the
+  /// task is then resumed on a thread of Swift's pool: where a core is idle, each hand-over
+  /// wakes a sleeping thread, which costs a one-writer loop about as much as the `fsync`
+  /// itself. Run such a loop on the writer thread and both hand-overs stay on that thread:
+  /// ```swift
+  /// try await withTaskExecutorPreference(log.writerExecutor) {
+  ///   for event in events { try await log.append(event) }
+  /// }
+  /// ```
+  /// Appends of other tasks still share its `fsync`s. The thread writes and syncs between the
+  /// jobs it runs, so code run there delays every append of the log: run there what appends,
+  /// and the rest elsewhere. A task that prefers it after the log is released goes on in
+  /// Swift's global executor.
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  public var writerExecutor: some TaskExecutor { writer }
+
   /// Syncs the file's descriptor: `fsync`, or a test's stand-in for a slow disk.
   let syncFile: @Sendable (Int32) -> Int32
 
@@ -115,6 +135,7 @@ public final class EventLog: Sendable {
     self.url = url
     self.durability = durability
     self.syncFile = syncFile
+    writer.attach(self)
   }
 
   deinit {
