@@ -56,23 +56,32 @@ struct Measured {
   var cpuMicroseconds: Double
   /// Of `cpuMicroseconds`, the kernel's.
   var systemMicroseconds: Double
+  /// Context switches of the process's threads, voluntary (a thread that sleeps) and not.
+  var switches: Double
 }
 
-/// The CPU time the process has used, user and system, in seconds.
-func cpuSeconds() -> (total: Double, system: Double) {
+/// What the process has used so far: CPU time, user and system, and the kernel's share of it,
+/// in seconds; context switches.
+func usage() -> (total: Double, system: Double, switches: Double) {
   var usage = rusage()
   getrusage(RUSAGE_SELF.rawValue, &usage)
   let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-  return (Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + system, system)
+  return (
+    Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + system, system,
+    Double(usage.ru_nvcsw + usage.ru_nivcsw)
+  )
 }
 
-/// What a run of `count` lines or events that began at `start`, with `cpu` used, measured.
-func measured(count: Int, since start: ContinuousClock.Instant, cpu: (total: Double, system: Double)) -> Measured {
-  let now = cpuSeconds()
+/// What a run of `count` lines or events that began at `start`, with `used` used, measured.
+func measured(
+  count: Int, since start: ContinuousClock.Instant, used: (total: Double, system: Double, switches: Double)
+) -> Measured {
+  let now = usage()
   return Measured(
     rate: Double(count) / seconds(ContinuousClock.now - start),
-    cpuMicroseconds: (now.total - cpu.total) * 1e6 / Double(count),
-    systemMicroseconds: (now.system - cpu.system) * 1e6 / Double(count))
+    cpuMicroseconds: (now.total - used.total) * 1e6 / Double(count),
+    systemMicroseconds: (now.system - used.system) * 1e6 / Double(count),
+    switches: (now.switches - used.switches) / Double(count))
 }
 
 /// Lines per second of `write` + `fsync` of one line each, to a new file in `folder`.
@@ -85,13 +94,13 @@ func bareFsyncRate(lines: Int) throws -> Measured {
     try? FileManager.default.removeItem(at: url)
   }
   let start = ContinuousClock.now
-  let cpu = cpuSeconds()
+  let used = usage()
   for _ in 0..<lines {
     guard write(descriptor, line, line.count) == line.count, fsync(descriptor) == 0 else {
       throw CocoaError(.fileWriteUnknown)
     }
   }
-  return measured(count: lines, since: start, cpu: cpu)
+  return measured(count: lines, since: start, used: used)
 }
 
 /// Events per second appended to a new `EventLog` (fsync each append) by `writers` tasks, each
@@ -105,7 +114,7 @@ func logRate(
   let envelopes = try (0..<events).map { try EventEnvelope(Tick(index: $0)) }
   try await log.append(envelopes[0])  // the file exists: its creation is not timed
   let start = ContinuousClock.now
-  let cpu = cpuSeconds()
+  let used = usage()
   try await withThrowingTaskGroup(of: Void.self) { group in
     for writer in 0..<writers {
       group.addTask(executorPreference: onWriterThread ? log.writerExecutor : nil) {
@@ -114,7 +123,7 @@ func logRate(
     }
     try await group.waitForAll()
   }
-  return measured(count: events, since: start, cpu: cpu)
+  return measured(count: events, since: start, used: used)
 }
 
 func seconds(_ duration: Duration) -> Double {
@@ -234,7 +243,8 @@ func rate(_ values: [Double]) -> String {
 func cells(_ values: [Measured]) -> String {
   "\(rate(values.map(\.rate))) | "
     + String(
-      format: "%.1f (%.1f)", median(values.map(\.cpuMicroseconds)), median(values.map(\.systemMicroseconds)))
+      format: "%.1f (%.1f) | %.1f", median(values.map(\.cpuMicroseconds)), median(values.map(\.systemMicroseconds)),
+      median(values.map(\.switches)))
 }
 let one = median((logs[1] ?? []).map(\.rate))
 let bareRate = median(bare.map(\.rate))
@@ -244,7 +254,7 @@ func ratios(_ values: [Measured]) -> String {
 /// Medians of a row's CPU time an event, in µs: all of it, the process's own code's, the kernel's.
 func cpu(_ values: [Measured]) -> Double { median(values.map(\.cpuMicroseconds)) }
 func system(_ values: [Measured]) -> Double { median(values.map(\.systemMicroseconds)) }
-func user(_ values: [Measured]) -> Double { median(values.map { $0.cpuMicroseconds - $0.systemMicroseconds }) }
+func user(_ values: [Measured]) -> Double { cpu(values) - system(values) }
 /// `value` in µs with one decimal; `seconds`: it is in seconds.
 func microseconds(_ value: Double, seconds: Bool = true) -> String {
   String(format: "%.1f", seconds ? value * 1e6 : value)
@@ -259,10 +269,12 @@ var text = """
   `await log.append(event)`, one event a call, from N concurrent tasks (\(eventsPerRun / 4) events \
   for one writer, \(eventsPerRun) for more), fsync each append (the default). Appends that arrive \
   while the log's writer thread syncs share its next fsync. *CPU*: the process's CPU time (user \
-  and system, every thread) over the run, divided by its lines or events.
+  and system, every thread) over the run, divided by its lines or events; *context switches*: \
+  the same for the process's threads' context switches (`getrusage`), a thread that sleeps and \
+  is woken counting one.
 
-  | writer | events/s | CPU µs an event (of it, the kernel's) | against one writer | against the bare fsync loop |
-  |---|---:|---:|---:|---:|
+  | writer | events/s | CPU µs an event (of it, the kernel's) | context switches an event | against one writer | against the bare fsync loop |
+  |---|---:|---:|---:|---:|---:|
   | bare fsync loop (lines/s) | \(cells(bare)) | | 1.00× |
 
   """
@@ -276,19 +288,19 @@ text += "| EventLog, 1 task on the writer thread, no fsync | \(cells(onWriterUns
 text += """
 
   The rows without fsync are what an append costs besides the disk: validating and encoding the
-  event, and handing it to the writer thread and back. A task that prefers the log's writer
-  thread as its executor (`withTaskExecutorPreference(log.writerExecutor)`) is resumed on that
-  thread: no other thread wakes for its append, and what one append costs over the bare loop is
-  the CPU it adds, made while the disk waits for nothing. In this run, on the writer thread, an \
+  event, and, in the pool, handing it to the writer thread and back. A task that prefers the
+  log's writer thread as its executor (`withTaskExecutorPreference(log.writerExecutor)`) is
+  resumed on that thread: the context switches column shows what that leaves out. In this run, on the writer thread, an \
   append took \(microseconds(1 / median(onWriter.map(\.rate)) - 1 / bareRate)) µs longer than a \
   line of the bare loop, and used \(microseconds(cpu(onWriter) - cpu(bare), seconds: false)) µs more \
   CPU (\(microseconds(user(onWriter) - user(bare), seconds: false)) µs in the process's own code, \
   \(microseconds(system(onWriter) - system(bare), seconds: false)) µs in the kernel); without fsync \
   the same append uses \(microseconds(cpu(onWriterUnsynced), seconds: false)) µs of CPU in all. \
-  So the distance to the bare loop is the CPU an append adds between two fsyncs, and that is \
-  more with fsync than the run without it shows: there the thread never sleeps, and each append \
-  follows the last on a busy core. (Linux counts CPU time by scheduler ticks: the split between \
-  the process and the kernel is approximate for runs this short.)
+  Where the extra time and the extra CPU are about equal, the distance is the appends' own work: \
+  one thread does it and waits for the disk in turn, so the work adds to each fsync's wait. With fsync, that work takes more \
+  CPU than the run without it shows, where the thread never sleeps. (Linux counts CPU time by \
+  scheduler ticks: the split between the process and the kernel is approximate for runs this \
+  short.)
 
   Goals (issue 57): 16 writers at least 8× the rate of one; one writer within 1.2× of the bare \
   loop (at least 0.83× its rate).

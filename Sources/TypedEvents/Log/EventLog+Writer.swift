@@ -101,6 +101,13 @@ struct PendingAppend: Sendable {
     return queue.count
   }
 
+  /// How many jobs of tasks that prefer the thread wait for it to run them.
+  @_spi(Testing) public var queuedJobCount: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return jobs.count
+  }
+
   /// Whether the thread has ended, after its log was released.
   @_spi(Testing) public var threadEnded: Bool {
     condition.lock()

@@ -106,9 +106,9 @@ public final class EventLog: Sendable {
   /// another.
   ///
   /// Each `await`ed append is handed to the writer thread, which writes and syncs it, and the
-  /// task is then resumed on a thread of Swift's pool: where a core is idle, each hand-over
-  /// wakes a sleeping thread, which costs a one-writer loop about as much as the `fsync`
-  /// itself. Run such a loop on the writer thread and both hand-overs stay on that thread:
+  /// task is then resumed on a thread of Swift's pool: where that thread sleeps, it must be
+  /// woken, on every append of a one-writer loop. Run such a loop on the writer thread and the
+  /// task is resumed where its append was written (BENCHMARKS-WRITES.md measures both ways):
   /// ```swift
   /// try await withTaskExecutorPreference(log.writerExecutor) {
   ///   for event in events { try await log.append(event) }
@@ -116,7 +116,8 @@ public final class EventLog: Sendable {
   /// ```
   /// Appends of other tasks still share its `fsync`s. The thread writes and syncs between the
   /// jobs it runs, so code run there delays every append of the log: run there what appends,
-  /// and the rest elsewhere. A task that prefers it after the log is released goes on in
+  /// and the rest elsewhere (child tasks, `async let` included, inherit the preference). Once
+  /// the log is released and its thread has ended, a task that still prefers it goes on in
   /// Swift's global executor.
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   public var writerExecutor: some TaskExecutor { writer }
