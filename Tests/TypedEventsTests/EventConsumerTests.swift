@@ -290,48 +290,51 @@ struct EventConsumerTests {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let url = folder.appendingPathComponent("checkpoint.json")
+    /// What a new object reads, as after a crash of the process.
+    func loaded() async throws -> Int64? { try await FileCheckpoint<EventLog.Position>(url: url).load()?.offset }
+    /// The checkpoint file deleted to start over, and a new object on it, which loads nothing.
+    func startedOver() async throws -> FileCheckpoint<EventLog.Position> {
+      try FileManager.default.removeItem(at: url)
+      let checkpoint = FileCheckpoint<EventLog.Position>(url: url)
+      #expect(try await checkpoint.load() == nil)
+      return checkpoint
+    }
     let checkpoint = FileCheckpoint<EventLog.Position>(url: url)
     try await checkpoint.save(EventLog.Position(offset: 10))
     try await checkpoint.noteHandled(EventLog.Position(offset: 20))
     try await checkpoint.noteHandled(EventLog.Position(offset: 30))
     // A new object, as after a crash of the process: the last handled event.
-    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 30))
+    #expect(try await loaded() == 30)
     // A save after it makes the record stale.
     try await checkpoint.save(EventLog.Position(offset: 25))
-    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 25))
+    #expect(try await loaded() == 25)
     // A record cut short (a crash of the machine) is passed over.
     try await checkpoint.noteHandled(EventLog.Position(offset: 40))
     let handled = folder.appendingPathComponent(".checkpoint.json.handled")
     let record = try Data(contentsOf: handled)
     try record.prefix(record.count - 3).write(to: handled)
-    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 25))
+    #expect(try await loaded() == 25)
     try Data().write(to: handled)
-    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 25))
+    #expect(try await loaded() == 25)
     // A checkpoint deleted to start over: the record names a save that is gone.
     try await checkpoint.noteHandled(EventLog.Position(offset: 50))
-    try FileManager.default.removeItem(at: url)
-    let fresh = FileCheckpoint<EventLog.Position>(url: url)
-    #expect(try await fresh.load() == nil)
+    let fresh = try await startedOver()
     // Before the first save, a note is the first save: the checkpoint file holds it, and the
     // record of the deleted checkpoint's notes is passed over.
     try await fresh.noteHandled(EventLog.Position(offset: 60))
     #expect(FileManager.default.fileExists(atPath: url.path))
-    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 60))
+    #expect(try await loaded() == 60)
     try await fresh.noteHandled(EventLog.Position(offset: 70))
-    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 70))
+    #expect(try await loaded() == 70)
     // Deleted again, and saved anew at the position the old notes go on from (a reader's first
     // event is always the same): the old record does not come back, whichever way the save comes.
-    try FileManager.default.removeItem(at: url)
-    let again = FileCheckpoint<EventLog.Position>(url: url)
-    #expect(try await again.load() == nil)
+    let again = try await startedOver()
     try await again.noteHandled(EventLog.Position(offset: 60))
-    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 60))
+    #expect(try await loaded() == 60)
     try await again.noteHandled(EventLog.Position(offset: 80))
-    try FileManager.default.removeItem(at: url)
-    let third = FileCheckpoint<EventLog.Position>(url: url)
-    #expect(try await third.load() == nil)
+    let third = try await startedOver()
     try await third.save(EventLog.Position(offset: 60))
-    #expect(try await FileCheckpoint<EventLog.Position>(url: url).load() == EventLog.Position(offset: 60))
+    #expect(try await loaded() == 60)
   }
 
   @Test func notedPositionsOfEveryKindComeBackAsTheyWere() async throws {
