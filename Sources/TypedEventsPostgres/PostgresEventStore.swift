@@ -55,6 +55,10 @@
 
     let wakeUps = WakeUps()
     let observability: Observability
+    /// Whether the INSERT of one event goes as a named prepared statement (see `init`).
+    let preparesStatements: Bool
+    /// Part of the prepared statement's name, changed after a failure (`send(_:rows:on:logger:)`).
+    let preparedGeneration = Locked<UInt32>(0)
     private let notifier = Notifier()
 
     /// A store in `schema`, created by ``migrate()``.
@@ -69,10 +73,15 @@
     ///   - tracer: the tracer of append and handler spans; by default the one the process
     ///     bootstrapped (`InstrumentationSystem.bootstrap`), looked up at each append and at each
     ///     batch a group reads.
+    ///   - preparesStatements: whether an append of one event sends its INSERT as a named
+    ///     prepared statement, which PostgreSQL parses and plans once a connection. Pass `false`
+    ///     behind a pooler that hands a session's statements to other server connections, such as
+    ///     PgBouncer in transaction mode before version 1.21.
     /// - Throws: ``PostgresEventStoreError/invalidSchemaName(_:)`` for any other schema name.
     public init(
       client: PostgresClient, schema: String = "typedevents", logger: Logger? = nil,
-      metrics: any MetricsFactory = MetricsSystem.factory, tracer: (any Tracer)? = nil
+      metrics: any MetricsFactory = MetricsSystem.factory, tracer: (any Tracer)? = nil,
+      preparesStatements: Bool = true
     ) throws {
       // Interpolated into SQL as an identifier, so only names that need no quoting.
       let first = schema.utf8.first
@@ -85,6 +94,7 @@
       else { throw PostgresEventStoreError.invalidSchemaName(schema) }
       self.client = client
       self.schema = schema
+      self.preparesStatements = preparesStatements
       self.observability = Observability(factory: metrics, tracer: tracer, destination: "\(schema).events")
       self.logger = logger ?? Logger(label: "TypedEventsPostgres")
     }
@@ -108,7 +118,9 @@
         let statements = try self.insertStatements(traced)
         try await self.withLiveConnection { connection in
           try await connection.withTransaction(logger: logger) { connection in
-            for statement in statements { try await connection.query(statement, logger: logger) }
+            for statement in statements {
+              try await self.send(statement, rows: traced.count, on: connection, logger: logger)
+            }
           }
         }
       }
@@ -210,7 +222,9 @@
           notifying.sql = "WITH inserted AS (\(last.sql)) SELECT pg_notify($\(last.binds.count + 1), '')"
           statements.append(notifying)
         }
-        for statement in statements { try await connection.query(statement, logger: logger) }
+        for statement in statements {
+          try await self.send(statement, rows: traced.count, on: connection, logger: logger)
+        }
       }
     }
 

@@ -88,13 +88,20 @@ struct BenchmarkError: Error, CustomStringConvertible {
 
 func line(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
 
-/// A store in a fresh schema with its client and listener running, dropped afterwards.
-func withStore<R: Sendable>(_ body: @Sendable (PostgresEventStore) async throws -> R) async throws -> R {
-  let client = PostgresClient(configuration: try configuration())
+/// A store in a fresh schema with its client and listener running, dropped afterwards; its
+/// client's configuration changed by `configure`.
+func withStore<R: Sendable>(
+  preparesStatements: Bool = true, configure: (inout PostgresClient.Configuration) -> Void = { _ in },
+  _ body: @Sendable (PostgresEventStore) async throws -> R
+) async throws -> R {
+  var configuration = try configuration()
+  configure(&configuration)
+  let client = PostgresClient(configuration: configuration)
   return try await withThrowingTaskGroup(of: Void.self) { group in
     group.addTask { await client.run() }
     let store = try PostgresEventStore(
-      client: client, schema: "bench_" + UUID().uuidString.lowercased().filter { $0 != "-" }.prefix(20))
+      client: client, schema: "bench_" + UUID().uuidString.lowercased().filter { $0 != "-" }.prefix(20),
+      preparesStatements: preparesStatements)
     try await store.migrate()
     group.addTask { try await store.run() }
     defer { group.cancelAll() }
@@ -607,14 +614,38 @@ func pgbenchRate(schema: String, channel: String, transactions: Int, mode: Strin
   return tps
 }
 
-/// The outbox against pgbench in rounds that alternate, each side in a fresh schema: per round,
-/// the store in `PostgresClient.withTransaction`, the store in its own `withTransaction`, and
-/// pgbench's transactions a second with `-M extended` and `-M prepared`.
-func outboxAgainstPgbench(rounds: Int, transactions: Int) async throws -> [(ClientCost, ClientCost, Double, Double)] {
-  var figures: [(ClientCost, ClientCost, Double, Double)] = []
+/// One round of the outbox against pgbench: the store's client costs in each setting, and
+/// pgbench's transactions a second.
+struct OutboxRound {
+  /// `store.withTransaction`, the pool's default configuration: the baseline.
+  var onLoop: ClientCost
+  /// The same, with a pool that sets no timer when a connection is released.
+  var withoutPoolTimers: ClientCost
+  /// The same as the baseline, with every INSERT sent unnamed.
+  var unprepared: ClientCost
+  /// `PostgresClient.withTransaction`.
+  var pooled: ClientCost
+  var extended: Double
+  var prepared: Double
+}
+
+/// The outbox against pgbench in rounds, each side in a fresh schema; in each round the store in
+/// its own `withTransaction` (as it is, with a pool without timers, and without prepared
+/// statements), in `PostgresClient.withTransaction`, and pgbench with `-M extended` and `-M prepared`.
+func outboxAgainstPgbench(rounds: Int, transactions: Int) async throws -> [OutboxRound] {
+  var figures: [OutboxRound] = []
   for _ in 0..<rounds {
-    let pooled = try await withStore { try await outboxTransactionRate($0, transactions: transactions, onLoop: false) }
     let onLoop = try await withStore { try await outboxTransactionRate($0, transactions: transactions, onLoop: true) }
+    // PostgresNIO's pool starts a keep-alive timer, and an idle timer for a connection beyond
+    // the minimum, each time a connection is released; each timer is a task and a sleep.
+    let withoutPoolTimers = try await withStore(configure: {
+      $0.options.minimumConnections = 2
+      $0.options.keepAliveBehavior = nil
+    }) { try await outboxTransactionRate($0, transactions: transactions, onLoop: true) }
+    let unprepared = try await withStore(preparesStatements: false) {
+      try await outboxTransactionRate($0, transactions: transactions, onLoop: true)
+    }
+    let pooled = try await withStore { try await outboxTransactionRate($0, transactions: transactions, onLoop: false) }
     let (extended, prepared) = try await withStore { store in
       // The same tables: the store's migration, and the same CREATE TABLE.
       _ = try await outboxTransactionRate(store, transactions: 1, onLoop: false)
@@ -623,16 +654,17 @@ func outboxAgainstPgbench(rounds: Int, transactions: Int) async throws -> [(Clie
         try pgbenchRate(schema: store.schema, channel: store.channel, transactions: transactions, mode: "prepared")
       )
     }
-    figures.append((pooled, onLoop, extended, prepared))
+    figures.append(
+      OutboxRound(
+        onLoop: onLoop, withoutPoolTimers: withoutPoolTimers, unprepared: unprepared, pooled: pooled,
+        extended: extended, prepared: prepared))
   }
   return figures
 }
 
 /// The report's section on the outbox against pgbench.
-func outboxSection(_ figures: [(ClientCost, ClientCost, Double, Double)], transactions: Int) -> [String] {
-  let pooled = figures.map(\.0)
-  let onLoop = figures.map(\.1)
-  let store = onLoop.map(\.rate)
+func outboxSection(_ figures: [OutboxRound], transactions: Int) -> [String] {
+  let store = figures.map(\.onLoop.rate)
   func ratio(_ peer: [Double]) -> String {
     let perRound = zip(peer, store).map { $0 / $1 }
     return String(format: "%.2f× (%.2f–%.2f)", median(perRound), perRound.min() ?? 0, perRound.max() ?? 0)
@@ -648,18 +680,22 @@ func outboxSection(_ figures: [(ClientCost, ClientCost, Double, Double)], transa
       + "`store.append(event, on: connection)` and `COMMIT` from the store, then the same SQL from pgbench "
       + "(`-c 1`; the event's INSERT carries its `pg_notify` in one statement, as the store sends it), "
       + "`-M extended` and `-M prepared`, each in a fresh schema on the same server. The store runs the "
-      + "transaction in `PostgresClient.withTransaction`, and in its own `withTransaction`, which keeps the "
-      + "task on the connection's event loop. \(figures.count) rounds; transactions/s min / median / max; "
-      + "*time against the store's*: the row's rate ÷ `store.withTransaction`'s, per round, median (min–max); "
+      + "transaction in its own `withTransaction`, which keeps the task on the connection's event loop: as it "
+      + "is (the event's INSERT a prepared statement), with a pool that sets no timer when a connection is "
+      + "released (`minimumConnections` 2: the store's listener holds one; `keepAliveBehavior` nil), and with `preparesStatements: false`; and "
+      + "in `PostgresClient.withTransaction`. \(figures.count) rounds; transactions/s min / median / max; "
+      + "*rate against the store's*: the row's rate ÷ the first row's, per round, median (min–max); "
       + "the client's CPU time and context switches a transaction (getrusage, medians). "
       + "Goal (issue 57): pgbench -M prepared at most 1.3× the store's rate.",
     "",
-    "| client | transactions/s | rate against `store.withTransaction` | client CPU µs/tx | context switches/tx |",
+    "| client | transactions/s | rate against the store's | client CPU µs/tx | context switches/tx |",
     "|---|---|---|---:|---:|",
-    row("store, `store.withTransaction` (event loop)", onLoop),
-    row("store, `PostgresClient.withTransaction`", pooled),
-    "| pgbench -M extended | \(spread(figures.map(\.2), rate)) | \(ratio(figures.map(\.2))) | | |",
-    "| pgbench -M prepared | \(spread(figures.map(\.3), rate)) | \(ratio(figures.map(\.3))) | | |",
+    row("store, `store.withTransaction` (event loop)", figures.map(\.onLoop)),
+    row("the same, a pool without timers", figures.map(\.withoutPoolTimers)),
+    row("the same, no prepared statement", figures.map(\.unprepared)),
+    row("store, `PostgresClient.withTransaction`", figures.map(\.pooled)),
+    "| pgbench -M extended | \(spread(figures.map(\.extended), rate)) | \(ratio(figures.map(\.extended))) | | |",
+    "| pgbench -M prepared | \(spread(figures.map(\.prepared), rate)) | \(ratio(figures.map(\.prepared))) | | |",
     "",
   ]
 }
