@@ -94,6 +94,10 @@ public final class EventLog: Sendable {
   /// When an append counts as done.
   public let durability: Durability
   private let descriptor = Locked<Int32>(-1)
+  /// The file's size just after this object's last whole write, whose last byte is a line
+  /// break; -1 when unknown. While the file still has that size, no one else has written since,
+  /// and the torn-line check reads nothing (`writeLines`).
+  private let endWritten = Locked<off_t>(-1)
   /// The source and id of every envelope up to a position, for ``appendOnce(_:)``; read from the
   /// file on the first call.
   let identities = Locked(IdentityIndex())
@@ -235,10 +239,16 @@ public final class EventLog: Sendable {
     try descriptor.withLock { descriptor in
       if descriptor < 0 { descriptor = try openForAppending() }
       var lines = lines
-      // After a torn line, start a fresh one so the new event is not glued to it.
+      // After a torn line, start a fresh one so the new event is not glued to it. The last
+      // byte is read only when someone else may have written it: the read marks the file's
+      // access time, which cost a quarter of an append without fsync.
       var info = stat()
       guard fstat(descriptor, &info) == 0 else { throw failure("cannot read the log's size") }
-      if info.st_size > 0 {
+      let known = endWritten.withLock { end in
+        defer { end = -1 }  // until this write is whole
+        return end
+      }
+      if info.st_size > 0 && info.st_size != known {
         var last: UInt8 = 0
         if pread(descriptor, &last, 1, off_t(info.st_size - 1)) == 1, last != 0x0A { lines.insert(0x0A, at: 0) }
       }
@@ -255,6 +265,8 @@ public final class EventLog: Sendable {
           written += result
         }
       }
+      // Where the file ends if no one else wrote meanwhile; if someone did, its size differs.
+      if lines.last == 0x0A { endWritten.withLock { $0 = info.st_size + off_t(lines.count) } }
       if durability == .fsyncEachAppend, syncFile(descriptor) != 0 { throw failure("cannot fsync the log") }
     }
   }
