@@ -28,12 +28,12 @@
   }
 
   extension PostgresEventStore {
-    /// Runs one statement whose rows, if any, nobody reads.
+    /// Runs one statement whose rows, if any, nobody needs. They are read to the end all the
+    /// same: PostgresNIO hands an error raised while such a statement runs only to their reader.
     func run(_ query: PostgresQuery) async throws {
       let logger = logger
       try await withLiveConnection { connection in
-        try await connection.query(query, logger: logger)
-        return ()
+        for try await _ in try await connection.query(query, logger: logger) {}
       }
     }
   }

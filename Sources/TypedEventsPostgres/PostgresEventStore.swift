@@ -57,8 +57,6 @@
     let observability: Observability
     /// Whether the INSERT of one event goes as a named prepared statement (see `init`).
     let preparesStatements: Bool
-    /// Part of the prepared statement's name, changed after a failure (`send(_:rows:on:logger:)`).
-    let preparedGeneration = Locked<UInt32>(0)
     private let notifier = Notifier()
 
     /// A store in `schema`, created by ``migrate()``.
@@ -74,9 +72,10 @@
     ///     bootstrapped (`InstrumentationSystem.bootstrap`), looked up at each append and at each
     ///     batch a group reads.
     ///   - preparesStatements: whether an append of one event sends its INSERT as a named
-    ///     prepared statement, which PostgreSQL parses and plans once a connection. Pass `false`
-    ///     behind a pooler that hands a session's statements to other server connections, such as
-    ///     PgBouncer in transaction mode before version 1.21.
+    ///     prepared statement, which PostgreSQL parses once a connection. Pass `false` behind a
+    ///     pooler that hands a session's statements to other server connections, such as
+    ///     PgBouncer in transaction mode before version 1.21, or later without
+    ///     `max_prepared_statements`.
     /// - Throws: ``PostgresEventStoreError/invalidSchemaName(_:)`` for any other schema name.
     public init(
       client: PostgresClient, schema: String = "typedevents", logger: Logger? = nil,

@@ -89,14 +89,65 @@
             appended = false
           }
           #expect(!appended)
-          // PostgresNIO remembers that failure for the statement's name on this connection.
-          for title in ["after", "after again"] {
+          // PostgresNIO remembers that failure for the statement's name on this connection:
+          // neither this store nor another on the same schema may be handed it.
+          let other = try PostgresEventStore(client: store.client, schema: store.schema)
+          for (writer, title) in [(store, "after"), (other, "after, another store"), (store, "after again")] {
             try await connection.withTransaction(logger: store.logger) {
-              try await store.append([try EventEnvelope(Self.box(title))], on: $0)
+              try await writer.append([try EventEnvelope(Self.box(title))], on: $0)
             }
           }
+          // A store appending before `migrate()` fails to prepare, and not after.
+          let early = try PostgresEventStore(client: store.client, schema: store.schema + "_early")
+          await #expect(throws: (any Error).self) {
+            try await early.append([try EventEnvelope(Self.box("too early"))], on: connection)
+          }
+          try await early.migrate()
+          try await early.append([try EventEnvelope(Self.box("migrated"))], on: connection)
+          #expect(Self.titles(try await early.read(after: nil, limit: 10)) == ["migrated"])
+          try await connection.query("DROP SCHEMA \(unescaped: early.schema) CASCADE", logger: store.logger)
         }
-        #expect(Self.titles(try await store.read(after: nil, limit: 10)) == ["after", "after again"])
+        #expect(
+          Self.titles(try await store.read(after: nil, limit: 10)) == ["after", "after, another store", "after again"])
+      }
+    }
+
+    @Test func anErrorRaisedWhileTheInsertRunsFailsTheAppendPreparedUnnamedOrBatched() async throws {
+      try await withStore { store in
+        let schema = store.schema
+        try await store.client.query("CREATE TABLE \(unescaped: schema).boxes (title text)")
+        // A trigger that refuses some events: an error that arrives while the statement runs,
+        // after PostgreSQL has parsed and bound it, as a deadlock's or a timeout's does.
+        try await store.client.query(
+          PostgresQuery(
+            unsafeSQL: """
+              CREATE FUNCTION \(schema).refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+              BEGIN
+                IF NEW.payload::text LIKE '%refused%' THEN RAISE EXCEPTION 'refused by a trigger'; END IF;
+                RETURN NEW;
+              END $$
+              """))
+        try await store.client.query(
+          PostgresQuery(
+            unsafeSQL:
+              "CREATE TRIGGER refuse BEFORE INSERT ON \(schema).events FOR EACH ROW EXECUTE FUNCTION \(schema).refuse()"
+          ))
+        let unprepared = try PostgresEventStore(client: store.client, schema: schema, preparesStatements: false)
+        for (name, writer, count) in [("prepared", store, 1), ("unnamed", unprepared, 1), ("batch", store, 2)] {
+          var failed = false
+          do {
+            try await store.client.withTransaction(logger: store.logger) { connection in
+              try await connection.query(
+                "INSERT INTO \(unescaped: schema).boxes VALUES (\(name))", logger: store.logger)
+              try await writer.append((0..<count).map { try EventEnvelope(Self.box("refused \($0)")) }, on: connection)
+            }
+          } catch {
+            failed = "\(String(reflecting: error))".contains("refused by a trigger")
+          }
+          #expect(failed, "\(name): the append did not fail with the trigger's error")
+        }
+        // Nothing committed: no business row, no event.
+        #expect(try await Self.committedBoxesAndEvents(store) == ([], []))
       }
     }
 
