@@ -223,6 +223,25 @@ struct JSONFieldReaderTests {
     #expect(try !escapedEnvelope.decodeSayingReader(using: catalog).readDirectly)
   }
 
+  @Test func dataWhoseKeysWereCheckedReadsTheSameWithoutALookForRepeats() throws {
+    var random = SplitMix64(state: 0x5A1F_0004)
+    for _ in 0..<300 {
+      let json = try EventJSON.encoder.encode(Self.shipment(&random))
+      #expect(
+        try JSONFieldReader.read(Shipment.self, from: json, keysChecked: true)
+          == JSONFieldReader.read(Shipment.self, from: json))
+    }
+    // What `keysChecked` leaves out: a repeat, which only a caller that had StrictJSON refuse it
+    // may pass over. Unchecked, the reader is not sure, at the top and in a nested object.
+    var shipment = Self.shipment(&random)
+    shipment.note = "second"
+    let json = String(decoding: try EventJSON.encoder.encode(shipment), as: UTF8.self)
+    let repeated = Data(json.replacingOccurrences(of: "{\"", with: "{\"note\":\"first\",\"", options: .anchored).utf8)
+    #expect(throws: JSONFieldReader.Unsure.self) { try JSONFieldReader.read(Shipment.self, from: repeated) }
+    #expect(throws: (any Error).self) { try StrictJSON.check(repeated) }
+    #expect(try JSONFieldReader.read(Shipment.self, from: repeated, keysChecked: true).note == "first")
+  }
+
   @Test func aNumberBeyondDoubleThatNoFieldReadsIsLeftToJSONDecoder() throws {
     // JSONSerialization, which `validate()` parses with, refuses a number beyond Double's
     // range; the direct reader must not pass one, even in a key the type ignores.
@@ -360,21 +379,21 @@ struct JSONFieldReaderTests {
       try JSONFieldReader.read(Priced.self, from: missingName)
     }
     #expect(unsureOfData?.typeNotRead == false)
-    #expect(throws: DecodingError.self) { try decoding.decode(missingName) }
+    #expect(throws: DecodingError.self) { try decoding.decode(missingName, false) }
     #expect(decoding.readsDirectly)
     #expect(Self.read(Priced.self, from: unpriced.payload) == Priced(name: "a", price: nil))
-    #expect(try decoding.decode(unpriced.payload).event as? Priced == Priced(name: "a", price: nil))
+    #expect(try decoding.decode(unpriced.payload, false).event as? Priced == Priced(name: "a", price: nil))
     #expect(decoding.readsDirectly)
     // A Decimal: unsure of the type, which JSONDecoder reads from then on.
     let unsureOfType = #expect(throws: JSONFieldReader.Unsure.self) {
       try JSONFieldReader.read(Priced.self, from: priced.payload)
     }
     #expect(unsureOfType?.typeNotRead == true)
-    let pricedDecoded = try decoding.decode(priced.payload)
+    let pricedDecoded = try decoding.decode(priced.payload, false)
     #expect(pricedDecoded.event as? Priced == Priced(name: "b", price: Decimal(string: "12.30")))
     #expect(!pricedDecoded.readDirectly, "JSONDecoder read it")
     #expect(!decoding.readsDirectly)
-    #expect(try decoding.decode(unpriced.payload).event as? Priced == Priced(name: "a", price: nil))
+    #expect(try decoding.decode(unpriced.payload, false).event as? Priced == Priced(name: "a", price: nil))
     #expect(EventDecoding(Priced.self).readsDirectly, "a new catalog tries again")
     #expect(!EventDecoding(Tick.self).readsDirectly, "a type that is not FieldCodable never does")
   }
@@ -419,7 +438,7 @@ struct JSONFieldReaderTests {
     #expect(Self.read(Kelvin.self, from: json) == nil)
     #expect(Self.decodedWithJSONDecoder(Kelvin.self, json) == Kelvin(degrees: 300))
     let kelvin = EventDecoding(Kelvin.self)
-    #expect(try kelvin.decode(json).event as? Kelvin == Kelvin(degrees: 300))
+    #expect(try kelvin.decode(json, false).event as? Kelvin == Kelvin(degrees: 300))
     #expect(!kelvin.readsDirectly)
     let envelope = EventEnvelope(id: "k", time: nil, name: Kelvin.eventName, version: 1, payload: json)
     #expect(try envelope.decode(using: EventCatalog([Kelvin.self])) as? Kelvin == Kelvin(degrees: 300))
@@ -427,7 +446,7 @@ struct JSONFieldReaderTests {
     #expect(Self.read(Open.self, from: json) == nil)
     #expect(Self.decodedWithJSONDecoder(Open.self, json) == Open(others: ["K": 300]))
     let open = EventDecoding(Open.self)
-    #expect(try open.decode(json).event as? Open == Open(others: ["K": 300]))
+    #expect(try open.decode(json, false).event as? Open == Open(others: ["K": 300]))
     #expect(!open.readsDirectly)
   }
 

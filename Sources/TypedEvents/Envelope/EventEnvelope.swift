@@ -130,7 +130,7 @@ public struct EventEnvelope: Sendable, Hashable {
   /// ``decode(using:acceptingNewerVersions:)``, and whether ``JSONFieldReader`` read the data
   /// rather than `JSONDecoder`.
   package func decodeSayingReader(
-    using catalog: EventCatalog, acceptingNewerVersions: Bool = false
+    using catalog: EventCatalog, acceptingNewerVersions: Bool = false, keysChecked: Bool = false
   ) throws -> (event: any Event, readDirectly: Bool) {
     guard let decoding = catalog.decoding(named: name) else {
       throw EventLogError.unknownEvent(name)
@@ -144,7 +144,7 @@ public struct EventEnvelope: Sendable, Hashable {
       throw EventLogError.malformed(
         "\(name) \(id) holds JSON, but the data of \(name) is bytes of another content type")
     }
-    return try decoding.decode(payload)
+    return try decoding.decode(payload, keysChecked)
   }
 
   /// Throws ``EventLogError/malformed(_:)`` unless the envelope can be written as one line of a

@@ -14,8 +14,9 @@ struct EventDecoding: Sendable {
   let isBinary: Bool
   /// Reads an event of the type from its JSON data, and says whether ``JSONFieldReader`` read
   /// it: then the whole data was scanned as strict JSON, where `JSONDecoder` only skims what no
-  /// field reads.
-  let decode: @Sendable (Data) throws -> (event: any Event, readDirectly: Bool)
+  /// field reads. The flag says the data's keys were checked distinct already (``StrictJSON``):
+  /// the reader does not look for a repeat again.
+  let decode: @Sendable (Data, _ keysChecked: Bool) throws -> (event: any Event, readDirectly: Bool)
   /// Whether ``decode`` tries ``JSONFieldReader`` first; nil for a type it never reads.
   private let direct: Locked<Bool>?
 
@@ -25,12 +26,12 @@ struct EventDecoding: Sendable {
     isBinary = type is any BinaryEvent.Type
     if let binary = type as? any BinaryEvent.Type {
       // Bytes, not JSON: the type reads them itself.
-      decode = { (try binary.init(bytes: $0), false) }
+      decode = { data, _ in (try binary.init(bytes: data), false) }
       direct = nil
     } else if let fields = type as? any (Event & FieldCodable).Type {
       (decode, direct) = Self.decoding(fields)
     } else {
-      decode = { (try EventJSON.decoder.decode(E.self, from: $0), false) }
+      decode = { data, _ in (try EventJSON.decoder.decode(E.self, from: data), false) }
       direct = nil
     }
   }
@@ -45,12 +46,12 @@ struct EventDecoding: Sendable {
   /// to `JSONDecoder` from then on, without a scan first that would only add to its time.
   private static func decoding<F: Event & FieldCodable>(
     _ type: F.Type
-  ) -> (@Sendable (Data) throws -> (event: any Event, readDirectly: Bool), Locked<Bool>) {
+  ) -> (@Sendable (Data, Bool) throws -> (event: any Event, readDirectly: Bool), Locked<Bool>) {
     let readsDirectly = Locked(true)
-    let decode: @Sendable (Data) throws -> (event: any Event, readDirectly: Bool) = { data in
+    let decode: @Sendable (Data, Bool) throws -> (event: any Event, readDirectly: Bool) = { data, keysChecked in
       if readsDirectly.withLock({ $0 }) {
         do throws(JSONFieldReader.Unsure) {
-          return (try JSONFieldReader.read(F.self, from: data), true)
+          return (try JSONFieldReader.read(F.self, from: data, keysChecked: keysChecked), true)
         } catch {
           if error.typeNotRead { readsDirectly.withLock { $0 = false } }
         }

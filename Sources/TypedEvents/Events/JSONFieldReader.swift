@@ -39,24 +39,33 @@ struct JSONFieldReader: FieldReader {
   private let bytes: UnsafeRawBufferPointer
   /// The members of the object whose fields this reader reads.
   private let members: [Member]
+  /// Whether `bytes` were checked by ``StrictJSON``, which refuses a repeated key at any depth.
+  private let keysChecked: Bool
 
-  private init(bytes: UnsafeRawBufferPointer, members: [Member]) {
+  private init(bytes: UnsafeRawBufferPointer, members: [Member], keysChecked: Bool) {
     self.bytes = bytes
     self.members = members
+    self.keysChecked = keysChecked
   }
 
-  /// `type` read from `json`.
+  /// `type` read from `json`. With `keysChecked`, the caller has had ``StrictJSON`` check
+  /// `json`, repeated keys included, and the reader does not look for a repeat again: every byte
+  /// that enters is checked once. (A key with an escape is still left to `JSONDecoder`.)
   ///
   /// - Throws: ``Unsure`` when the reader is not sure what `JSONDecoder` would give.
-  static func read<Value: FieldCodable>(_ type: Value.Type, from json: Data) throws(Unsure) -> Value {
+  static func read<Value: FieldCodable>(
+    _ type: Value.Type, from json: Data, keysChecked: Bool = false
+  ) throws(Unsure) -> Value {
     // `Value`, not `Value?`, as the result: in code not specialized for the type, as a
     // catalog's is, each `Value?` makes the runtime look up its metadata. Those look-ups were a
     // fifth of checking an event.
     do {
       return try json.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Value in
         var scanner = JSONScanner(bytes: raw)
-        guard let members = scanner.whole({ $0.objectMembers(depth: 0) }) else { throw Unsure() }
-        return try Value(fields: JSONFieldReader(bytes: raw, members: members))
+        guard let members = scanner.whole({ $0.objectMembers(depth: 0, keysChecked: keysChecked) }) else {
+          throw Unsure()
+        }
+        return try Value(fields: JSONFieldReader(bytes: raw, members: members, keysChecked: keysChecked))
       }
     } catch let unsure as Unsure {
       throw unsure
@@ -180,8 +189,8 @@ struct JSONFieldReader: FieldReader {
 
   private func object<Nested: FieldCodable>(_ type: Nested.Type, at range: Range<Int>) throws(Unsure) -> Nested {
     var scanner = JSONScanner(bytes: bytes, at: range.lowerBound)
-    guard let members = scanner.objectMembers(depth: 1) else { throw Unsure() }
-    return try Nested(fields: JSONFieldReader(bytes: bytes, members: members))
+    guard let members = scanner.objectMembers(depth: 1, keysChecked: keysChecked) else { throw Unsure() }
+    return try Nested(fields: JSONFieldReader(bytes: bytes, members: members, keysChecked: keysChecked))
   }
 
   private func wrapped<Identifier: StrongIdentifier>(
@@ -194,7 +203,7 @@ struct JSONFieldReader: FieldReader {
   fileprivate func entries<Value>(_ type: Value.Type, at range: Range<Int>) throws(Unsure) -> [String: Value] {
     var scanner = JSONScanner(bytes: bytes, at: range.lowerBound)
     // Distinct ASCII keys without escapes: which of two equal keys counts is JSONDecoder's to say.
-    guard let members = scanner.objectMembers(depth: 1) else { throw Unsure() }
+    guard let members = scanner.objectMembers(depth: 1, keysChecked: keysChecked) else { throw Unsure() }
     var entries: [String: Value] = [:]
     entries.reserveCapacity(members.count)
     for member in members {
@@ -260,8 +269,9 @@ extension JSONScanner {
   /// escapes.
   /// ASCII, because `JSONDecoder` matches keys as `String`s, which compare canonically
   /// equivalent Unicode as equal, and bytes are compared here (the keys asked for are ASCII
-  /// too: see `member(_:)`).
-  mutating func objectMembers(depth: Int) -> [JSONFieldReader.Member]? {
+  /// too: see `member(_:)`). With `keysChecked`, ``StrictJSON`` has refused repeated keys in
+  /// these bytes already, and none is looked for.
+  mutating func objectMembers(depth: Int, keysChecked: Bool = false) -> [JSONFieldReader.Member]? {
     guard current == UInt8(ascii: "{") else { return nil }
     index += 1
     var members: [JSONFieldReader.Member] = []
@@ -286,7 +296,9 @@ extension JSONScanner {
       let keyBytes = UnsafeRawBufferPointer(rebasing: bytes[key])
       guard !keyBytes.contains(where: { $0 >= 0x80 }) else { return nil }
       // A repeated key, which the grammar refuses.
-      if members.count < Self.keysComparedOneByOne {
+      if keysChecked {
+        // Refused when the bytes were checked.
+      } else if members.count < Self.keysComparedOneByOne {
         for member in members where UnsafeRawBufferPointer(rebasing: bytes[member.key]).hasSameBytes(as: keyBytes) {
           return nil
         }
