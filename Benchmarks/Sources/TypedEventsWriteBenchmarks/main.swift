@@ -15,7 +15,7 @@ import Foundation
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
 let output = arguments.firstIndex(of: "--output").flatMap { arguments.dropFirst($0 - arguments.startIndex + 1).first }
-let repetitions = quick ? 2 : 5
+let repetitions = quick ? 2 : 9
 let writerCounts = [1, 4, 16, 64]
 /// Events each run appends (spread over its writers), and lines the bare loop syncs.
 let eventsPerRun = quick ? 64 : 1_024
