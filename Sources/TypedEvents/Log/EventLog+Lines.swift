@@ -26,12 +26,8 @@ extension EventLog {
       time = text
     }
     // Written by hand: `JSONEncoder` took about a third of an append's CPU. The bytes are those
-    // it wrote with `.sortedKeys` and `.withoutEscapingSlashes` (`EventLogLineTests` compares
-    // them), so lines read and compare as they always did. Metadata keys that are not ASCII
-    // would sort in `String`'s order, not in bytes': those lines still go through it.
-    guard envelope.metadata.keys.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else {
-      return try encodedLine(for: envelope, time: time)
-    }
+    // swift-foundation's `JSONEncoder` writes with `.sortedKeys` and `.withoutEscapingSlashes`
+    // (`EventLogLineTests` compares them): keys sorted by their UTF-8 bytes, as it sorts them.
     var json: [UInt8] = []
     json.reserveCapacity(160 + envelope.storedPayload.count)
     json.append(UInt8(ascii: "{"))
@@ -80,22 +76,6 @@ extension EventLog {
     json += envelope.storedPayload
     json += "}\n".utf8
     return Data(json)
-  }
-
-  /// ``line(for:)`` through `JSONEncoder`, for metadata keys that are not ASCII.
-  static func encodedLine(for envelope: EventEnvelope, time: String?) throws -> Data {
-    let header = Header(
-      id: envelope.id, source: envelope.source, metadata: envelope.metadata.isEmpty ? nil : envelope.metadata,
-      name: envelope.name, subject: envelope.subject, time: time, version: envelope.version,
-      datacontenttype: envelope.dataContentType, dataschema: envelope.dataSchema)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    var line = try encoder.encode(header)
-    line.removeLast()
-    line.append(contentsOf: Array(",\"payload\":".utf8))
-    line.append(envelope.storedPayload)
-    line.append(contentsOf: Array("}\n".utf8))
-    return line
   }
 
   static func envelope(from line: Data) throws(EventLogError) -> EventEnvelope {

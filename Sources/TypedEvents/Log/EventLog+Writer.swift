@@ -203,13 +203,14 @@ extension EventLog {
       var written: [(line: Data, envelope: EventEnvelope)] = []
       var storedNow: [[Bool]?] = []
       var appending = Set<EnvelopeIdentity>()
+      // No `once` append in the group and no index to keep current: nothing to look up or keep.
+      let plain = !hasOnce && !index.isBuilt
       for append in group {
         if append.kind == .once && indexFailure != nil {
           storedNow.append(nil)
           continue
         }
-        if append.kind == .every && !hasOnce && !index.isBuilt {
-          // Nothing to look up or keep: no `once` append in the group, no index to keep current.
+        if plain {
           // The bookkeeping below was a tenth of a lone append's CPU besides its syscalls.
           for (line, _) in append.lines { lines.append(line) }
           storedNow.append([])
