@@ -6,7 +6,7 @@
   /// A refused request, answered as an RFC 9457 problem (`application/problem+json`): what was
   /// wrong, and where, for a client to show or log.
   public struct EventProblem: Error, Sendable, Hashable {
-    /// The HTTP status: 400, 401, 403, 405, 406, 408, 409, 413, 415, 422, 500 or 503.
+    /// The HTTP status: 400, 401, 403, 405, 406, 408, 409, 413, 415, 422, 429, 500 or 503.
     public var status: Int
     /// A URI naming the kind of problem, `urn:typedevents:problem:` and a word such as
     /// `unknown-type`; stable, for clients to switch on.
@@ -15,7 +15,8 @@
     public var title: String
     /// What was wrong with this request, and where.
     public var detail: String
-    /// For a POST, the index of the event in the request that was refused (0 for one event).
+    /// For a POST refused for one of its events once they were read (its permission, type, data
+    /// or subject), the index of that event in the request (0 for one event); nil otherwise.
     public var event: Int?
 
     /// A problem from its parts; `kind` is the last word of ``type``.

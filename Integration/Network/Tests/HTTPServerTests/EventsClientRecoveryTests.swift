@@ -1,3 +1,4 @@
+import Synchronization
 import AsyncHTTPClient
 import BoardEvents
 import Foundation
@@ -168,4 +169,63 @@ func streamRoute(
       })
   }
   return router
+}
+
+@Suite("EventsClient: which answers it tries again")
+struct EventsClientRetryTests {
+  @Test("""
+    A stream is tried again after an error of the headers closure, a 408, a 429 and a 200 that is \
+    no event stream (a 502), and ends with the first answer a retry cannot change
+    """)
+  func retriedAnswers() async throws {
+    let answers = Received()
+    let router = Router()
+    // Each request gets the next of these; the last, 404, is refused for good.
+    let script: [(HTTPResponse.Status, String)] = [
+      (.requestTimeout, "application/problem+json"), (.tooManyRequests, "application/problem+json"),
+      (.ok, "text/plain"), (.notFound, "application/problem+json"),
+    ]
+    router.get("events") { _, _ -> Response in
+      let (status, type) = answers.lock { index in
+        defer { index += 1 }
+        return script[min(index, script.count - 1)]
+      }
+      return Response(
+        status: status, headers: [.contentType: type],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"type":"urn:typedevents:problem:test","status":\#(status.code)}"#)))
+    }
+    let headerCalls = Received()
+    try await withServer(router) { url in
+      var configuration = EventsClient.Configuration()
+      configuration.initialRetryDelay = .milliseconds(10)
+      configuration.maximumRetryDelay = .milliseconds(20)
+      let client = EventsClient(
+        url: try #require(URL(string: url)), catalog: GeneratedEvents.catalog, configuration: configuration,
+        headers: {
+          // The first call fails, as a token service that is down would.
+          let call = headerCalls.lock { calls in
+            defer { calls += 1 }
+            return calls
+          }
+          if call == 0 { throw HeadersUnavailable() }
+          return ["Authorization": "Bearer alice"]
+        })
+      await #expect {
+        for try await _ in client.events(from: temporaryCheckpoint()) {}
+      } throws: { error in
+        guard case .refused(let problem) = error as? EventsClientError else { return false }
+        return problem.status == 404
+      }
+    }
+    #expect(answers.lock { $0 } == 4)
+    #expect(headerCalls.lock { $0 } == 5)
+  }
+
+  private struct HeadersUnavailable: Error {}
+
+  /// A counter behind a lock.
+  final class Received: Sendable {
+    private let count = Mutex(0)
+    func lock<Result>(_ body: (inout Int) -> Result) -> Result { count.withLock { body(&$0) } }
+  }
 }

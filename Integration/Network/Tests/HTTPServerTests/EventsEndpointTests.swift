@@ -211,6 +211,11 @@ struct EventsEndpointTests {
           answer.headers.first(name: "Content-Type") == "application/problem+json", "\(what)")
         #expect((answer.json["detail"] as? String).map { !$0.isEmpty } == true, "\(what)")
         #expect(!answer.body.contains("secret-detail"), "\(what)")
+        // A POST refused for one of its events names it: the second of the batches here, the
+        // only one of a single event; a body that could not be read names none.
+        let expectedEvent: Int? =
+          method == .POST && (status == 403 || status == 422) ? (headers.first?.1 == EventEnvelope.cloudEventBatchContentType ? 1 : 0) : nil
+        #expect(answer.json["event"] as? Int == expectedEvent, "\(what): \(answer.body)")
       }
       #expect(try log.read().envelopes.isEmpty, "a refused request appended")
       // The batch's bad event is named by its index.

@@ -250,6 +250,7 @@ struct StrictEdgeTests {
       let answer = try await rawExchange(port: port, send: Array(head.utf8) + body.prefix(body.count / 2))
       #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(200))")
       #expect(answer.lowercased().contains("connection: close"))
+      #expect(answer.lowercased().contains("content-type: application/problem+json"))
       #expect(answer.contains("body-timeout"))
     }
     #expect(try log.read().envelopes.isEmpty)
@@ -269,6 +270,11 @@ struct StrictEdgeTests {
     try await withServer(endpoint) { url in
       let port = try #require(URL(string: url)?.port)
       let first = try await openRawStream(port: port, token: "alice")
+      // A HEAD opens no stream, so it holds no slot: two of them leave the second slot free.
+      for _ in 0..<2 {
+        let head = try await send(request(url, method: .HEAD, headers: [("Accept", "text/event-stream")]))
+        #expect(head.status == 200)
+      }
       let second = try await openRawStream(port: port, token: "alice")
       #expect(first.head.hasPrefix("HTTP/1.1 200") && second.head.hasPrefix("HTTP/1.1 200"))
       let third = try await send(request(url, headers: [("Accept", "text/event-stream")]))
@@ -330,6 +336,11 @@ struct StrictEdgeTests {
         #expect(answer.headers.first(name: "Allow") == "GET, HEAD, POST")
         #expect(answer.problem == "method-not-allowed")
       }
+      // A method no registry names never reaches the endpoint: the server's HTTP parser refuses
+      // it with a bare 400.
+      let unnamed = try await send(request(url, method: .RAW(value: "BREW"), body: "{}"))
+      #expect(unnamed.status == 400)
+      #expect(unnamed.headers.first(name: "Content-Type") != "application/problem+json")
       let head = try await send(request(url, method: .HEAD, headers: [("Accept", "text/event-stream")]))
       #expect(head.status == 200)
       #expect(head.headers.first(name: "Content-Type") == "text/event-stream")
