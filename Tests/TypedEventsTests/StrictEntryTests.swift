@@ -82,6 +82,9 @@ struct StrictEntryTests {
   struct BadAttribute: Sendable, CustomTestStringConvertible {
     var what: String
     var id = "e-1"
+    var source = "/s"
+    var time: Date?
+    var version = 1
     var subject: String? = "s"
     var metadata: [String: EventAttributeValue] = [:]
 
@@ -91,7 +94,7 @@ struct StrictEntryTests {
     /// `Data` kept by a static's array, and reports its storage as leaked.
     var envelope: EventEnvelope {
       EventEnvelope(
-        id: id, source: "/s", time: nil, name: "Test.Tick", version: 1, subject: subject, metadata: metadata,
+        id: id, source: source, time: time, name: "Test.Tick", version: version, subject: subject, metadata: metadata,
         payload: Data(#"{"source":"s","count":1}"#.utf8))
     }
   }
@@ -106,6 +109,12 @@ struct StrictEntryTests {
     BadAttribute(what: "a line break in the subject", subject: "a\nb"),
     BadAttribute(what: "U+0085 in the subject", subject: "a\u{85}b"),
     BadAttribute(what: "DEL in metadata", metadata: ["note": "a\u{7F}"]),
+    // What PostgreSQL cannot index or hold, or crashes binding, and Python's datetime cannot read.
+    BadAttribute(what: "an id of 1,025 bytes", id: String(repeating: "i", count: 1_025)),
+    BadAttribute(what: "a source of 1,025 bytes", source: "/" + String(repeating: "s", count: 1_024)),
+    BadAttribute(what: "an eventversion beyond 32 bits", version: Int(Int32.max) + 1),
+    BadAttribute(what: "a time after the year 9999", time: EventTimestamp.date(from: "10000-01-01T00:00:00Z")),
+    BadAttribute(what: "a time before the year 1", time: EventTimestamp.date(from: "0000-12-31T23:59:59.999Z")),
   ]
 
   @Test("An attribute no reader or store takes is refused by every append", arguments: badAttributes)
@@ -126,6 +135,70 @@ struct StrictEntryTests {
       metadata: [String(repeating: "a", count: 20): "x", "n": .integer(Int(Int32.min)), "m": .integer(Int(Int32.max))],
       payload: Data(#"{"source":"s","count":1}"#.utf8))
     try envelope.validate()
+    for time in ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z"] {
+      let edge = EventEnvelope(
+        id: String(repeating: "i", count: 1_024), source: "/" + String(repeating: "s", count: 1_023),
+        time: EventTimestamp.date(from: time), name: "Test.Tick", version: Int(Int32.max),
+        payload: Data(#"{"source":"s","count":1}"#.utf8))
+      try edge.validate()
+    }
+  }
+
+  @Test("A CloudEvent whose attribute a reader would change is refused, not changed")
+  func attributesAreNotChangedOnTheWayIn() {
+    let base = #"{"specversion":"1.0","id":"e-1","source":"/s","type":"Test.Tick","data":{}"#
+    // Numbers a JSONDecoder reads as other Integers, a number or a Boolean for a String.
+    for extra in [
+      #","n":1.0"#, #","n":1e2"#, #","n":2147483647.0000000001"#, #","subject":5"#, #","dataschema":true"#,
+      #","datacontenttype":1"#,
+    ] {
+      #expect(throws: EventLogError.self, "\(extra)") {
+        try EventEnvelope(cloudEventJSON: Data((base + extra + "}").utf8))
+      }
+    }
+    // Binary mode: a header beyond printable ASCII (a server hands raw bytes on as U+FFFD), and
+    // the content type as an attribute's header beside its own.
+    let headers = ["ce-specversion": "1.0", "ce-id": "e-1", "ce-source": "/s", "ce-type": "Test.Tick"]
+    for (name, value) in [("ce-id", "a\u{FFFD}"), ("ce-note", "caf\u{E9}"), ("ce-datacontenttype", "text/plain")] {
+      var these = headers
+      these[name] = value
+      let message = CloudEventMessage(binding: .http, headers: these, body: Data("{}".utf8))
+      #expect(throws: EventLogError.self, "\(name): \(value)") { try EventEnvelope(cloudEventMessage: message) }
+    }
+  }
+
+  @Test("Data nests as deep in every content mode: two levels less than the limits, as a page holds it")
+  func dataIsAsDeepInEveryMode() throws {
+    let limits = JSONLimits(maximumDepth: 10)
+    func data(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
+    for (depth, taken) in [(8, true), (9, false)] {
+      let structured = Data(Self.event(data: data(depth)).utf8)
+      let batch = Data("[".utf8) + structured + Data("]".utf8)
+      let message = CloudEventMessage(
+        binding: .http,
+        headers: ["ce-specversion": "1.0", "ce-id": "e-1", "ce-source": "/s", "ce-type": "Test.Tick"],
+        body: Data(data(depth).utf8))
+      let base64 = Data(
+        Self.event(
+          data: "null",
+          extra:
+            #","datacontenttype":"application/json","data_base64":"\#(Data(data(depth).utf8).base64EncodedString())""#
+        )
+        .utf8)
+      let reads: [(String, () throws -> Void)] = [
+        ("structured", { _ = try EventEnvelope(cloudEventJSON: structured, limits: limits) }),
+        ("batch", { _ = try EventEnvelope.envelopes(cloudEventBatchJSON: batch, limits: limits) }),
+        ("binary", { _ = try EventEnvelope(cloudEventMessage: message, limits: limits) }),
+        ("data_base64", { _ = try EventEnvelope(cloudEventJSON: base64, limits: limits) }),
+      ]
+      for (mode, read) in reads {
+        if taken {
+          #expect(throws: Never.self, "\(mode), \(depth)") { try read() }
+        } else {
+          #expect(throws: EventLogError.self, "\(mode), \(depth)") { try read() }
+        }
+      }
+    }
   }
 
   @Test("Percent-encoding takes two hex digits: %-0 is no NUL, %00 is refused as one")

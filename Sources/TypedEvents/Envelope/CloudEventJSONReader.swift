@@ -98,6 +98,17 @@ enum CloudEventJSONReader {
     // Checked and taken apart in one pass; JSONDecoder maps the attributes alone, `data`'s bytes
     // are taken as they are.
     let parts = try StrictJSON.objectMembers(json, limits: limits, what: "the JSON text")
+    // An Integer is written without a fraction or an exponent: JSONDecoder reads `1.0` and
+    // `2147483647.0000000001` as Ints, which would store another number than was sent.
+    let dataKeys = [Array("data".utf8), Array("data_base64".utf8)]
+    for part in parts where !dataKeys.contains(part.key) {
+      let value = json[(json.startIndex + part.value.lowerBound)..<(json.startIndex + part.value.upperBound)]
+      guard let first = value.first, first == UInt8(ascii: "-") || JSONScanner.isDigit(first) else { continue }
+      if value.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+        throw EventLogError.malformed(
+          "the CloudEvent attribute \(String(decoding: part.key, as: UTF8.self)) has no CloudEvents type")
+      }
+    }
     let attributes: [String: CloudEventJSONValue]
     do {
       attributes = try JSONDecoder().decode(

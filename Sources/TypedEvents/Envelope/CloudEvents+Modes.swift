@@ -65,29 +65,49 @@ extension EventEnvelope {
   /// ``cloudEventMessage(_:source:)``. Headers without the binding's prefix, other than the
   /// content type, are not the event's and are left out.
   ///
-  /// A body of a JSON content type is checked by ``StrictJSON``'s grammar within `limits`; an
-  /// empty body is no data.
+  /// A body of a JSON content type is checked by ``StrictJSON``'s grammar within `limits`,
+  /// two levels less deep (the data, in a page, is inside its event's object and the page's
+  /// array); an empty body is no data.
   ///
   /// - Throws: ``EventLogError/malformed(_:)`` when the headers are not a CloudEvents 1.0 event
-  ///   (see ``init(cloudEventJSON:limits:)``), an HTTP value is not valid percent-encoding, or a
-  ///   JSON body is not JSON.
+  ///   (see ``init(cloudEventJSON:limits:)``), an HTTP value is not valid percent-encoding or
+  ///   holds a byte beyond printable ASCII (the HTTP binding percent-encodes those), the
+  ///   content type comes as an attribute's header too (`ce-datacontenttype`), or a JSON body
+  ///   is not JSON.
   public init(cloudEventMessage message: CloudEventMessage, limits: JSONLimits = .standard) throws {
     var attributes = CloudEventContext()
     let prefix = message.prefix
     for (header, value) in message.headers {
       let lowered = header.lowercased()
+      let isAttribute = lowered.hasPrefix(prefix)
+      guard lowered == "content-type" || isAttribute else { continue }
+      // A server hands raw bytes beyond ASCII on as U+FFFD: taken as they are, two ids that
+      // differ there would be one.
+      if message.binding == .http, !value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+        throw EventLogError.malformed(
+          "the header \(header) holds a byte that is not printable ASCII; the HTTP binding percent-encodes those")
+      }
       if lowered == "content-type" {
         attributes["datacontenttype"] = .string(value)
-      } else if lowered.hasPrefix(prefix) {
-        let name = String(lowered.dropFirst(prefix.count))
-        guard let text = message.binding == .http ? HeaderText.percentDecoded(value) : value else {
-          throw EventLogError.malformed("the header \(header) is not valid percent-encoding: \(value)")
-        }
-        attributes[name] = .string(text)
+        continue
       }
+      let name = String(lowered.dropFirst(prefix.count))
+      // The binding carries `datacontenttype` in the content type's own header: a second one
+      // would make which of the two counts depend on the order of a dictionary.
+      guard name != "datacontenttype" else {
+        throw EventLogError.malformed(
+          "the header \(header) is not read in the binary mode: \(message.contentTypeHeader) is the data's content type"
+        )
+      }
+      guard let text = message.binding == .http ? HeaderText.percentDecoded(value) : value else {
+        throw EventLogError.malformed("the header \(header) is not valid percent-encoding: \(value)")
+      }
+      attributes[name] = .string(text)
     }
     try self.init(cloudEventContext: attributes, payload: message.body)
-    if hasJSONPayload && !payload.isEmpty { try StrictJSON.checkEvent(payload, limits: limits, what: "the body") }
+    if hasJSONPayload && !payload.isEmpty {
+      try StrictJSON.checkEvent(payload, limits: limits.nested(in: 2), what: "the body")
+    }
   }
 
   // MARK: Batches

@@ -99,8 +99,10 @@ extension EventEnvelope {
   ///
   /// Every byte is checked by ``StrictJSON``'s grammar within `limits` before anything reads
   /// it: a trailing comma, a repeated key at any depth, a raw control character in a string,
-  /// a byte order mark, UTF-16 and a lone surrogate are refused, saying where. What a store
-  /// refuses in an attribute (``validate()``) is read, and refused when appended.
+  /// a byte order mark, UTF-16 and a lone surrogate are refused, saying where. The event nests
+  /// one level less deep than `limits` says, so that its data, in a page of events (an array),
+  /// is within them; the data as deep in every content mode. What a store refuses in an
+  /// attribute (``validate()``) is read, and refused when appended.
   ///
   /// - Throws: ``EventLogError/malformed(_:)`` when the JSON is not a CloudEvents 1.0 event:
   ///   not JSON under ``StrictJSON``, not an object, another `specversion`, no `id`, `source` or
@@ -109,9 +111,10 @@ extension EventEnvelope {
   public init(cloudEventJSON json: Data, limits: JSONLimits = .standard) throws {
     // The common shape read directly, under the grammar; anything else checked whole by it, then
     // mapped by JSONDecoder.
+    let reading = limits.nested(in: 1)
     try self.init(
-      cloudEventMembers: try CloudEventJSONReader.read(json, limits: limits)
-        ?? CloudEventJSONReader.readWithJSONDecoder(json, limits: limits), limits: limits)
+      cloudEventMembers: try CloudEventJSONReader.read(json, limits: reading)
+        ?? CloudEventJSONReader.readWithJSONDecoder(json, limits: reading), limits: limits)
   }
 
   /// Whether `data`, a value's bytes as the readers give them, is `null`, which the JSON format
@@ -123,7 +126,8 @@ extension EventEnvelope {
       && data.dropFirst(4).allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
   }
 
-  /// An envelope from the members of a CloudEvent in JSON.
+  /// An envelope from the members of a CloudEvent in JSON; `limits` are those of a page of
+  /// events, which holds `data_base64`'s JSON as data, two levels deep.
   init(cloudEventMembers members: consuming CloudEventJSONReader.Members, limits: JSONLimits = .standard) throws {
     // Every field is found first and the envelope made once, at the end: setting a field of
     // `self` after `self.init` copied and destroyed the whole envelope, three times an event.
@@ -140,14 +144,15 @@ extension EventEnvelope {
       payload = data
     }
     let required = try Self.required(members.context)
-    var dataContentType = Self.dataContentType(members.context)
+    var dataContentType = try Self.dataContentType(members.context)
     if fromBase64 {
       // Bytes: `data` without a type is JSON, `data_base64` is not (JSON format, 3.1). Said so,
       // or the envelope would call its bytes JSON; bytes said to be JSON are checked as such.
       if !typed {
         dataContentType = "application/octet-stream"
       } else if Self.isJSON(dataContentType: dataContentType), !payload.isEmpty {
-        try StrictJSON.checkEvent(payload, limits: limits, what: "the data_base64")
+        // As deep as data may be in a page: inside its event's object, in an array.
+        try StrictJSON.checkEvent(payload, limits: limits.nested(in: 2), what: "the data_base64")
       }
     }
     // Non-JSON data in `data` is a JSON string that holds the text (JSON format, 3.1).
@@ -162,9 +167,9 @@ extension EventEnvelope {
     time = required.time
     name = required.name
     version = required.version
-    subject = members.context.subject?.headerText
+    subject = try Self.text(members.context.subject, "subject")
     self.dataContentType = dataContentType
-    dataSchema = members.context.dataschema?.headerText
+    dataSchema = try Self.text(members.context.dataschema, "dataschema")
     metadata = members.context.extensions
     self.payload = payload
   }
@@ -231,8 +236,8 @@ extension EventEnvelope {
     let required = try Self.required(context)
     self.init(
       id: required.id, source: required.source, time: required.time, name: required.name, version: required.version,
-      subject: context.subject?.headerText, dataContentType: Self.dataContentType(context),
-      dataSchema: context.dataschema?.headerText, metadata: context.extensions, payload: payload)
+      subject: try Self.text(context.subject, "subject"), dataContentType: try Self.dataContentType(context),
+      dataSchema: try Self.text(context.dataschema, "dataschema"), metadata: context.extensions, payload: payload)
   }
 
   /// The attributes an envelope requires, and its version, checked.
@@ -272,10 +277,21 @@ extension EventEnvelope {
     return (id, source, time, type, version)
   }
 
+  /// The text of `value`, the String attribute `name`; nil when it is absent. A JSON number or
+  /// Boolean is refused (JSON format, 2.2), not kept as the digits or word it was written with.
+  private static func text(_ value: EventAttributeValue?, _ name: String) throws -> String? {
+    switch value {
+    case .string(let text)?: return text
+    case nil: return nil
+    case .integer?, .boolean?:
+      throw EventLogError.malformed("the CloudEvent attribute \(name) is a String; this one is a number or a Boolean")
+    }
+  }
+
   /// `datacontenttype`; nil for `application/json`, which this package writes for every
   /// envelope, and implies when absent: not kept twice.
-  private static func dataContentType(_ context: borrowing CloudEventContext) -> String? {
-    let type = context.datacontenttype?.headerText
+  private static func dataContentType(_ context: borrowing CloudEventContext) throws -> String? {
+    let type = try text(context.datacontenttype, "datacontenttype")
     return type == "application/json" ? nil : type
   }
 }

@@ -144,6 +144,22 @@ public struct EventEnvelope: Sendable, Hashable {
       throw EventLogError.malformed(
         "\(name) \(id) holds JSON, but the data of \(name) is bytes of another content type")
     }
+    // Bytes of another content type read as JSON (a JSON event's data sent as bytes) are held
+    // to the grammar first, as JSON data is when it enters: Swift then reads what every other
+    // language reads, or nothing (JSONDecoder takes the first of two equal keys, a byte order
+    // mark and a trailing comma). No caps: the bytes may come from a store, written under
+    // whatever limits their writer had. With `keysChecked`, the caller has had them checked.
+    if !decoding.isBinary && !hasJSONPayload && !keysChecked {
+      do {
+        try StrictJSON.check(payload, limits: .stored)
+      } catch {
+        // As JSONDecoder says that bytes are no JSON.
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: [], debugDescription: "the data is not JSON at \(error)", underlyingError: error))
+      }
+      return try decoding.decode(payload, true)
+    }
     return try decoding.decode(payload, keysChecked)
   }
 
@@ -158,7 +174,9 @@ public struct EventEnvelope: Sendable, Hashable {
   /// - no control character (U+0000–U+001F, U+007F–U+009F) in any attribute's text, which
   ///   CloudEvents forbids and PostgreSQL's `text` and `jsonb` cannot hold (U+0000);
   /// - metadata keys that are CloudEvents extension names (lower-case letters and digits, at
-  ///   most 20, none of the defined attributes' names) and integers of 32 bits.
+  ///   most 20, none of the defined attributes' names) and integers of 32 bits;
+  /// - a ``version`` of 32 bits, an ``id`` and a ``source`` of at most ``maximumIdentityBytes``
+  ///   UTF-8 bytes each, and a ``time`` in the years 1 to 9999.
   public func validate() throws {
     try validateAllButPayloadSyntax()
     guard hasJSONPayload else { return }
@@ -185,10 +203,43 @@ public struct EventEnvelope: Sendable, Hashable {
     if checkingAttributes { try validateAttributes() }
   }
 
+  /// The bytes of the envelope's data and of its attributes' text: what a read of it holds in
+  /// memory, as the byte budgets of reads count it. An event of large attributes and little
+  /// data counts as large.
+  public var byteCount: Int {
+    var count = payload.count + id.utf8.count + name.utf8.count
+    for text in [source, subject, dataContentType, dataSchema] { count += text?.utf8.count ?? 0 }
+    for (key, value) in metadata { count += key.utf8.count + value.headerText.utf8.count }
+    return count
+  }
+
+  /// The most UTF-8 bytes of an ``id`` and of a ``source``: PostgreSQL keeps the pair in a
+  /// unique index, whose keys hold at most about 2,700 bytes.
+  public static let maximumIdentityBytes = 1_024
+
+  /// The first instant a ``time`` may be, 0001-01-01T00:00:00Z, and the first it may no longer
+  /// be, 10000-01-01T00:00:00Z: RFC 3339 writes four-digit years, and Python's `datetime` takes
+  /// no other (PostgreSQL's `timestamptz` ends in 294276, a JVM's `Instant` goes further).
+  static let timeRange =
+    Date(timeIntervalSinceReferenceDate: -63_113_904_000)..<Date(timeIntervalSinceReferenceDate: 252_423_993_600)
+
   /// The attribute rules of ``validate()``: every text free of control characters, every
-  /// metadata key an extension name and every integer 32 bits, so that what a log or store
+  /// metadata key an extension name and every integer 32 bits, the id and the source at most
+  /// ``maximumIdentityBytes`` each, the time in the years 1 to 9999: so that what a log or store
   /// takes, a CloudEvents reader and PostgreSQL take too.
   package func validateAttributes() throws {
+    guard id.utf8.count <= Self.maximumIdentityBytes, (source?.utf8.count ?? 0) <= Self.maximumIdentityBytes else {
+      throw EventLogError.malformed(
+        "the id and the source of \(name) are at most \(Self.maximumIdentityBytes) bytes each; they have "
+          + "\(id.utf8.count) and \(source?.utf8.count ?? 0)")
+    }
+    guard Int32(exactly: version) != nil else {
+      throw EventLogError.malformed("the eventversion \(version) of \(name) is not a CloudEvents Integer (32 bits)")
+    }
+    if let time, !Self.timeRange.contains(time) {
+      throw EventLogError.malformed(
+        "the time of \(name) is outside the years 1 to 9999, which RFC 3339 writes and every reader takes")
+    }
     func check(_ text: String?, _ attribute: String) throws {
       guard let text, let byte = Self.controlCharacter(in: text) else { return }
       throw EventLogError.malformed(

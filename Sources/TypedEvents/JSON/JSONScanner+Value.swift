@@ -165,13 +165,24 @@ extension JSONScanner {
     skipSpace()
     let start = index
     let escaped = try string()
-    let key: Key
+    var key: Key
     if escaped {
       let decoded = Self.unescaped(UnsafeRawBufferPointer(rebasing: bytes[(start + 1)..<(index - 1)]))
       key = .decoded(open.decoded.count..<(open.decoded.count + decoded.count))
       open.decoded.append(contentsOf: decoded)
     } else {
       key = .written((start + 1)..<(index - 1))
+    }
+    // A key beyond ASCII is compared in its canonical composition (NFC). Swift's JSONDecoder
+    // matches keys as `String`s, equal when canonically equivalent (`K` and the Kelvin sign, an
+    // NFC and an NFD `é`): two such keys would be one key to it, read as the first, and two to
+    // every other language.
+    if open.withBytes(of: key, in: bytes, { !$0.allSatisfy { $0 < 0x80 } }) {
+      let composed = open.withBytes(of: key, in: bytes) {
+        Array(String(decoding: $0, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8)
+      }
+      key = .decoded(open.decoded.count..<(open.decoded.count + composed.count))
+      open.decoded.append(contentsOf: composed)
     }
     if open.insertIsRepeat(key, bytes: bytes) {
       let text = open.withBytes(of: key, in: bytes) { String(decoding: $0, as: UTF8.self) }

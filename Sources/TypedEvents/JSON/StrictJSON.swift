@@ -20,7 +20,9 @@ import Foundation
 /// - a key that appears twice in one object, at any depth, compared as the code points it
 ///   denotes (`"d\u0061ta"` is `"data"`), as Python, JavaScript and Go compare keys: readers in
 ///   those languages take the last of two equal keys, Swift's the first, so an object with two
-///   says one thing to one reader and another to the next;
+///   says one thing to one reader and another to the next; and two keys that are canonically
+///   equivalent (equal in Unicode's NFC, such as `K` and the Kelvin sign `K`), which Swift's
+///   `JSONDecoder` takes for one key and other languages for two;
 /// - a number beyond the range of a 64-bit float (`1e400`), which most readers cannot hold;
 /// - nesting, members and strings beyond `limits`.
 ///
@@ -119,6 +121,15 @@ public struct JSONLimits: Sendable, Hashable {
   /// No cap but the nesting a reader's stack allows: for text a store wrote itself after
   /// checking it with the limits of whoever appended it, which may be above ``standard``.
   package static let stored = JSONLimits(maximumDepth: 10_000, maximumMembers: .max, maximumStringBytes: .max)
+
+  /// These limits for a text that will be served inside `levels` more containers: as deep less
+  /// `levels` (at least 1). An event's data is served inside its event's object, and a page
+  /// puts the events in an array: a text within `nested(in: 2)` is within these in a page.
+  package func nested(in levels: Int) -> JSONLimits {
+    var limits = self
+    limits.maximumDepth = max(1, maximumDepth - levels)
+    return limits
+  }
 }
 
 /// Where and why a text is not JSON under ``StrictJSON``'s grammar.

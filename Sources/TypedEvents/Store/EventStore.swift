@@ -16,10 +16,11 @@ public protocol EventStore: Sendable {
   /// order, what was skipped among them, and the position to read from next.
   func read(after position: Position?, limit: Int) async throws -> StoredBatch<Position>
 
-  /// ``read(after:limit:)``, ending before the envelope that would take the envelopes' payloads
-  /// past `maximumBytes` in all, so that what a read holds in memory is bounded in bytes as
-  /// well as in envelopes; the first envelope comes whatever its size, so a reader always moves
-  /// on.
+  /// ``read(after:limit:)``, ending before the envelope that would take the envelopes' bytes
+  /// (their data and their attributes' text, ``EventEnvelope/byteCount``, or a store's own
+  /// measure of as much) past `maximumBytes` in all, so that what a read holds in memory is
+  /// bounded in bytes as well as in envelopes; the first envelope comes whatever its size, so a
+  /// reader always moves on.
   func read(after position: Position?, limit: Int, maximumBytes: Int) async throws -> StoredBatch<Position>
 
   /// ``read(after:limit:maximumBytes:)`` of the envelopes `filter` wants: `limit` and
@@ -61,7 +62,7 @@ extension EventStore {
     var batch = try await read(after: position, limit: limit)
     var total = 0
     for (index, stored) in batch.envelopes.enumerated() {
-      total += stored.envelope.payload.count
+      total += stored.envelope.byteCount
       if index > 0 && total > maximumBytes {
         batch.envelopes.removeSubrange(index...)
         // An entry skipped after the cut is reported again by the next read: twice, not never.
