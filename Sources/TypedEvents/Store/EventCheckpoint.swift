@@ -178,10 +178,6 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
 
   public func save(_ position: Position) async throws {
     let data = Data(try json(position))
-    // The notes go on from the save being replaced: emptied first, so that a crash between the
-    // two leaves the old checkpoint without them (repeats, never a skip), and so that no record
-    // left by a checkpoint deleted to start over names this save if it is the same position.
-    try forgetNotes()
     // Written beside the file, synced, then renamed over it: a crash leaves the old or the new
     // checkpoint, never half of one.
     let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID())")
@@ -190,8 +186,16 @@ public final class FileCheckpoint<Position: Hashable & Sendable & Codable>: Even
     let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     let synced = fsync(descriptor) == 0
     close(descriptor)
-    guard written == data.count, synced, rename(temporary.path, url.path) == 0 else {
-      let error = failure("cannot save the checkpoint")
+    // The notes go on from the save being replaced: emptied before the rename, so that a crash
+    // between the two leaves the old checkpoint without them (repeats, never a skip), and so
+    // that no record left by a checkpoint deleted to start over names this save if it is the
+    // same position. After the sync, not before: a process killed while the sync waits for the
+    // disk (milliseconds) kept its notes, and only the two system calls between lose them.
+    do {
+      guard written == data.count, synced else { throw failure("cannot save the checkpoint") }
+      try forgetNotes()
+      guard rename(temporary.path, url.path) == 0 else { throw failure("cannot save the checkpoint") }
+    } catch {
       unlink(temporary.path)
       throw error
     }
