@@ -70,10 +70,16 @@
               + "or the binary mode with ce-specversion and the other ce- headers; this one is "
               + (contentType.isEmpty ? "without Content-Type" : contentType))
         }
+        // The event's headers, each once: an attribute has one value, and two joined with a
+        // comma would be a value the client never sent.
         var headers: [String: String] = [:]
         for field in request.headers {
           let name = field.name.canonicalName
-          headers[name] = headers[name].map { $0 + "," + field.value } ?? field.value
+          guard name == "content-type" || name.hasPrefix("ce-") else { continue }
+          guard headers[name] == nil else {
+            throw EventLogError.malformed("the header \(name) comes twice: an attribute has one value")
+          }
+          headers[name] = field.value
         }
         var envelope = try EventEnvelope(
           cloudEventMessage: CloudEventMessage(binding: .http, headers: headers, body: data),

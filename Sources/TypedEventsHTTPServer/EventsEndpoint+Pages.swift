@@ -16,7 +16,7 @@
         // for when the store has them, however many others lie between.
         let batch = try await store.read(
           after: selection.after, limit: limit, maximumBytes: share.bytes, matching: selection.filter)
-        share.keep(batch.envelopes.reduce(0) { $0 + $1.envelope.payload.count })
+        share.keep(batch.envelopes.reduce(0) { $0 + $1.envelope.byteCount })
         // An event that is no CloudEvent (a metadata key CloudEvents does not allow) is left
         // out, and logged: the page still moves past it, as a stream does.
         var body = Data("[".utf8)

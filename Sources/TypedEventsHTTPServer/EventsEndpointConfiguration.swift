@@ -33,9 +33,9 @@
     public var defaultPageSize = 100
     /// The most events a page holds, whatever `limit` asks. 1,000.
     public var maximumPageSize = 1_000
-    /// The most bytes of event data a page holds: it ends before the event that would pass
-    /// them (the first comes whatever its size), and its `Last-Event-ID` goes on from there.
-    /// 4 MiB.
+    /// The most bytes of events a page holds, their data and their attributes' text
+    /// (`EventEnvelope.byteCount`): it ends before the event that would pass them (the first
+    /// comes whatever its size), and its `Last-Event-ID` goes on from there. 4 MiB.
     public var maximumPageBytes = 4 << 20
     /// How often a stream that sends nothing else sends a comment, so that proxies and clients
     /// see the connection alive. When the stream has passed events it does not send (filters,
@@ -62,10 +62,10 @@
     public var feedByteBudget = 64 << 20
     /// How many events a stream or the feed reads from the store at once. 256.
     public var readBatchSize = 256
-    /// The most bytes of event data one read of the store by the feed takes: the read ends
-    /// before the event that would pass them (the first comes whatever its size). A stream
-    /// catching up takes a share this large of `sharedReadByteBudget` and reads half as much
-    /// data: the share holds the data and the frames written from it. 8 MiB.
+    /// The most bytes of events (data and attributes) one read of the store by the feed takes:
+    /// the read ends before the event that would pass them (the first comes whatever its size).
+    /// A stream catching up takes a share this large of `sharedReadByteBudget` and reads half as
+    /// much: the share holds the events and the frames written from them. 8 MiB.
     public var readByteBudget = 8 << 20
     /// The bytes that all streams catching up from the store, all copies of the feed's frames
     /// and all pages may hold at once: a read waits its turn for its share (`readByteBudget`,

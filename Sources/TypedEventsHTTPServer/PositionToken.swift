@@ -143,8 +143,13 @@
 
       init(from decoder: any Decoder) throws {
         position = try Position(from: decoder)
-        // A position that is no JSON object has no `store` beside it.
-        store = try? decoder.container(keyedBy: Keys.self).decodeIfPresent(String.self, forKey: .store)
+        // A position that is no JSON object has no `store` beside it. A `store` that is not a
+        // string makes no token: taken for none, it would pass the check of the store's identity.
+        if let members = try? decoder.container(keyedBy: Keys.self) {
+          store = try members.decodeIfPresent(String.self, forKey: .store)
+        } else {
+          store = nil
+        }
       }
     }
   }

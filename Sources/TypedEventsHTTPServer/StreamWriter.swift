@@ -87,7 +87,7 @@
           let batch = try await endpoint.store.read(
             after: position, limit: configuration.readBatchSize, maximumBytes: max(1, share.bytes / 2),
             matching: selection.filter)
-          share.keep(2 * batch.envelopes.reduce(0) { $0 + $1.envelope.payload.count })
+          share.keep(2 * batch.envelopes.reduce(0) { $0 + $1.envelope.byteCount })
           grant = share
           let identity = try await endpoint.storeIdentity()
           for stored in batch.envelopes where selection.admits(stored.envelope) {

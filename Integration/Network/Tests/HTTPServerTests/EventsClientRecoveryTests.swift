@@ -1,9 +1,9 @@
-import Synchronization
 import AsyncHTTPClient
 import BoardEvents
 import Foundation
 import Hummingbird
 import NIOCore
+import Synchronization
 import Testing
 import TypedEvents
 import TypedEventsHTTPClient
@@ -173,7 +173,8 @@ func streamRoute(
 
 @Suite("EventsClient: which answers it tries again")
 struct EventsClientRetryTests {
-  @Test("""
+  @Test(
+    """
     A stream is tried again after an error of the headers closure, a 408, a 429 and a 200 that is \
     no event stream (a 502), and ends with the first answer a retry cannot change
     """)
@@ -192,7 +193,8 @@ struct EventsClientRetryTests {
       }
       return Response(
         status: status, headers: [.contentType: type],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"type":"urn:typedevents:problem:test","status":\#(status.code)}"#)))
+        body: ResponseBody(
+          byteBuffer: ByteBuffer(string: #"{"type":"urn:typedevents:problem:test","status":\#(status.code)}"#)))
     }
     let headerCalls = Received()
     try await withServer(router) { url in

@@ -214,7 +214,8 @@ struct EventsEndpointTests {
         // A POST refused for one of its events names it: the second of the batches here, the
         // only one of a single event; a body that could not be read names none.
         let expectedEvent: Int? =
-          method == .POST && (status == 403 || status == 422) ? (headers.first?.1 == EventEnvelope.cloudEventBatchContentType ? 1 : 0) : nil
+          method == .POST && (status == 403 || status == 422)
+          ? (headers.first?.1 == EventEnvelope.cloudEventBatchContentType ? 1 : 0) : nil
         #expect(answer.json["event"] as? Int == expectedEvent, "\(what): \(answer.body)")
       }
       #expect(try log.read().envelopes.isEmpty, "a refused request appended")

@@ -141,6 +141,155 @@ struct StrictEdgeTests {
     #expect(try log.read().envelopes.isEmpty)
   }
 
+  /// A binary-mode request of a note: the required `ce-` headers, then `extra`.
+  static func binaryHeaders(
+    _ extra: [(String, String)] = [], contentType: String = "application/json"
+  )
+    -> [(String, String)]
+  {
+    [
+      ("Content-Type", contentType), ("ce-specversion", "1.0"), ("ce-id", "bad"), ("ce-source", "/tests"),
+      ("ce-type", NoteAdded.eventName), ("ce-subject", "b1"),
+    ] + extra
+  }
+
+  @Test("Shapes a review of the edge found accepted, or answered 503, are 400 in each mode they can be written in")
+  func shapesFromAReview() async throws {
+    let log = try temporaryLog()
+    let duplicate = Self.data(#","board":"b2""#)
+    let json = "application/cloudevents+json"
+    let depth = { (levels: Int) in
+      Self.data(#","x":"# + String(repeating: "[", count: levels) + String(repeating: "]", count: levels))
+    }
+    // (what, content type, headers beyond it, body)
+    let cases: [(String, [(String, String)], [UInt8])] = [
+      // JSON data sent as bytes of another type is still read as JSON: the grammar checks it.
+      (
+        "JSON data sent as text/plain with a key twice", Self.binaryHeaders(contentType: "text/plain"),
+        Array(duplicate.utf8)
+      ),
+      (
+        "data_base64 without a content type holding a key twice", [("Content-Type", json)],
+        Self.structured(Array(#""\#(Data(duplicate.utf8).base64EncodedString())""#.utf8)).replacing(
+          Array(#","data":"#.utf8), with: Array(#","data_base64":"#.utf8))
+      ),
+      (
+        "a JSON string of text/plain data holding a key twice", [("Content-Type", json)],
+        Self.structured(
+          Array(("\"" + duplicate.replacingOccurrences(of: "\"", with: "\\\"") + "\"").utf8),
+          extra: #","datacontenttype":"text/plain""#)
+      ),
+      // Keys equal in NFC: Swift's JSONDecoder reads them as one, other languages as two.
+      (
+        "two keys equal in NFC (the Kelvin sign, escaped)", [("Content-Type", json)],
+        Self.structured(Array(Self.data(#","xK":1,"x\u212A":2"#).utf8))
+      ),
+      (
+        "two keys equal in NFC (é composed and not, raw)", [("Content-Type", json)],
+        Self.structured(Array(Self.data(",\"caf\u{E9}\":1,\"cafe\u{301}\":2").utf8))
+      ),
+      // What PostgreSQL cannot hold, and what it would crash binding, is refused before.
+      (
+        "a time after the year 9999", [("Content-Type", json)],
+        Self.structured(Array(Self.data().utf8), extra: #","time":"+300000-01-01T00:00:00Z""#)
+      ),
+      (
+        "a time before the year 1", [("Content-Type", json)],
+        Self.structured(Array(Self.data().utf8), extra: #","time":"0000-12-31T23:59:59Z""#)
+      ),
+      (
+        "an id of 1,025 bytes", [("Content-Type", json)],
+        Self.structured(Array(Self.data().utf8), id: String(repeating: "i", count: 1_025))
+      ),
+      (
+        "an eventversion beyond 32 bits", [("Content-Type", json)],
+        Self.structured(Array(Self.data().utf8), extra: #","eventversion":-3000000000"#)
+      ),
+      (
+        "an eventversion beyond 32 bits, binary", Self.binaryHeaders([("ce-eventversion", "-3000000000")]),
+        Array(Self.data().utf8)
+      ),
+      // What a reader would change: numbers written otherwise, a number for a String.
+      (
+        "an Integer written with a fraction", [("Content-Type", json)],
+        Self.structured(Array(Self.data().utf8), extra: #","count":1.0"#)
+      ),
+      (
+        "an Integer written with an exponent", [("Content-Type", json)],
+        Self.structured(Array(Self.data().utf8), extra: #","count":1e2"#)
+      ),
+      (
+        "a subject that is a number", [("Content-Type", json)],
+        Array(
+          #"{"specversion":"1.0","id":"n","source":"/tests","type":"\#(NoteAdded.eventName)","subject":5,"data":\#(Self.data())}"#
+            .utf8)
+      ),
+      (
+        "a dataschema that is a Boolean", [("Content-Type", json)],
+        Self.structured(Array(Self.data().utf8), extra: #","dataschema":true"#)
+      ),
+      // Binary-mode headers: each once, the content type only as Content-Type, printable ASCII.
+      ("ce-id twice", Self.binaryHeaders([("ce-id", "other")]), Array(Self.data().utf8)),
+      ("Content-Type twice", Self.binaryHeaders([("Content-Type", "application/json")]), Array(Self.data().utf8)),
+      (
+        "ce-datacontenttype beside Content-Type", Self.binaryHeaders([("ce-datacontenttype", "text/plain")]),
+        Array(Self.data().utf8)
+      ),
+      ("a header value beyond ASCII", Self.binaryHeaders([("ce-note", "caf\u{E9}")]), Array(Self.data().utf8)),
+      // Data nests as deep in every mode: two levels under the limit, for a page of events.
+      ("data 255 deep, binary", Self.binaryHeaders(), Array(depth(254).utf8)),
+      ("data 255 deep, structured", [("Content-Type", json)], Self.structured(Array(depth(254).utf8))),
+      (
+        "data 255 deep, batch", [("Content-Type", EventEnvelope.cloudEventBatchContentType)],
+        [UInt8(ascii: "[")] + Self.structured(Array(depth(254).utf8)) + [UInt8(ascii: "]")]
+      ),
+    ]
+    try await withServer(boardEndpoint(log)) { url in
+      for (what, headers, body) in cases {
+        let answer = try await send(rawRequest(url, headers: headers, body: body))
+        #expect(answer.status == 400, "\(what): \(answer.body)")
+        #expect(answer.problem == "malformed-cloudevent", "\(what): \(answer.body)")
+      }
+      // The subject is compared as bytes: an NFD spelling of the data's NFC board is not it.
+      let nfd = try await send(
+        rawRequest(
+          url, headers: [("Content-Type", json)],
+          body: Array(
+            #"{"specversion":"1.0","id":"d","source":"/tests","type":"\#(NoteAdded.eventName)","subject":"café","data":{"board":"café","text":"t","author":"a"}}"#
+              .utf8)))
+      #expect(nfd.status == 422 && nfd.problem == "subject-mismatch", "\(nfd.body)")
+      // A token whose store is not a string is no token.
+      let token = Data(#"{"offset":0,"store":5}"#.utf8).base64EncodedString()
+        .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+      let page = try await send(
+        request(url + "?after=\(token)", headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(page.status == 400 && page.problem == "bad-position", "\(page.body)")
+      #expect(try log.read().envelopes.isEmpty)
+
+      // Data as deep as may be, in each mode, is taken and served in a page every reader takes.
+      let deepest = depth(253)
+      let taken: [(String, [(String, String)], [UInt8])] = [
+        ("binary", Self.binaryHeaders().map { $0.0 == "ce-id" ? ("ce-id", "deep-1") : $0 }, Array(deepest.utf8)),
+        ("structured", [("Content-Type", json)], Self.structured(Array(deepest.utf8), id: "deep-2")),
+        (
+          "batch", [("Content-Type", EventEnvelope.cloudEventBatchContentType)],
+          [UInt8(ascii: "[")] + Self.structured(Array(deepest.utf8), id: "deep-3") + [UInt8(ascii: "]")]
+        ),
+      ]
+      for (mode, headers, body) in taken {
+        let answer = try await send(
+          rawRequest(url, headers: headers, body: body))
+        #expect(answer.status == 201, "\(mode): \(answer.body)")
+      }
+      let served = try await send(request(url, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
+      #expect(
+        try EventEnvelope.envelopes(cloudEventBatchJSON: Data(served.body.utf8)).map(\.id) == [
+          "deep-1", "deep-2", "deep-3",
+        ])
+    }
+  }
+
   @Test("A UUID subject matches its data's in any case, and is stored and filtered as one")
   func uuidSubjects() async throws {
     let log = try temporaryLog()
