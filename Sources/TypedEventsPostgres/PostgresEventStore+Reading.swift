@@ -10,9 +10,9 @@
       try await read(after: position, limit: limit, on: nil)
     }
 
-    /// Up to `limit` envelopes after `position`, but none whose payload would take the payloads
-    /// past `maximumBytes` (the first comes whatever its size): the server counts them, and sends
-    /// no more rows.
+    /// Up to `limit` envelopes after `position`, but none whose data and attributes would take
+    /// those read past `maximumBytes` (the first comes whatever its size): the server counts
+    /// them (``rowBytes``), and sends no more rows.
     public func read(after position: Position?, limit: Int, maximumBytes: Int) async throws -> StoredBatch<Position> {
       try await read(after: position, limit: limit, maximumBytes: maximumBytes, on: nil)
     }
@@ -31,7 +31,7 @@
           AND tx < pg_snapshot_xmin(pg_current_snapshot())
         ORDER BY tx, position LIMIT \(max(1, limit))
         """
-      // With a budget, the running total of the payloads' lengths over the `limit` rows the read
+      // With a budget, the running total of the rows' sizes over the `limit` rows the read
       // takes: a row is sent while the total up to it is within the budget, and the first always.
       let query: PostgresQuery =
         maximumBytes == .max
@@ -39,7 +39,7 @@
         : """
         SELECT \(unescaped: Self.envelopeColumns) FROM (
           SELECT *, sum(bytes) OVER (ORDER BY tx, position) AS total FROM (
-            SELECT *, octet_length(payload::text) AS bytes FROM \(unescaped: schema).events
+            SELECT *, \(unescaped: Self.rowBytes) AS bytes FROM \(unescaped: schema).events
             WHERE (tx, position) > (\(String(after.transaction))::xid8, \(after.sequence))
               AND tx < pg_snapshot_xmin(pg_current_snapshot())
             ORDER BY tx, position LIMIT \(max(1, limit))
@@ -76,9 +76,10 @@
           SELECT tx::text AS tx_text, tx, position, wanted, bytes,
             row_number() OVER (ORDER BY tx DESC, position DESC) = 1 AS is_last
           FROM (
-            SELECT tx, position, wanted, CASE WHEN wanted THEN octet_length(payload::text) ELSE 0 END AS bytes
+            SELECT tx, position, wanted, CASE WHEN wanted THEN \(unescaped: Self.rowBytes) ELSE 0 END AS bytes
             FROM (
-              SELECT tx, position, payload,
+              -- The columns, not their sizes: only a wanted row's are taken, its data detoasted.
+              SELECT tx, position, payload, id, name, metadata, source, subject, data_content_type, data_schema,
                 -- An event without a subject compares as NULL: not wanted, never NULL.
                 coalesce(
                   NOT \(matchesNothing)
@@ -129,6 +130,14 @@
         return batch
       }
     }
+
+    /// The bytes of a row's data and attributes, as a read's `maximumBytes` counts them: an
+    /// event of large attributes and little data is as large in memory as its text.
+    static let rowBytes = """
+      (octet_length(payload::text) + octet_length(id) + octet_length(name) + octet_length(metadata::text) \
+      + coalesce(octet_length(source), 0) + coalesce(octet_length(subject), 0) \
+      + coalesce(octet_length(data_content_type), 0) + coalesce(octet_length(data_schema), 0))
+      """
 
     /// How many events more than its limit a filtered read looks at before it returns what it
     /// has.

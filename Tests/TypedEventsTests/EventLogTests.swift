@@ -1,7 +1,8 @@
 import Foundation
 import TestSupport
 import Testing
-import TypedEvents
+
+@testable import TypedEvents
 
 @Suite("Envelopes and the event log")
 struct EventLogTests {
@@ -403,6 +404,29 @@ struct EventLogTests {
     // Without a filter, the same read as before.
     let all = try await log.read(after: nil, limit: 5, maximumBytes: .max, matching: .all)
     #expect(all.envelopes.map(\.envelope.id) == ["0", "1", "2", "3", "4"])
+  }
+
+  @Test("A filtered read looks at its limit and 10,000 more lines, and passes over at most its byte margin")
+  func filteredReadsAreBounded() async throws {
+    let log = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: log.url) }
+    let other = try (0..<10_010).map { try EventEnvelope(Tick(source: "other", count: $0), id: "o\($0)") }
+    try await log.append(contentsOf: other + [try EventEnvelope(Tick(source: "wanted", count: 0), id: "w")])
+    let filter = EventReadFilter(subject: "wanted")
+    let all = try await log.read(after: nil, limit: 10_011)
+    // Limit 3: 10,003 lines looked at, none kept; the next read goes on after them.
+    let first = try await log.read(after: nil, limit: 3, maximumBytes: .max, matching: filter)
+    #expect(first.envelopes.isEmpty)
+    #expect(first.next == all.envelopes[10_002].position)
+    let second = try await log.read(after: first.next, limit: 3, maximumBytes: .max, matching: filter)
+    #expect(second.envelopes.map(\.envelope.id) == ["w"])
+    // Bytes: a margin of two and a half lines passes over three, then stops.
+    let line = Int(all.envelopes[1].position.offset - all.envelopes[0].position.offset)
+    let bounded = try log.storedBatch(
+      after: nil, limit: 3, matching: filter, passingOverAtMost: line * 5 / 2)
+    #expect(bounded.envelopes.isEmpty)
+    #expect(bounded.next == all.envelopes[2].position)
+    #expect(EventLog.filteredReadByteMargin == 64 << 20)
   }
 
   @Test("A filtered read does not decode the lines it passes over, and decodes every line whose header it cannot read")

@@ -348,17 +348,20 @@ public final class EventLog: Sendable {
   /// ``read(after:limit:)`` as a store's batch: each envelope with the position after its line;
   /// none whose line would take the kept lines past `maximumBytes`, but the first. With a
   /// filter, lines it does not want are passed over and count against neither bound; at most
-  /// `limit` and ``filteredReadMargin`` more lines are looked at. A line whose header says the
+  /// `limit` and ``filteredReadMargin`` more lines are looked at, and lines of at most
+  /// ``filteredReadByteMargin`` bytes (and one more) passed over. A line whose header says the
   /// filter does not want it is passed over without decoding: its payload is not read, and a
   /// fault in it is not reported to a reader that would not have got the event.
   func storedBatch(
-    after position: Position?, limit: Int, maximumBytes: Int = .max, matching filter: EventReadFilter = .all
+    after position: Position?, limit: Int, maximumBytes: Int = .max, matching filter: EventReadFilter = .all,
+    passingOverAtMost byteMargin: Int = filteredReadByteMargin
   ) throws -> StoredBatch<Position> {
     var envelopes: [StoredEnvelope<Position>] = []
     var next = position ?? .start
     guard limit > 0 else { return StoredBatch(envelopes: [], skipped: [], next: next) }
     var kept = 0
     var looked = 0
+    var passedOver = 0
     let passOver: ((Data) -> LineShortcut?)? =
       filter.isEmpty
       ? nil
@@ -381,11 +384,12 @@ public final class EventLog: Sendable {
       let size = Int(end.offset - next.offset)
       if wanted && !envelopes.isEmpty && kept + size > maximumBytes { return false }
       if wanted, let entry { envelopes.append(StoredEnvelope(position: end, envelope: entry.envelope)) }
-      if wanted { kept += size }
+      if wanted { kept += size } else { passedOver += size }
       next = end
       looked += 1
       // Subtracted, not added: `limit` may be `Int.max`.
       return envelopes.count < limit && looked - Self.filteredReadMargin < limit
+        && passedOver <= byteMargin
     }
     // A bad line where the budget ended the read is the next read's to report: it starts there.
     return StoredBatch(
@@ -395,6 +399,10 @@ public final class EventLog: Sendable {
 
   /// How many lines more than its limit a filtered read looks at before it returns what it has.
   static let filteredReadMargin = 10_000
+
+  /// How many bytes of lines it passes over a filtered read reads before it returns what it
+  /// has: 10,000 lines of 1 MiB would be 10 GB read from the disk for one page.
+  static let filteredReadByteMargin = 64 << 20
 
   /// The file's size when it is empty or its last line is whole; nil when a line is unfinished
   /// or the file ends with a blank line.

@@ -168,7 +168,8 @@ extension EventLog: EventStore {
   }
 
   /// Lines of other types and subjects are passed over, and count against neither `limit` nor
-  /// `maximumBytes`; a read looks at `limit` and 10,000 more. A line's header, which comes
+  /// `maximumBytes`; a read looks at `limit` and 10,000 more, and passes over at most 64 MiB of
+  /// lines (and one more line). A line's header, which comes
   /// before its payload, says its type and subject: a line the filter does not want is not
   /// decoded, its payload not read, and a fault in it not reported to this read.
   public func read(

@@ -144,7 +144,9 @@
       try await withStore { store in
         let title = String(repeating: "t", count: 1_000)
         try await store.append((0..<5).map { try EventEnvelope(Self.box(title + "\($0)")) })
-        let one = try await store.read(after: nil, limit: 1).envelopes[0].envelope.payload.count
+        // An envelope's data and attributes, as the read counts them (the server's measure
+        // differs by a few bytes: `{}` for no metadata).
+        let one = try await store.read(after: nil, limit: 1).envelopes[0].envelope.byteCount
         var titles: [String] = []
         var position: PostgresEventPosition?
         var reads = 0
@@ -159,6 +161,24 @@
         #expect(titles == (0..<5).map { title + "\($0)" })
         #expect(reads == 3)
         #expect(try await store.read(after: nil, limit: 10, maximumBytes: 1).envelopes.count == 1)
+      }
+    }
+
+    @Test func aReadBoundedInBytesCountsAttributesToo() async throws {
+      try await withStore { store in
+        // Little data and 10 KB of attributes: counted by data alone, one read would take all.
+        let big = String(repeating: "m", count: 10_000)
+        try await store.append(
+          (0..<5).map {
+            var envelope = try EventEnvelope(Self.box("b\($0)"))
+            envelope.metadata["note"] = .string(big)
+            return envelope
+          })
+        let batch = try await store.read(after: nil, limit: 10, maximumBytes: 25_000)
+        #expect(batch.envelopes.count == 2)
+        let filtered = try await store.read(
+          after: nil, limit: 10, maximumBytes: 25_000, matching: EventReadFilter(types: [BoxProvisioned.eventName]))
+        #expect(filtered.envelopes.count == 2)
       }
     }
 
