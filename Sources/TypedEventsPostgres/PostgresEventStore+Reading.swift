@@ -12,7 +12,7 @@
 
     /// Up to `limit` envelopes after `position`, but none whose data and attributes would take
     /// those read past `maximumBytes` (the first comes whatever its size): the server counts
-    /// them (``rowBytes``), and sends no more rows.
+    /// them (`rowBytes`), and sends no more rows.
     public func read(after position: Position?, limit: Int, maximumBytes: Int) async throws -> StoredBatch<Position> {
       try await read(after: position, limit: limit, maximumBytes: maximumBytes, on: nil)
     }

@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import Testing
 import TypedEvents
+import TypedEventsHTTPClient
 import TypedEventsHTTPServer
 
 /// A board's snapshot: an image, bytes rather than JSON, as eventgen generates a binary frame.
@@ -62,6 +63,16 @@ struct BinaryEventTests {
         #expect(event["data_base64"] as? String == Self.bytes.base64EncodedString())
         #expect(event["datacontenttype"] as? String == "image/png" && event["data"] == nil)
       }
+      // A stream serves them as data_base64 too: a client gets the bytes back.
+      let client = EventsClient(
+        url: try #require(URL(string: url)), catalog: EventCatalog([BoardSnapshot.self]),
+        headers: { ["Authorization": "Bearer alice"] })
+      var streamed: [BoardSnapshot?] = []
+      for try await delivery in client.events(from: temporaryCheckpoint()) {
+        streamed.append(delivery.event as? BoardSnapshot)
+        if streamed.count == 2 { break }
+      }
+      #expect(streamed == Array(repeating: BoardSnapshot(bytes: Self.bytes), count: 2))
     }
     let stored = try log.read().envelopes
     #expect(stored.map(\.payload) == [Self.bytes, Self.bytes])

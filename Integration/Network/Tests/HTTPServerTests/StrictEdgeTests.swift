@@ -282,11 +282,18 @@ struct StrictEdgeTests {
           rawRequest(url, headers: headers, body: body))
         #expect(answer.status == 201, "\(mode): \(answer.body)")
       }
+      // A time with an offset is kept as the instant it names, and served in UTC.
+      let offset = try await send(
+        rawRequest(
+          url, headers: [("Content-Type", json)],
+          body: Self.structured(
+            Array(Self.data().utf8), id: "offset", extra: #","time":"2026-11-30T10:00:00.5+02:00""#)))
+      #expect(offset.status == 201, "\(offset.body)")
       let served = try await send(request(url, headers: [("Accept", EventEnvelope.cloudEventBatchContentType)]))
       #expect(
-        try EventEnvelope.envelopes(cloudEventBatchJSON: Data(served.body.utf8)).map(\.id) == [
-          "deep-1", "deep-2", "deep-3",
-        ])
+        try EventEnvelope.envelopes(cloudEventBatchJSON: Data(served.body.utf8)).map(\.id)
+          == ["deep-1", "deep-2", "deep-3", "offset"])
+      #expect(served.body.contains(#""time":"2026-11-30T08:00:00.5Z""#), "\(served.body.suffix(400))")
     }
   }
 
