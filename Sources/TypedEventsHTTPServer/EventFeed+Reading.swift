@@ -134,16 +134,10 @@
           state.sequences[next] = state.end
           state.keys.append((state.end, next))
         }
-        // Events dropped and not yet compacted away still hold their memory: they count. Dropping
-        // one moves its bytes from held to dropped, so once what is dropped is a quarter of the
-        // budget it is compacted away first: dropping on would empty the feed.
+        // Events dropped and not yet compacted away still hold their memory: they count.
         while state.end - state.first > capacity
           || (state.bytes + state.droppedBytes > byteBudget && state.end > state.first)
         {
-          if state.droppedBytes > byteBudget / 4 {
-            state.compact()
-            continue
-          }
           let dropped = state.items[state.head].bytes
           state.bytes -= dropped
           state.droppedBytes += dropped
@@ -157,7 +151,11 @@
         // Compacted once a quarter of the capacity is dropped: the dropped events (and their
         // batches' buffers) kept meanwhile stay under a quarter of the capacity, and each event
         // is moved about four times.
-        if state.head > capacity / 4 || state.droppedBytes > byteBudget / 4 { state.compact() }
+        if state.head > capacity / 4 || state.droppedBytes > byteBudget / 4 {
+          state.items.removeFirst(state.head)
+          state.head = 0
+          state.droppedBytes = 0
+        }
         if state.keysHead > capacity {
           state.keys.removeFirst(state.keysHead)
           state.keysHead = 0

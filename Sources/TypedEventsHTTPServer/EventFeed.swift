@@ -106,13 +106,6 @@
         streams == 0 ? idleTimeout - (ContinuousClock.now - lastClosed) : nil
       }
 
-      /// Frees the events dropped (before `head`): each kept event moves once.
-      mutating func compact() {
-        items.removeFirst(head)
-        head = 0
-        droppedBytes = 0
-      }
-
       /// Drops every event and position kept; the next event's sequence number follows a gap.
       mutating func forget() {
         first = end + 1

