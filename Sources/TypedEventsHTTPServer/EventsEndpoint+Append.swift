@@ -111,7 +111,7 @@
       // Compared as bytes, as stores and other languages compare text: Swift's `==` takes an
       // NFC and an NFD spelling for one, and the subject stored would not be the data's.
       let subject = EventEnvelope.subjectText(of: event)
-      let differs = subject.map { !(envelope.subject ?? "").utf8.elementsEqual($0.utf8) || envelope.subject == nil }
+      let differs = subject.map { subject in envelope.subject.map { !$0.utf8.elementsEqual(subject.utf8) } ?? true }
       if let subject, differs == true, Self.isUUID(subject, spelled: envelope.subject) {
         envelope.subject = subject
       } else if let subject, differs == true {

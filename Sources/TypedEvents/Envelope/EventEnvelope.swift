@@ -207,9 +207,17 @@ public struct EventEnvelope: Sendable, Hashable {
   /// memory, as the byte budgets of reads count it. An event of large attributes and little
   /// data counts as large.
   public var byteCount: Int {
-    var count = payload.count + id.utf8.count + name.utf8.count
-    for text in [source, subject, dataContentType, dataSchema] { count += text?.utf8.count ?? 0 }
-    for (key, value) in metadata { count += key.utf8.count + value.headerText.utf8.count }
+    // No array of the optional texts and no text made of a string value: counted for every
+    // event a page or a stream reads.
+    var count = payload.count + id.utf8.count + name.utf8.count + (source?.utf8.count ?? 0)
+    count += (subject?.utf8.count ?? 0) + (dataContentType?.utf8.count ?? 0) + (dataSchema?.utf8.count ?? 0)
+    for (key, value) in metadata {
+      if case .string(let text) = value {
+        count += key.utf8.count + text.utf8.count
+      } else {
+        count += key.utf8.count + value.headerText.utf8.count
+      }
+    }
     return count
   }
 
