@@ -32,8 +32,19 @@ public enum EventTimestamp {
 
   /// The timestamp of `date`, or nil when the date is not finite or beyond year ±95,000,000,000.
   public static func string(from date: Date) -> String? {
+    var text: [UInt8] = []
+    text.reserveCapacity(32)
+    guard append(date, to: &text) else { return nil }
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// Appends the UTF-8 of ``string(from:)`` to `text`; false, with nothing appended, when it is
+  /// nil. The digits are written as bytes: the `String`s a timestamp was built of before (a
+  /// padded one for each field, an array of candidates for each fractional digit) cost about
+  /// 10,000 instructions a timestamp, on every append and every event a page or a stream sends.
+  static func append(_ date: Date, to text: inout [UInt8]) -> Bool {
     let interval = date.timeIntervalSinceReferenceDate
-    guard interval.isFinite, abs(interval) < limit else { return nil }
+    guard interval.isFinite, abs(interval) < limit else { return false }
     let whole = interval.rounded(.down)
     // Exact when |interval| >= 1 or interval >= 0: the difference is representable.
     let fraction = interval - whole
@@ -42,28 +53,90 @@ public enum EventTimestamp {
     let secondOfDay = unix - days * 86_400
     let (year, month, day) = civil(fromDays: days)
 
-    var text = ""
-    text.reserveCapacity(40)
-    if year < 0 {
-      text += "-"
-      text += padded(-year, 4)
-    } else if year > 9999 {
-      text += "+"
-      text += String(year)
-    } else {
-      text += padded(year, 4)
+    // Written into 64 bytes on the stack and appended once: a sign, a year of at most 11
+    // digits, 15 more digits and signs, and at most 15 fractional digits. The rare fractions of
+    // 16 or 17 digits are appended apart.
+    var stack: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    var longFraction: String?
+    withUnsafeMutableBytes(of: &stack) { buffer in
+      var writer = DigitWriter(buffer: buffer)
+      if year < 0 {
+        writer.append(UInt8(ascii: "-"))
+        writer.append(UInt64(-year), width: 4)
+      } else if year > 9999 {
+        writer.append(UInt8(ascii: "+"))
+        writer.append(UInt64(year), width: 1)
+      } else {
+        writer.append(UInt64(year), width: 4)
+      }
+      writer.append(UInt8(ascii: "-"))
+      writer.append(UInt64(month), width: 2)
+      writer.append(UInt8(ascii: "-"))
+      writer.append(UInt64(day), width: 2)
+      writer.append(UInt8(ascii: "T"))
+      writer.append(UInt64(secondOfDay / 3600), width: 2)
+      writer.append(UInt8(ascii: ":"))
+      writer.append(UInt64(secondOfDay / 60 % 60), width: 2)
+      writer.append(UInt8(ascii: ":"))
+      writer.append(UInt64(secondOfDay % 60), width: 2)
+      if fraction > 0 {
+        writer.append(UInt8(ascii: "."))
+        if whole == -1 {
+          // In (-1, 0), `-1 + fraction` would round: write 1 - |interval| digit by digit
+          // instead, and ``date(from:)`` takes the complement back.
+          longFraction = tenComplement(fractionDigits(-interval))
+        } else if let (numerator, count) = fractionNumerator(of: interval, whole: whole) {
+          // `count` digits, leading zeros kept, trailing ones left out.
+          var numerator = numerator
+          var width = count
+          while numerator % 10 == 0 {
+            numerator /= 10
+            width -= 1
+          }
+          writer.append(numerator, width: width)
+        } else {
+          // 16 or 17 digits, within days of 2001: the shortest form of the fraction is exact.
+          longFraction = fractionDigits(fraction)
+        }
+      }
+      if longFraction == nil { writer.append(UInt8(ascii: "Z")) }
+      text.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<writer.count]))
     }
-    text += "-" + padded(month, 2) + "-" + padded(day, 2)
-    text += "T" + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2)
-    text += ":" + padded(secondOfDay % 60, 2)
-    if fraction > 0 {
-      text += "."
-      // In (-1, 0), `-1 + fraction` would round: write 1 - |interval| digit by digit instead,
-      // and ``date(from:)`` takes the complement back.
-      text += whole == -1 ? tenComplement(fractionDigits(-interval)) : fractionDigits(of: interval, whole: whole)
+    if let longFraction {
+      text += longFraction.utf8
+      text.append(UInt8(ascii: "Z"))
     }
-    text += "Z"
-    return text
+    return true
+  }
+
+  /// Writes a timestamp's bytes into a buffer large enough for them.
+  private struct DigitWriter {
+    let buffer: UnsafeMutableRawBufferPointer
+    var count = 0
+
+    mutating func append(_ byte: UInt8) {
+      buffer[count] = byte
+      count += 1
+    }
+
+    /// The decimal digits of `value`, with leading zeros to `width` digits.
+    mutating func append(_ value: UInt64, width: Int) {
+      var digits = 1
+      var bound: UInt64 = 10
+      while digits < 20 && value >= bound {
+        digits += 1
+        bound = bound &* 10
+      }
+      let end = count + max(digits, width)
+      var index = end
+      var rest = value
+      while index > count {
+        index -= 1
+        buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      }
+      count = end
+    }
   }
 
   /// The date of an RFC 3339 timestamp (`T` or a space between date and time; `Z` or an offset
@@ -130,39 +203,34 @@ public enum EventTimestamp {
 
   // MARK: Digits
 
-  /// Powers of ten that a Double holds exactly, for the fast check in ``fractionDigits(of:whole:)``
+  /// Powers of ten that a Double holds exactly, for the fast check in ``fractionNumerator(of:whole:)``
   /// and for ``fraction(_:)``.
   private static let exactPowersOfTen: [Double] = (0...15).map { (0..<$0).reduce(1.0) { product, _ in product * 10 } }
 
   /// The fewest digits `d` after the point for which `whole + Double("0.d")`, what ``date(from:)``
   /// computes, is `interval` itself: at most 9 for a date more than about 116 days from 2001.
+  /// Given as `d` read as a whole number and how many digits it has, leading zeros counted; nil
+  /// when 15 are not enough.
   ///
   /// The shortest digits of the fraction taken alone are often longer, as the fraction, a Double
   /// of its own, carries 17 significant digits the sum rounds away (issue: a JVM reads at most 9).
-  private static func fractionDigits(of interval: Double, whole: Double) -> String {
+  private static func fractionNumerator(of interval: Double, whole: Double) -> (UInt64, Int)? {
     let fraction = interval - whole
     for count in 1...15 {
       let scale = exactPowersOfTen[count]
-      let nearest = (fraction * scale).rounded()
-      // The product rounds, so the right numerator may be a neighbour of the nearest one.
-      for numerator in [nearest, nearest - 1, nearest + 1] where numerator > 0 && numerator < scale {
+      let nearest = (fraction * scale).rounded(.toNearestOrEven)
+      // The product rounds, so the right numerator may be a neighbour of the nearest one: the
+      // nearest, the one below, the one above (no array of the three, one an iteration).
+      for step in 0..<3 {
+        let numerator = nearest + (step == 0 ? 0 : step == 1 ? -1 : 1)
         // Both operands are exact (numerator < 10^15 < 2^53), so the quotient is the correctly
         // rounded value of 0.d: the Double that `Double("0." + digits)` parses.
-        if whole + numerator / scale == interval {
-          return zeroPadded(UInt64(numerator), count)
+        if numerator > 0 && numerator < scale && whole + numerator / scale == interval {
+          return (UInt64(numerator), count)
         }
       }
     }
-    // 16 or 17 digits, within days of 2001: the shortest form of the fraction is exact.
-    return fractionDigits(fraction)
-  }
-
-  /// `value` with leading zeros to `width` digits, trailing zeros removed.
-  private static func zeroPadded(_ value: UInt64, _ width: Int) -> String {
-    var digits = String(value)
-    if digits.count < width { digits = String(repeating: "0", count: width - digits.count) + digits }
-    while digits.last == "0" { digits.removeLast() }
-    return digits
+    return nil
   }
 
   /// The digits after "0." of `fraction` in (0, 1), shortest that read back as the same Double.
@@ -186,11 +254,6 @@ public enum EventTimestamp {
       bytes[index] = UInt8(ascii: "0") + (index == bytes.count - 1 ? 10 - digit : 9 - digit)
     }
     return String(decoding: bytes, as: UTF8.self)
-  }
-
-  private static func padded(_ value: Int64, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 
   // MARK: Calendar (proleptic Gregorian, after Howard Hinnant's days_from_civil)
@@ -237,7 +300,8 @@ public enum EventTimestamp {
   /// more digits, which `Double("0." + digits)` parses instead.
   private static func fraction(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
     guard digits.count < exactPowersOfTen.count else { return nil }
-    let whole = digits.reduce(0) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+    var whole: Int64 = 0
+    for digit in digits { whole = whole * 10 + Int64(digit - UInt8(ascii: "0")) }
     return Double(whole) / exactPowersOfTen[digits.count]
   }
 
@@ -265,13 +329,22 @@ public enum EventTimestamp {
     }
 
     mutating func number(minimumDigits: Int, maximumDigits: Int) -> Int64? {
+      // One loop that reads and adds up the digits: a slice of them and a `reduce` over it took
+      // most of reading a timestamp, which an endpoint does for every event it is sent. The sum
+      // may wrap past 18 digits; it is not used then.
       let start = index
-      let found = digits()
-      guard (minimumDigits...maximumDigits).contains(found.count) else {
+      var value: Int64 = 0
+      while index < bytes.count {
+        let digit = bytes[index] &- UInt8(ascii: "0")
+        guard digit < 10 else { break }
+        value = value &* 10 &+ Int64(digit)
+        index += 1
+      }
+      guard (minimumDigits...maximumDigits).contains(index - start) else {
         index = start
         return nil
       }
-      return found.reduce(0) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+      return value
     }
   }
 }
