@@ -243,7 +243,11 @@ extension JSONScanner {
         guard separator == UInt8(ascii: ",") else { return nil }
       }
     }
-    members.data = data.map { Data(UnsafeRawBufferPointer(rebasing: bytes[$0])) }
+    // From a pointer and a count, one copy: `Data`'s initializer from a sequence of bytes took
+    // three times as long.
+    members.data = data.map { range in
+      bytes.baseAddress.map { Data(bytes: $0 + range.lowerBound, count: range.count) } ?? Data()
+    }
     return members
   }
 
