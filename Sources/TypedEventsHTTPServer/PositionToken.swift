@@ -18,7 +18,16 @@
     /// Appends the token of `position` to `text`: the same bytes as ``text(_:store:)``, which
     /// need no escaping in a JSON string either.
     static func append<Position: Encodable>(_ position: Position, store: String?, to text: inout [UInt8]) throws {
-      if let position = position as? EventLog.Position, store.map(isPlain) ?? true {
+      try append(position, store: store, plain: store.map(isPlain) ?? true, to: &text)
+    }
+
+    /// ``append(_:store:to:)`` with whether `store` is plain (``isPlain(_:)``, or nil) said by
+    /// the caller: an answer holds one token an event of one store, and looking at the store's
+    /// bytes each time took a fifth of writing a token.
+    static func append<Position: Encodable>(
+      _ position: Position, store: String?, plain: Bool, to text: inout [UInt8]
+    ) throws {
+      if let position = position as? EventLog.Position, plain {
         appendToken(offset: position.offset, store: store, to: &text)
         return
       }
@@ -73,13 +82,37 @@
         }
         bytes[count] = UInt8(ascii: "}")
         count += 1
-        appendBase64URL(UnsafeRawBufferPointer(rebasing: bytes[..<count]), to: &text)
+        appendBase64URL(of: UnsafeRawBufferPointer(rebasing: bytes[..<count]), to: &text)
+      }
+    }
+
+    /// Appends the base64url of `bytes`, at most 72, in one append: a character at a time, the
+    /// array's checks took most of writing a token.
+    private static func appendBase64URL(of bytes: UnsafeRawBufferPointer, to text: inout [UInt8]) {
+      var encoded: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+      withUnsafeMutableBytes(of: &encoded) { characters in
+        let alphabet = alphabet.utf8Start
+        var count = 0
+        var index = 0
+        while index < bytes.count {
+          let available = min(3, bytes.count - index)
+          var group = UInt32(bytes[index]) << 16
+          if available > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+          if available > 2 { group |= UInt32(bytes[index + 2]) }
+          for position in 0...available {
+            characters[count] = alphabet[Int((group >> (18 - 6 * UInt32(position))) & 0x3F)]
+            count += 1
+          }
+          index += 3
+        }
+        text.append(contentsOf: UnsafeRawBufferPointer(rebasing: characters[..<count]))
       }
     }
 
     /// Whether `store` is at most 32 letters, digits and `-`, which ``appendToken(offset:store:to:)``
     /// writes as they are: a log's identity is hex.
-    private static func isPlain(_ store: String) -> Bool {
+    static func isPlain(_ store: String) -> Bool {
       store.utf8.count <= 32
         && store.utf8.allSatisfy {
           $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0 & ~0x20)
@@ -96,25 +129,14 @@
     /// batch POST's time.
     static func appendBase64URL(_ bytes: some Collection<UInt8>, to text: inout [UInt8]) {
       text.reserveCapacity(text.count + (bytes.count + 2) / 3 * 4)
-      var group: UInt32 = 0
-      var count = 0
-      for byte in bytes {
-        group |= UInt32(byte) << (16 - 8 * UInt32(count))
-        count += 1
-        if count == 3 {
-          appendGroup(group, count: 3, to: &text)
-          group = 0
-          count = 0
+      Array(bytes).withUnsafeBytes { bytes in
+        // Whole groups of three bytes in each part but the last, so that parts join.
+        var start = 0
+        while start < bytes.count {
+          let end = min(start + 72, bytes.count)
+          appendBase64URL(of: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), to: &text)
+          start = end
         }
-      }
-      if count > 0 { appendGroup(group, count: count, to: &text) }
-    }
-
-    /// The `count + 1` characters of a group of `count` bytes (1 to 3), held from bit 23 down.
-    private static func appendGroup(_ group: UInt32, count: Int, to text: inout [UInt8]) {
-      let characters = alphabet.utf8Start
-      for position in 0...count {
-        text.append(characters[Int((group >> (18 - 6 * UInt32(position))) & 0x3F)])
       }
     }
 

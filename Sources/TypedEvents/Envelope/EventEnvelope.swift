@@ -135,6 +135,15 @@ public struct EventEnvelope: Sendable, Hashable {
     guard let decoding = catalog.decoding(named: name) else {
       throw EventLogError.unknownEvent(name)
     }
+    return try decodeSayingReader(
+      with: decoding, acceptingNewerVersions: acceptingNewerVersions, keysChecked: keysChecked)
+  }
+
+  /// ``decodeSayingReader(using:acceptingNewerVersions:keysChecked:)`` with the catalog's entry
+  /// for ``name`` found by the caller.
+  package func decodeSayingReader(
+    with decoding: EventDecoding, acceptingNewerVersions: Bool = false, keysChecked: Bool = false
+  ) throws -> (event: any Event, readDirectly: Bool) {
     if !acceptingNewerVersions && version > decoding.version {
       throw EventLogError.newerVersion(name: name, version: version, known: decoding.version)
     }
@@ -294,10 +303,11 @@ public struct EventEnvelope: Sendable, Hashable {
 
   package static func subjectText(of event: some Event) -> String? {
     guard let identifiable = event as? any SubjectIdentifiable else { return nil }
-    return text(of: identifiable)
+    return subjectText(of: identifiable)
   }
 
-  private static func text(of identifiable: some SubjectIdentifiable) -> String {
+  /// The text of `identifiable`'s subject, as an envelope keeps it.
+  static func subjectText(of identifiable: some SubjectIdentifiable) -> String {
     let subject = identifiable.eventSubject
     if let text = subject as? String { return text }
     if let uuid = subject as? UUID { return uuid.uuidString }

@@ -42,7 +42,7 @@ public struct EventCatalog: Sendable {
   }
 
   /// How to read the data of the type with wire name `name`, if the catalog has it.
-  func decoding(named name: String) -> EventDecoding? {
+  package func decoding(named name: String) -> EventDecoding? {
     if let decoding = types[name] { return decoding }
     return patterns.first { $0.pattern.matches(name) }?.decoding
   }
