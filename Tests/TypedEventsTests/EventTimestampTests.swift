@@ -23,16 +23,17 @@ struct EventTimestampTests {
   /// The text of each form the writer has: padded fields, a fraction with leading zeros and no
   /// trailing ones, years before 1 and after 9999, and the second before 2001 (written as a
   /// complement).
-  @Test(arguments: [
-    (0.0, "2001-01-01T00:00:00Z"),
-    (0.5, "2001-01-01T00:00:00.5Z"),
-    (3_600 * 24 * 31 + 3_723.000_25, "2001-02-01T01:02:03.00025Z"),
-    (-978_307_200 + 0.001, "1970-01-01T00:00:00.001Z"),
-    (-63_145_526_400, "0000-01-01T00:00:00Z"),
-    (-63_145_526_400 - 86_400 * 365, "-0001-01-01T00:00:00Z"),  // year 0 is a leap year, -1 is not
-    (252_423_993_600, "+10000-01-01T00:00:00Z"),
-    (-0.25, "2000-12-31T23:59:59.75Z"),
-  ] as [(Double, String)])
+  @Test(
+    arguments: [
+      (0.0, "2001-01-01T00:00:00Z"),
+      (0.5, "2001-01-01T00:00:00.5Z"),
+      (3_600 * 24 * 31 + 3_723.000_25, "2001-02-01T01:02:03.00025Z"),
+      (-978_307_200 + 0.001, "1970-01-01T00:00:00.001Z"),
+      (-63_145_526_400, "0000-01-01T00:00:00Z"),
+      (-63_145_526_400 - 86_400 * 365, "-0001-01-01T00:00:00Z"),  // year 0 is a leap year, -1 is not
+      (252_423_993_600, "+10000-01-01T00:00:00Z"),
+      (-0.25, "2000-12-31T23:59:59.75Z"),
+    ] as [(Double, String)])
   func eachFormIsWrittenAsRFC3339Writes(_ interval: Double, _ text: String) {
     let date = Date(timeIntervalSinceReferenceDate: interval)
     #expect(EventTimestamp.string(from: date) == text)
