@@ -24,6 +24,12 @@
         throw EventProblem(
           status: 408, kind: "body-timeout", title: "Request timeout",
           detail: "the body did not arrive within \(configuration.bodyReadTimeout)")
+      } catch {
+        // The connection ended or broke before the body was whole: the client's doing, and one
+        // it may repeat at will, so a line at debug level, not an error's; the answer goes
+        // out if the client still reads.
+        logger.debug("a request's body ended before it was whole", metadata: ["error": "\(error)"])
+        throw EventProblem.badRequest("incomplete-body", "the body ended before it was whole")
       }
       let data = Data(body.readableBytesView)
       do {

@@ -151,19 +151,23 @@
       case .success(let value): limit = value
       case .failure(let problem): return problem.response
       }
-      let accept = request.headers[.accept]?.lowercased() ?? "*/*"
-      if accept.contains(EventEnvelope.cloudEventBatchContentType) {
+      // A page when the request takes it at least as gladly and names it, a stream when it
+      // takes that more gladly or names only a wildcard (`*/*`, or no Accept at all).
+      let accepted = request.headers[values: .accept]
+      switch Acceptance(accepted).choose(EventEnvelope.cloudEventBatchContentType, over: "text/event-stream") {
+      case EventEnvelope.cloudEventBatchContentType?:
         var response = await page(selection, limit: limit)
         if bodiless { response.body = ResponseBody() }
         return response
-      }
-      guard accept.contains("text/event-stream") || accept.contains("*/*") || accept.contains("text/*") else {
+      case _?:
+        return stream(request, selection, principal: principal, bodiless: bodiless)
+      case nil:
         return EventProblem(
           status: 406, kind: "not-acceptable", title: "Not acceptable",
-          detail: "GET answers text/event-stream or \(EventEnvelope.cloudEventBatchContentType), not \(accept)"
+          detail: "GET answers text/event-stream or \(EventEnvelope.cloudEventBatchContentType), not "
+            + accepted.joined(separator: ", ").prefix(200)
         ).response
       }
-      return stream(request, selection, principal: principal, bodiless: bodiless)
     }
 
     /// The events a page of `request` holds: its `limit`, capped by the configuration, or the

@@ -25,7 +25,9 @@
       var authorize: @Sendable (Principal, EventPermission) -> Bool
 
       /// Reads `Last-Event-ID` (sent by a reconnecting `EventSource`) or else `?after=`, the
-      /// `type` parameters and `subject`.
+      /// `type` parameters and `subject`. An empty `Last-Event-ID` is none, as the server-sent
+      /// events standard has it (an `EventSource` whose last id is empty sends none); an empty
+      /// `after` is refused: read from the start without it.
       ///
       /// - Throws: ``EventProblem``: 400 for text that is no position of the store, 403 when the
       ///   request names a subject and the principal may read none of the request's types about
@@ -33,8 +35,13 @@
       init(_ request: Request, principal: Principal, access: EventAccess<Principal>, catalog: EventCatalog) throws {
         self.principal = principal
         self.authorize = access.authorize
-        let token = request.headers[.lastEventID] ?? request.uri.queryParameters["after"].map(String.init)
-        if let token, !token.isEmpty {
+        let header = request.headers[.lastEventID].flatMap { $0.isEmpty ? nil : $0 }
+        let token = header ?? request.uri.queryParameters["after"].map(String.init)
+        if token?.isEmpty == true {
+          throw EventProblem.badRequest(
+            "bad-position", "after is empty: leave it out to read from the start, or give a position")
+        }
+        if let token {
           guard let (position, store) = PositionToken.position(token, as: Store.Position.self) else {
             throw EventProblem.badRequest(
               "bad-position", "\(token.prefix(80)) is no position of this endpoint (from Last-Event-ID or after)")

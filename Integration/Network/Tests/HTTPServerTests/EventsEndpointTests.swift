@@ -194,13 +194,14 @@ struct EventsEndpointTests {
       ("a bad after", .GET, "alice", [("Accept", EventEnvelope.cloudEventBatchContentType)], nil, 400, "bad-position"),
       ("limit 0", .GET, "alice", [("Accept", EventEnvelope.cloudEventBatchContentType)], nil, 400, "bad-limit"),
       ("Accept: application/xml", .GET, "alice", [("Accept", "application/xml")], nil, 406, "not-acceptable"),
+      ("a stream weighed 0", .GET, "alice", [("Accept", "text/event-stream;q=0")], nil, 406, "not-acceptable"),
       ("a subject the reader may not read", .GET, "bob", [], nil, 403, "forbidden"),
     ]
     let queries = [
       "a bad after": "?after=%7B%7D", "limit 0": "?limit=0",
       "a subject the reader may not read": "?type=\(NoteAdded.eventName)&subject=b2",
     ]
-    #expect(cases.count == 38, "EventsToEveryClient.md counts 38 bad requests: update it too")
+    #expect(cases.count == 39, "EventsToEveryClient.md counts 39 bad requests: update it too")
     try await withServer(endpoint) { url in
       for (what, method, token, headers, body, status, problem) in cases {
         let answer = try await send(

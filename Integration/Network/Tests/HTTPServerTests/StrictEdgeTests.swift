@@ -1,8 +1,10 @@
 import AsyncHTTPClient
 import BoardEvents
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import TestSupport
 import Testing
 import TypedEvents
@@ -347,6 +349,13 @@ struct StrictEdgeTests {
           #expect(answer.problem == "bad-position", "\(what)")
         }
       }
+      // An empty after is refused; an empty Last-Event-ID is none, and after is read then.
+      let emptyAfter = try await send(request(url + "?after=", headers: page))
+      #expect(emptyAfter.status == 400 && emptyAfter.problem == "bad-position", "\(emptyAfter.body)")
+      let afterSecond = url + "?after=\(documentedToken(positions[1], store: store))"
+      let emptyHeader = try await send(request(afterSecond, headers: page + [("Last-Event-ID", "")]))
+      #expect(emptyHeader.status == 200, "\(emptyHeader.body)")
+      #expect(try EventEnvelope.envelopes(cloudEventBatchJSON: Data(emptyHeader.body.utf8)).map(\.id) == ["note-3"])
       // A good one reads on.
       let good = try await send(request(url + "?after=\(documentedToken(positions[0], store: store))", headers: page))
       #expect(try EventEnvelope.envelopes(cloudEventBatchJSON: Data(good.body.utf8)).map(\.id) == ["note-2", "note-3"])
@@ -410,6 +419,34 @@ struct StrictEdgeTests {
       #expect(answer.contains("body-timeout"))
     }
     #expect(try log.read().envelopes.isEmpty)
+  }
+
+  @Test("A client that goes away in the middle of its body leaves nothing stored and no error in the log")
+  func bodiesCutShort() async throws {
+    let log = try temporaryLog()
+    let lines = CapturedLines()
+    let logger = Logger(label: "cut-short") { _ in CapturingLogHandler(lines: lines) }
+    let endpoint = EventsEndpoint(
+      store: log, catalog: GeneratedEvents.catalog, access: boardAccess, logger: logger)
+    try await withServer(endpoint) { url in
+      let port = try #require(URL(string: url)?.port)
+      let body = Array(noteJSON(id: "cut", board: "b1").utf8)
+      let head =
+        "POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer alice\r\n"
+        + "Content-Type: application/cloudevents+json\r\nContent-Length: \(body.count)\r\n\r\n"
+      for _ in 0..<5 {
+        let descriptor = try connectLoopback(port: port)
+        let bytes = Array(head.utf8) + body.prefix(body.count / 2)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+      }
+      // The server goes on: a whole POST after them is stored.
+      try await postNotes(url, ids: 1...1, board: "b1")
+      try await Task.sleep(for: .milliseconds(200))
+    }
+    #expect(try log.read().envelopes.map(\.id) == ["note-1"])
+    let errors = lines.lines.withLock { $0.filter { $0.0 >= .error } }
+    #expect(errors.isEmpty, "\(errors)")
   }
 
   @Test(
@@ -622,4 +659,25 @@ func openRawStream(port: Int, token: String) async throws -> (descriptor: Int32,
     }.start()
   }
   return (descriptor, String(decoding: head, as: UTF8.self))
+}
+
+/// The lines a ``CapturingLogHandler`` kept, with their levels.
+final class CapturedLines: Sendable {
+  let lines = Mutex<[(Logger.Level, String)]>([])
+}
+
+/// Keeps every line logged through it, with its level.
+struct CapturingLogHandler: LogHandler {
+  let lines: CapturedLines
+  var metadata: Logger.Metadata = [:]
+  var logLevel: Logger.Level = .trace
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { metadata[key] }
+    set { metadata[key] = newValue }
+  }
+
+  func log(event: LogEvent) {
+    lines.lines.withLock { $0.append((event.level, "\(event.message)")) }
+  }
 }
