@@ -148,9 +148,9 @@ extension JSONScanner {
     guard current == UInt8(ascii: "[") else { return nil }
     index += 1
     var envelopes: [EventEnvelope] = []
-    // About one event in 250 bytes, as this package writes them: few regrowths of the array.
-    // Capped: the body is not checked yet.
-    envelopes.reserveCapacity(min(bytes.count / 250, 1_024))
+    // Room for an event in every 128 bytes, more than a CloudEvent of any data takes: growing
+    // the array moved every envelope read before. Capped: the body is not checked yet.
+    envelopes.reserveCapacity(min(bytes.count / 128, 1_024))
     var recent = CloudEventJSONReader.RecentAttributes()
     // Kept until the end: an element after it that has not the common shape sends the whole
     // batch to the reader of single elements, and the error must be the one it gives.

@@ -40,7 +40,11 @@ struct JSONScanner {
   }
 
   /// Skips JSON's whitespace: space, tab, line feed, carriage return.
+  @inline(__always)
   mutating func skipSpace() {
+    // Compact JSON has none: one comparison, inlined, where a call took about 17 instructions
+    // and a reader makes eight or more an event.
+    guard index < bytes.count, bytes[index] <= 0x20 else { return }
     while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
   }
 
