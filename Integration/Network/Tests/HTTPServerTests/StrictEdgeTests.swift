@@ -407,12 +407,8 @@ struct StrictEdgeTests {
     let endpoint = boardEndpoint(log) { $0.bodyReadTimeout = .milliseconds(500) }
     try await withServer(endpoint) { url in
       let port = try #require(URL(string: url)?.port)
-      let body = Array(noteJSON(id: "slow", board: "b1").utf8)
-      let head =
-        "POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer alice\r\n"
-        + "Content-Type: application/cloudevents+json\r\nContent-Length: \(body.count)\r\n\r\n"
       // Headers and half the body, then nothing: the answer comes without the rest.
-      let answer = try await rawExchange(port: port, send: Array(head.utf8) + body.prefix(body.count / 2))
+      let answer = try await rawExchange(port: port, send: halfAPost(id: "slow"))
       #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(200))")
       #expect(answer.lowercased().contains("connection: close"))
       #expect(answer.lowercased().contains("content-type: application/problem+json"))
@@ -430,13 +426,9 @@ struct StrictEdgeTests {
       store: log, catalog: GeneratedEvents.catalog, access: boardAccess, logger: logger)
     try await withServer(endpoint) { url in
       let port = try #require(URL(string: url)?.port)
-      let body = Array(noteJSON(id: "cut", board: "b1").utf8)
-      let head =
-        "POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer alice\r\n"
-        + "Content-Type: application/cloudevents+json\r\nContent-Length: \(body.count)\r\n\r\n"
       for _ in 0..<5 {
         let descriptor = try connectLoopback(port: port)
-        let bytes = Array(head.utf8) + body.prefix(body.count / 2)
+        let bytes = halfAPost(id: "cut")
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
       }
@@ -659,6 +651,15 @@ func openRawStream(port: Int, token: String) async throws -> (descriptor: Int32,
     }.start()
   }
   return (descriptor, String(decoding: head, as: UTF8.self))
+}
+
+/// The head of a structured POST of note `id` as alice, and the first half of its body.
+func halfAPost(id: String) -> [UInt8] {
+  let body = Array(noteJSON(id: id, board: "b1").utf8)
+  let head =
+    "POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer alice\r\n"
+    + "Content-Type: application/cloudevents+json\r\nContent-Length: \(body.count)\r\n\r\n"
+  return Array(head.utf8) + body.prefix(body.count / 2)
 }
 
 /// The lines a ``CapturingLogHandler`` kept, with their levels.
