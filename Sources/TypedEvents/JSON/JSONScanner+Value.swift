@@ -88,8 +88,23 @@ extension JSONScanner {
   /// One value from ``index`` (after any whitespace), to the byte after it; true when it was a
   /// number or a literal. `depth` is how many objects and arrays enclose it.
   mutating func value(depth: Int) throws(JSONSyntaxError) -> Bool {
-    var open = spareContainers
-    spareContainers = OpenContainers()
+    // A string, a number or a literal needs no record of containers: most values a reader skips
+    // (a field's, an attribute's) are one, and taking the record and emptying it took as long
+    // as the scan.
+    skipSpace()
+    switch current {
+    case Self.quote?:
+      _ = try string()
+      return false
+    case UInt8(ascii: "-")?, (UInt8(ascii: "0")...UInt8(ascii: "9"))?:
+      try number()
+      return true
+    case UInt8(ascii: "{")? where flatObject(depth: depth):
+      return false
+    default:
+      break
+    }
+    var open = spareContainers.take() ?? OpenContainers()
     defer {
       open.empty()
       spareContainers = open
@@ -158,6 +173,69 @@ extension JSONScanner {
       }
       return isScalar
     }
+  }
+
+  /// Skips the object at ``index`` when it is flat: at most ``keysComparedOneByOne`` members,
+  /// each key plain ASCII (no escape) and distinct, each value a string, a number or a literal,
+  /// within the limits. That is the shape of most events' data, and it needs no record of
+  /// containers: keeping one took most of skipping a small object. True when it skipped it;
+  /// false, with ``index`` where it was, for any other shape and for anything the grammar
+  /// refuses, so that ``value(depth:)`` reads it and says where it breaks the grammar.
+  private mutating func flatObject(depth: Int) -> Bool {
+    let start = index
+    let most = min(Self.keysComparedOneByOne, limits.maximumMembers)
+    guard depth < limits.maximumDepth else { return false }
+    let skipped = withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: most) { keys -> Bool in
+      index += 1
+      skipSpace()
+      if current == UInt8(ascii: "}") {
+        index += 1
+        return true
+      }
+      var count = 0
+      while count < most {
+        skipSpace()
+        let keyStart = index + 1
+        guard current == Self.quote, let escaped = try? string(), !escaped else { return false }
+        let key = UnsafeRawBufferPointer(rebasing: bytes[keyStart..<(index - 1)])
+        guard key.allSatisfy({ $0 < 0x80 }) else { return false }
+        for earlier in 0..<count where UnsafeRawBufferPointer(rebasing: bytes[keys[earlier]]).hasSameBytes(as: key) {
+          return false
+        }
+        keys[count] = keyStart..<(index - 1)
+        count += 1
+        skipSpace()
+        guard current == UInt8(ascii: ":") else { return false }
+        index += 1
+        skipSpace()
+        switch current {
+        case Self.quote?:
+          guard (try? string()) != nil else { return false }
+        case UInt8(ascii: "-")?, (UInt8(ascii: "0")...UInt8(ascii: "9"))?:
+          guard (try? number()) != nil else { return false }
+        case UInt8(ascii: "t")?, UInt8(ascii: "f")?, UInt8(ascii: "n")?:
+          guard literal("true") || literal("false") || literal("null") else { return false }
+        default:
+          return false
+        }
+        skipSpace()
+        switch current {
+        case UInt8(ascii: "}")?:
+          index += 1
+          return true
+        case UInt8(ascii: ",")?:
+          index += 1
+          skipSpace()
+          // A trailing comma: refused, saying where, by the general path.
+          guard current != UInt8(ascii: "}") else { return false }
+        default:
+          return false
+        }
+      }
+      return false
+    }
+    if !skipped { index = start }
+    return skipped
   }
 
   /// A member's key and the `:` after it, refused when the innermost object has it already.
@@ -310,9 +388,11 @@ extension JSONScanner {
 
     /// Forgets every container, keeping the arrays' storage.
     mutating func empty() {
-      frames.removeAll(keepingCapacity: true)
-      keys.removeAll(keepingCapacity: true)
-      decoded.removeAll(keepingCapacity: true)
+      // Each only when it holds something: a value's scan closes every container it opens, so
+      // most are empty, and a call to empty one cost more than the check.
+      if !frames.isEmpty { frames.removeAll(keepingCapacity: true) }
+      if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
+      if !decoded.isEmpty { decoded.removeAll(keepingCapacity: true) }
     }
 
     mutating func close() {
