@@ -52,7 +52,9 @@
         envelope.putDataOnOneLine()
         return [envelope]
       case EventEnvelope.cloudEventBatchContentType:
-        var envelopes = try EventEnvelope.envelopes(cloudEventBatchJSON: data, limits: configuration.jsonLimits)
+        // Each event's data a slice of the body, not a copy: the envelopes go with the request.
+        var envelopes = try EventEnvelope.envelopes(
+          cloudEventBatchJSON: data, limits: configuration.jsonLimits, sharingStorage: true)
         // In place: a copy of every envelope, and the release of the first array, cost more.
         for index in envelopes.indices {
           do {

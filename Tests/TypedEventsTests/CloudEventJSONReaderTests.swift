@@ -217,6 +217,25 @@ struct CloudEventJSONReaderTests {
     }
   }
 
+  @Test("Data sliced from the batch is the data a copy gives")
+  func dataSharingTheBatchIsTheSame() throws {
+    let written = try Self.written().map { String(decoding: $0, as: UTF8.self) }
+    // A batch that is itself a slice, as a request body may be, so offsets are not indices.
+    let padded = Data("xx".utf8) + Self.batch(Self.common.prefix(4) + written)
+    let json = padded[padded.index(padded.startIndex, offsetBy: 2)...]
+    let copied = try EventEnvelope.envelopes(cloudEventBatchJSON: json)
+    let shared = try EventEnvelope.envelopes(cloudEventBatchJSON: json, sharingStorage: true)
+    #expect(shared == copied)
+    #expect(shared.count == 4 + written.count)
+    #expect(shared.map { Array($0.payload) } == copied.map { Array($0.payload) })
+    // What the common shape does not cover is read element by element, copied, and the same.
+    let escaped = #"{"specversion":"1.0","id":"a\"b","source":"/s","type":"T","data":{"k":1}}"#
+    let mixed = Self.batch([written[0], escaped])
+    #expect(
+      try EventEnvelope.envelopes(cloudEventBatchJSON: mixed, sharingStorage: true)
+        == EventEnvelope.envelopes(cloudEventBatchJSON: mixed))
+  }
+
   /// Random edits of batches: wherever the one-pass reader still answers, it gives what reading
   /// each element with `JSONDecoder` gives.
   @Test func onEditedBatchesItAnswersOnlyAsTheElementsReadOneByOneDo() throws {

@@ -58,6 +58,9 @@ struct CloudEventContext: Equatable {
 
     /// The name whose UTF-8 is `bytes`.
     init(_ bytes: UnsafeRawBufferPointer) {
+      // Inlined, so that each name's bytes are constants compared with two loads: called, it was
+      // half of telling a name.
+      @inline(__always)
       func equals(_ name: StaticString) -> Bool {
         bytes.count == name.utf8CodeUnitCount
           && UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).hasSameBytes(as: bytes)

@@ -141,9 +141,20 @@ extension EventEnvelope {
   public static func envelopes(
     cloudEventBatchJSON json: Data, limits: JSONLimits = .standard
   ) throws -> [EventEnvelope] {
+    try envelopes(cloudEventBatchJSON: json, limits: limits, sharingStorage: false)
+  }
+
+  /// ``envelopes(cloudEventBatchJSON:limits:)``; with `sharingStorage`, the data of each event
+  /// read in the common shape is a slice of `json` (its indices those of `json`), which it keeps
+  /// whole: for a caller whose envelopes go when `json` does, as an HTTP request's do.
+  package static func envelopes(
+    cloudEventBatchJSON json: Data, limits: JSONLimits = .standard, sharingStorage: Bool
+  ) throws -> [EventEnvelope] {
     // Read in one pass, under the grammar, when every element has the common shape; else
     // checked whole by the grammar, then element by element.
-    if let batch = try CloudEventJSONReader.readBatch(json, limits: limits) { return batch }
+    if let batch = try CloudEventJSONReader.readBatch(json, limits: limits, sharingStorage: sharingStorage) {
+      return batch
+    }
     try StrictJSON.checkEvent(json, limits: limits, what: "the batch")
     guard let elements = JSONObjectScanner.elements(ofArray: json) else {
       throw EventLogError.malformed("a CloudEvents batch is a JSON array")
