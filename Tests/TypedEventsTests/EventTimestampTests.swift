@@ -169,6 +169,8 @@ struct EventTimestampTests {
     #expect(EventTimestamp.date(from: "2026-11-23T13:30:00+01:30") == utc)
     #expect(EventTimestamp.date(from: "2026-11-23T07:00:00-05:00") == utc)
     #expect(EventTimestamp.date(from: "2026-11-23 12:00:00z") == utc)
+    #expect(EventTimestamp.date(from: "2026-11-23t12:00:00Z") == utc)
+    #expect(EventTimestamp.date(from: "+2026-11-23T12:00:00Z") == utc)
     #expect(EventTimestamp.date(from: "2026-11-23T12:00:00.000Z") == utc)
     #expect(EventTimestamp.date(from: "2026-11-23T12:00:00.5Z") == utc?.addingTimeInterval(0.5))
     let far = EventTimestamp.string(from: Date(timeIntervalSinceReferenceDate: 1e15))
@@ -182,6 +184,10 @@ struct EventTimestampTests {
     "2026-11-23T24:00:00Z", "2026-11-23T12:60:00Z", "2026-11-23T12:00:60Z", "2026-11-23T12:00:00",
     "2026-11-23T12:00:00.Z",
     "2026-11-23T12:00:00+0100", "2026-11-23T12:00:00Zjunk", "26-11-23T12:00:00Z", "9999999999999-01-01T00:00:00Z",
+    // Where a field has a digit too many or too few, or another character, at the places the
+    // common layout puts them.
+    "2026-11-23T12:00:001Z", "2026-11-2xT12:00:00Z", "2026-011-23T12:00:00Z", "2026-11-23T1:00:000Z",
+    "2026-11-23X12:00:00Z", "2026+11-23T12:00:00Z",
   ])
   func malformedTimestampsAreRefused(_ text: String) {
     #expect(EventTimestamp.date(from: text) == nil)

@@ -40,21 +40,10 @@ public enum EventTimestamp {
   /// ``date(from:)`` of the text whose UTF-8 is `utf8`.
   static func date(utf8: UnsafeBufferPointer<UInt8>) -> Date? {
     var scanner = Scanner(utf8)
-    var negativeYear = false
-    if scanner.take("-") {
-      negativeYear = true
-    } else {
-      _ = scanner.take("+")
-    }
-    guard let rawYear = scanner.number(minimumDigits: 4, maximumDigits: 11), scanner.take("-"),
-      let month = scanner.number(minimumDigits: 2, maximumDigits: 2), scanner.take("-"),
-      let day = scanner.number(minimumDigits: 2, maximumDigits: 2),
-      scanner.take("T") || scanner.take("t") || scanner.take(" "),
-      let hour = scanner.number(minimumDigits: 2, maximumDigits: 2), scanner.take(":"),
-      let minute = scanner.number(minimumDigits: 2, maximumDigits: 2), scanner.take(":"),
-      let second = scanner.number(minimumDigits: 2, maximumDigits: 2)
+    guard
+      case (let year, let month, let day, let hour, let minute, let second)? = fixedFields(&scanner)
+        ?? scannedFields(&scanner)
     else { return nil }
-    let year = negativeYear ? -rawYear : rawYear
     guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24,
       minute < 60, second < 60
     else { return nil }
@@ -91,6 +80,56 @@ public enum EventTimestamp {
     // Exact for a timestamp this type wrote: `whole + fraction` is the Date itself.
     return Date(timeIntervalSinceReferenceDate: whole + fraction)
   }
+
+  /// The year, month, day, hour, minute and second of a timestamp that begins as most do,
+  /// `YYYY-MM-DDTHH:MM:SS` (a four-digit year, no sign), read at their fixed places, with the
+  /// scanner moved past them; nil for any other beginning, which ``scannedFields(_:)`` reads.
+  /// Scanning each field took most of reading a timestamp, which an endpoint does for every
+  /// event.
+  private static func fixedFields(_ scanner: inout Scanner) -> (Int64, Int64, Int64, Int64, Int64, Int64)? {
+    let utf8 = scanner.bytes
+    guard utf8.count >= 19, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),
+      utf8[10] == UInt8(ascii: "T") || utf8[10] == UInt8(ascii: "t") || utf8[10] == UInt8(ascii: " "),
+      utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":")
+    else { return nil }
+    var valid = true
+    func number(_ start: Int, _ count: Int) -> Int64 {
+      var value: Int64 = 0
+      for offset in start..<(start + count) {
+        let digit = utf8[offset] &- UInt8(ascii: "0")
+        valid = valid && digit < 10
+        value = value &* 10 &+ Int64(digit)
+      }
+      return value
+    }
+    let fields = (number(0, 4), number(5, 2), number(8, 2), number(11, 2), number(14, 2), number(17, 2))
+    // A digit right after the seconds would be a third digit of them, which the scanner refuses.
+    guard valid, utf8.count == 19 || !isDigit(utf8[19]) else { return nil }
+    scanner.index = 19
+    return fields
+  }
+
+  /// The year, month, day, hour, minute and second that begin a timestamp, scanned: a sign and
+  /// up to 11 digits for the year, `T`, `t` or a space before the time.
+  private static func scannedFields(_ scanner: inout Scanner) -> (Int64, Int64, Int64, Int64, Int64, Int64)? {
+    var negativeYear = false
+    if scanner.take("-") {
+      negativeYear = true
+    } else {
+      _ = scanner.take("+")
+    }
+    guard let year = scanner.number(minimumDigits: 4, maximumDigits: 11), scanner.take("-"),
+      let month = scanner.number(minimumDigits: 2, maximumDigits: 2), scanner.take("-"),
+      let day = scanner.number(minimumDigits: 2, maximumDigits: 2),
+      scanner.take("T") || scanner.take("t") || scanner.take(" "),
+      let hour = scanner.number(minimumDigits: 2, maximumDigits: 2), scanner.take(":"),
+      let minute = scanner.number(minimumDigits: 2, maximumDigits: 2), scanner.take(":"),
+      let second = scanner.number(minimumDigits: 2, maximumDigits: 2)
+    else { return nil }
+    return (negativeYear ? -year : year, month, day, hour, minute, second)
+  }
+
+  private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
   // MARK: Digits
 
