@@ -95,16 +95,28 @@
         let alphabet = alphabet.utf8Start
         var count = 0
         var index = 0
-        while index < bytes.count {
-          let available = min(3, bytes.count - index)
+        // Whole groups of three bytes without a branch or a loop inside: four characters each.
+        while index + 3 <= bytes.count {
+          let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+          characters[count] = alphabet[Int(group >> 18)]
+          characters[count + 1] = alphabet[Int((group >> 12) & 0x3F)]
+          characters[count + 2] = alphabet[Int((group >> 6) & 0x3F)]
+          characters[count + 3] = alphabet[Int(group & 0x3F)]
+          count += 4
+          index += 3
+        }
+        // The last one or two bytes: two or three characters, no padding.
+        let rest = bytes.count - index
+        if rest > 0 {
           var group = UInt32(bytes[index]) << 16
-          if available > 1 { group |= UInt32(bytes[index + 1]) << 8 }
-          if available > 2 { group |= UInt32(bytes[index + 2]) }
-          for position in 0...available {
-            characters[count] = alphabet[Int((group >> (18 - 6 * UInt32(position))) & 0x3F)]
+          if rest > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+          characters[count] = alphabet[Int(group >> 18)]
+          characters[count + 1] = alphabet[Int((group >> 12) & 0x3F)]
+          count += 2
+          if rest > 1 {
+            characters[count] = alphabet[Int((group >> 6) & 0x3F)]
             count += 1
           }
-          index += 3
         }
         text.append(contentsOf: UnsafeRawBufferPointer(rebasing: characters[..<count]))
       }
