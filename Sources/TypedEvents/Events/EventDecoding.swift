@@ -4,8 +4,9 @@ import Foundation
 /// ``FieldCodable`` (a conformance look-up) is decided once, when the catalog is made, instead of
 /// for every event, and what ``JSONFieldReader`` read needs no cast back to the type. Whether
 /// the reader still tries the type is a flag of the type's own: a lock for each event, where a
-/// set of all the types the reader gave up on cost a hash too.
-package struct EventDecoding: Sendable {
+/// set of all the types the reader gave up on cost a hash too. A class: a look-up takes one
+/// reference, where a copy of a struct retained each of its closures.
+package final class EventDecoding: Sendable {
   /// The type.
   package let type: any Event.Type
   /// The type's ``Event/eventVersion``.
