@@ -80,7 +80,7 @@
   /// it has no `Authorization` header, of its query parameter `queryParameter`; nil when it has
   /// none or it is no RFC 6750 `b64token`.
   func bearerToken(_ request: Request, queryParameter: String?) -> String? {
-    if let header = request.headers[.authorization] {
+    if let header = request.headers.value(of: .authorization) {
       // Not hummingbird-auth's `bearer`, which wants the scheme spelled `Bearer` exactly.
       let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
       guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }

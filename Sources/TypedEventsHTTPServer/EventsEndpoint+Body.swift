@@ -12,7 +12,7 @@
     /// The envelopes of a request, by its content type.
     func incoming(_ request: Request) async throws -> [EventEnvelope] {
       let limit = configuration.maximumBodySize
-      if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+      if let length = request.headers.value(of: .contentLength).flatMap({ Int($0) }), length > limit {
         throw Self.tooLarge("the body has \(length) bytes; at most \(limit) are taken")
       }
       let body: ByteBuffer
@@ -44,12 +44,11 @@
     /// attribute (a control character, an extension name or integer no CloudEvents reader takes)
     /// is refused here too, as the request's fault.
     private func read(_ data: Data, of request: Request) throws -> [EventEnvelope] {
-      let contentType = request.headers[.contentType] ?? ""
+      let contentType = request.headers.value(of: .contentType) ?? ""
       switch MediaType.essence(of: contentType) {
       case "application/cloudevents+json":
         var envelope = try EventEnvelope(cloudEventJSON: data, limits: configuration.jsonLimits)
-        try envelope.validateAttributes()
-        envelope.putDataOnOneLine()
+        try envelope.admit()
         return [envelope]
       case EventEnvelope.cloudEventBatchContentType:
         // Each event's data a slice of the body, not a copy: the envelopes go with the request.
@@ -58,11 +57,10 @@
         // In place: a copy of every envelope, and the release of the first array, cost more.
         for index in envelopes.indices {
           do {
-            try envelopes[index].validateAttributes()
+            try envelopes[index].admit()
           } catch EventLogError.malformed(let reason) {
             throw EventLogError.malformed("element \(index) of the batch: \(reason)")
           }
-          envelopes[index].putDataOnOneLine()
         }
         guard !envelopes.isEmpty else { throw EventProblem.badRequest("empty-batch", "the batch holds no event") }
         guard envelopes.count <= configuration.maximumBatchCount else {
@@ -92,8 +90,7 @@
         var envelope = try EventEnvelope(
           cloudEventMessage: CloudEventMessage(binding: .http, headers: headers, body: data),
           limits: configuration.jsonLimits)
-        try envelope.validateAttributes()
-        envelope.putDataOnOneLine()
+        try envelope.admit()
         return [envelope]
       }
     }
@@ -148,9 +145,17 @@
   }
 
   extension EventEnvelope {
+    /// Refuses what a store refuses in an attribute (``validateAttributes()``), then puts JSON
+    /// data on one line. Mutating, so that an envelope of an array is checked where it lies:
+    /// calling the non-mutating check on an element copied and destroyed the whole envelope.
+    mutating func admit() throws {
+      try validateAttributes()
+      putDataOnOneLine()
+    }
+
     /// Puts JSON data on one line, as a store keeps it (`jsonOnOneLine()` gives data without a
     /// line break back as it is).
-    mutating func putDataOnOneLine() {
+    private mutating func putDataOnOneLine() {
       guard hasJSONPayload else { return }
       payload = payload.jsonOnOneLine()
     }
