@@ -27,8 +27,9 @@
     static func append<Position: Encodable>(
       _ position: Position, store: String?, plain: Bool, to text: inout [UInt8]
     ) throws {
-      if let position = position as? EventLog.Position, plain {
-        appendToken(offset: position.offset, store: store, to: &text)
+      // The type compared, not cast: `as?` is a dynamic cast for every token of an answer.
+      if plain, Position.self == EventLog.Position.self {
+        appendToken(offset: unsafeBitCast(position, to: EventLog.Position.self).offset, store: store, to: &text)
         return
       }
       var json = [UInt8](try encoder.encode(position))
