@@ -128,6 +128,25 @@ struct StrictEntryTests {
     #expect(try log.read().envelopes.isEmpty)
   }
 
+  @Test("A control character is found wherever it lies in an attribute, and none in a clean one")
+  func controlCharactersAreFoundAtEveryPlace() {
+    // Long enough that some lie in whole words of eight bytes, some in the bytes after them.
+    for length in [0, 1, 7, 8, 9, 16, 23, 24] {
+      let clean = String((0..<length).map { Character(Unicode.Scalar(UInt8(0x20 + $0 % 95))) })
+      #expect(EventEnvelope.controlCharacter(in: clean) == nil, "\(clean)")
+      #expect(EventEnvelope.controlCharacter(in: clean + "é😀~") == nil)
+      for place in 0..<length {
+        for bad: UInt32 in [0x00, 0x09, 0x1F, 0x7F, 0x80, 0x85, 0x9F] {
+          var scalars = Array(clean.unicodeScalars)
+          scalars[place] = Unicode.Scalar(bad) ?? " "
+          let text = String(String.UnicodeScalarView(scalars))
+          #expect(
+            EventEnvelope.controlCharacter(in: text) == bad, "U+\(String(bad, radix: 16)) at \(place) of \(length)")
+        }
+      }
+    }
+  }
+
   @Test("The limits of each attribute's rule are accepted")
   func attributesAtTheirLimits() throws {
     let envelope = EventEnvelope(

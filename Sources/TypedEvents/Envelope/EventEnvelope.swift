@@ -200,16 +200,15 @@ public struct EventEnvelope: Sendable, Hashable {
   }
 
   /// What ``validate()`` checks but the payload's JSON: for a caller that has had ``StrictJSON``
-  /// check the payload; without `checkingAttributes`, for one that has called
-  /// ``validateAttributes()`` too.
-  package func validateAllButPayloadSyntax(checkingAttributes: Bool = true) throws {
+  /// check the payload.
+  package func validateAllButPayloadSyntax() throws {
     guard !id.isEmpty else { throw EventLogError.malformed("an envelope needs an id") }
     guard !name.isEmpty else { throw EventLogError.malformed("an envelope needs a name") }
     // Bytes that are not JSON are stored as base64 text, which has no line break.
     guard !hasJSONPayload || !payload.containsLineBreak else {
       throw EventLogError.malformed("the payload of \(name) \(id) spans more than one line")
     }
-    if checkingAttributes { try validateAttributes() }
+    try validateAttributes()
   }
 
   /// The bytes of the envelope's data and of its attributes' text: what a read of it holds in
@@ -289,7 +288,19 @@ public struct EventEnvelope: Sendable, Hashable {
   static func controlCharacter(in text: String) -> UInt32? {
     var text = text
     return text.withUTF8 { bytes -> UInt32? in
-      for index in bytes.indices {
+      // Eight bytes at a time while each is printable ASCII (0x20 to 0x7E), as attributes
+      // mostly are; from the first word that is not, byte by byte. A byte below 0x20 sets its
+      // high bit when 0x20 is taken from it (whatever borrow comes from below), 0x7F when 1 is
+      // added, and a byte from 0x80 has it set.
+      var start = 0
+      let raw = UnsafeRawBufferPointer(bytes)
+      while start + 8 <= raw.count {
+        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+        let flags = (word &- 0x2020_2020_2020_2020) | (word &+ 0x0101_0101_0101_0101) | word
+        guard flags & 0x8080_8080_8080_8080 == 0 else { break }
+        start += 8
+      }
+      for index in start..<bytes.count {
         let byte = bytes[index]
         if byte < 0x20 || byte == 0x7F { return UInt32(byte) }
         // U+0080–U+009F are C2 80 to C2 9F in UTF-8.
