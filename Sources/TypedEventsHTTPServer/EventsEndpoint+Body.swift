@@ -31,7 +31,7 @@
         logger.debug("a request's body ended before it was whole", metadata: ["error": "\(error)"])
         throw EventProblem.badRequest("incomplete-body", "the body ended before it was whole")
       }
-      let data = Data(body.readableBytesView)
+      let data = Self.data(sharing: body)
       do {
         return try read(data, of: request)
       } catch EventLogError.malformed(let reason) {
@@ -134,6 +134,30 @@
       // A read the timer cancelled may end with part of the body.
       if timedOut.withLock({ $0 }) { throw BodyTimeout() }
       return collected
+    }
+
+    /// The readable bytes of `buffer` as `Data`, where they lie: the `Data` keeps the buffer's
+    /// storage until it and every slice of it are gone. A copy of the whole body was about a
+    /// fiftieth of a batch POST's own time. Nothing writes to `buffer` afterwards (a write
+    /// would copy the storage first, which the `Data` holds too).
+    private static func data(sharing buffer: ByteBuffer) -> Data {
+      buffer.withUnsafeReadableBytesWithStorageManagement { bytes, storage in
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return Data() }
+        let kept = KeptStorage(storage.retain())
+        return Data(
+          bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count,
+          deallocator: .custom { _, _ in kept.release() })
+      }
+    }
+
+    /// A retained reference to a buffer's storage, released once, when the `Data` that shares
+    /// it goes. Unchecked: the storage is only released, never used, from wherever that is.
+    private struct KeptStorage: @unchecked Sendable {
+      let storage: Unmanaged<AnyObject>
+
+      init(_ storage: Unmanaged<AnyObject>) { self.storage = storage }
+
+      func release() { storage.release() }
     }
 
     /// Thrown when a body takes longer than `bodyReadTimeout`.
