@@ -245,19 +245,28 @@ extension JSONScanner {
           data = start..<index
         } else if name == .time && current == Self.quote {
           // Parsed where it lies: its text would be a String of its own.
-          guard !nulls.contains(.time), let time = time(), members.context.insert(time: time) else { return false }
+          guard nulls.isEmpty || !nulls.contains(.time), let time = time(), members.context.insert(time: time) else {
+            return false
+          }
         } else {
-          guard !nulls.contains(name), let value = attributeValue(named: name, recent: &recent) else { return false }
-          switch value {
-          case .null:
+          guard let value = attributeValue(named: name, recent: &recent) else { return false }
+          // A name seen with null before is looked for only when there was one, and a null's
+          // name is hashed once, as it is kept: an event of many null attributes hashed each name
+          // three times.
+          if case .null = value {
             let isSet =
               switch name {
               case .dataBase64: members.dataBase64 != nil
               case .time: members.context.time != nil
               default: members.context[name] != nil
               }
-            guard !isSet else { return false }
-            nulls.insert(name)
+            guard !isSet, nulls.insert(name).inserted else { return false }
+          } else if !nulls.isEmpty, nulls.contains(name) {
+            return false
+          }
+          switch value {
+          case .null:
+            break
           case .value(let attribute) where name == .dataBase64:
             guard members.dataBase64 == nil else { return false }
             members.dataBase64 = attribute
