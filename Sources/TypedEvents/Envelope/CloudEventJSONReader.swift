@@ -249,24 +249,22 @@ extension JSONScanner {
             return false
           }
         } else {
-          guard let value = attributeValue(named: name, recent: &recent) else { return false }
-          // A name seen with null before is looked for only when there was one, and a null's
-          // name is hashed once, as it is kept: an event of many null attributes hashed each name
-          // three times.
-          if case .null = value {
+          // A name seen with null is looked for only once there was one, and an extension set
+          // before only while there is one: an event of many null attributes hashed each name
+          // three times, now twice.
+          guard nulls.isEmpty || !nulls.contains(name), let value = attributeValue(named: name, recent: &recent)
+          else { return false }
+          switch value {
+          case .null:
             let isSet =
               switch name {
               case .dataBase64: members.dataBase64 != nil
               case .time: members.context.time != nil
+              case .extension: !members.context.extensions.isEmpty && members.context[name] != nil
               default: members.context[name] != nil
               }
-            guard !isSet, nulls.insert(name).inserted else { return false }
-          } else if !nulls.isEmpty, nulls.contains(name) {
-            return false
-          }
-          switch value {
-          case .null:
-            break
+            guard !isSet else { return false }
+            nulls.insert(name)
           case .value(let attribute) where name == .dataBase64:
             guard members.dataBase64 == nil else { return false }
             members.dataBase64 = attribute

@@ -286,8 +286,9 @@ extension JSONScanner {
     // Past a few keys, the grammar's own record of an object's keys, which finds a repeat in
     // time linear in the keys: comparing each with every earlier one made an object of many keys
     // cost their square. Before that, each is compared with those before it, which allocates
-    // nothing: the record's storage was an allocation or two an event.
-    var keys = OpenContainers()
+    // nothing: the record's storage was an allocation or two an event. Made only then: even
+    // empty, its three arrays cost a tenth of listing an event's members.
+    var keys: OpenContainers?
     while true {
       skipSpace()
       let keyStart = index + 1
@@ -303,11 +304,13 @@ extension JSONScanner {
           return nil
         }
       } else {
-        if keys.frames.isEmpty {
-          keys.frames.append(.init(isObject: true, firstKey: 0))
-          for member in members { _ = keys.insertIsRepeat(.written(member.key), bytes: bytes) }
+        if keys == nil {
+          var record = OpenContainers()
+          record.frames.append(.init(isObject: true, firstKey: 0))
+          for member in members { _ = record.insertIsRepeat(.written(member.key), bytes: bytes) }
+          keys = record
         }
-        guard !keys.insertIsRepeat(.written(key), bytes: bytes) else { return nil }
+        guard keys?.insertIsRepeat(.written(key), bytes: bytes) == false else { return nil }
       }
       skipSpace()
       guard current == UInt8(ascii: ":") else { return nil }
