@@ -109,10 +109,10 @@
       }
       let event: any Event
       do {
-        // Every mode's reader had StrictJSON check the data (`incoming`), as `validate()` would:
-        // the store checks none of it again (`appendChecked`). The rest of `validate()` holds
-        // already: the readers refuse an empty id or type, `admit()` checked the attributes and
-        // put the data on one line; the store checks those again before it writes.
+        // Every mode's reader had StrictJSON check the data (`incoming`), as `validate()` would,
+        // and the rest of `validate()` holds already: the readers refuse an empty id or type,
+        // `admit()` checked the attributes and put the data on one line. The store checks none
+        // of it again (`appendChecked`).
         // Its type decides the data's shape: an object for most events, any JSON value for one
         // whose message is a string, a number, a Boolean or an array. The data's keys are not
         // looked at for repeats again: the grammar refused those, in the reader or above (a
@@ -145,25 +145,29 @@
       return UUID(uuidString: spelled) == uuid && spelled.utf8.count == subject.utf8.count
     }
 
-    /// `appendOnce` of envelopes that ``check(_:index:lastType:)`` has passed, without the store parsing
-    /// each payload again where it can leave that out: `check` has parsed each, at least as
-    /// strictly as the store would.
+    /// `appendOnce` of envelopes that ``check(_:index:lastType:)`` has passed, without the store
+    /// validating each again where it can leave that out: every mode's reader had ``StrictJSON``
+    /// check the data, `admit()` checked the attributes and put the data on one line, and the
+    /// readers refuse an empty id or type, all that ``EventEnvelope/validate()`` checks.
+    /// Validating them again took a tenth of the endpoint's own time on a batch.
     private func appendChecked(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Store.Position>] {
-      guard let parsing = store as? any ParsedPayloadsAppending else { return try await store.appendOnce(envelopes) }
-      return try await Self.appendOnce(parsedPayloads: envelopes, to: parsing)
+      guard let validating = store as? any ValidatedEnvelopesAppending else {
+        return try await store.appendOnce(envelopes)
+      }
+      return try await Self.appendOnce(validated: envelopes, to: validating)
     }
 
-    private static func appendOnce<Parsing: ParsedPayloadsAppending>(
-      parsedPayloads envelopes: [EventEnvelope], to store: Parsing
+    private static func appendOnce<Validating: ValidatedEnvelopesAppending>(
+      validated envelopes: [EventEnvelope], to store: Validating
     ) async throws -> [AppendedEnvelope<Store.Position>] {
-      let appended = try await store.appendOnce(parsedPayloads: envelopes)
-      // `Parsing` is `Store` itself, so the positions' types are one: the array is taken as it
-      // is. `as?` cast it element by element, a tenth of answering a batch.
-      guard Parsing.Position.self == Store.Position.self else { throw PositionTypeMismatch() }
+      let appended = try await store.appendOnce(validated: envelopes)
+      // `Validating` is `Store` itself, so the positions' types are one: the array is taken as
+      // it is. `as?` cast it element by element, a tenth of answering a batch.
+      guard Validating.Position.self == Store.Position.self else { throw PositionTypeMismatch() }
       return unsafeBitCast(appended, to: [AppendedEnvelope<Store.Position>].self)
     }
 
-    /// Thrown if a store's `appendOnce(parsedPayloads:)` gave positions of another type than its
+    /// Thrown if a store's `appendOnce(validated:)` gave positions of another type than its
     /// `Position`, which no store in this package does.
     private struct PositionTypeMismatch: Error {}
 

@@ -3,28 +3,28 @@
   import PostgresNIO
   import TypedEvents
 
-  extension PostgresEventStore: IdempotentEventStore, ParsedPayloadsAppending {
+  extension PostgresEventStore: IdempotentEventStore, ValidatedEnvelopesAppending {
     /// Appends the envelopes whose `source` and `id` the store does not hold, in one
     /// transaction, and returns where each is; readers are woken once it commits. Both are
     /// compared as bytes (PostgreSQL's deterministic collations compare `text` so), and no source
     /// counts as the empty one, as `EventLog` counts them.
     public func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
-      try await appendOnce(envelopes, parsingPayloads: true)
+      try await appendOnce(envelopes, validating: true)
     }
 
-    /// ``appendOnce(_:)`` without parsing each payload again (`ParsedPayloadsAppending`).
-    package func appendOnce(parsedPayloads envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
-      try await appendOnce(envelopes, parsingPayloads: false)
+    /// ``appendOnce(_:)`` without validating each envelope again (`ValidatedEnvelopesAppending`).
+    package func appendOnce(validated envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
+      try await appendOnce(envelopes, validating: false)
     }
 
     private func appendOnce(
-      _ envelopes: [EventEnvelope], parsingPayloads: Bool
+      _ envelopes: [EventEnvelope], validating: Bool
     ) async throws -> [AppendedEnvelope<Position>] {
       guard !envelopes.isEmpty else { return [] }
       let logger = logger
       var answers: [AppendedEnvelope<Position>] = []
       try await sending(envelopes) { traced in
-        let statements = try self.insertStatements(traced, parsingPayloads: parsingPayloads)
+        let statements = try self.insertStatements(traced, validating: validating)
         answers = try await self.withLiveConnection { connection in
           try await connection.withTransaction(logger: logger) { connection in
             for statement in statements { try await connection.query(statement, logger: logger) }

@@ -239,9 +239,15 @@
     }
 
     /// One multi-row INSERT per 1,000 envelopes (11 binds a row, PostgreSQL allows 65,535),
-    /// each envelope validated first, its payload parsed too unless the caller has.
-    func insertStatements(_ envelopes: [EventEnvelope], parsingPayloads: Bool = true) throws -> [PostgresQuery] {
-      for envelope in envelopes { try envelope.validate(parsingPayload: parsingPayloads) }
+    /// each envelope validated first unless the caller has (`ValidatedEnvelopesAppending`).
+    func insertStatements(_ envelopes: [EventEnvelope], validating: Bool = true) throws -> [PostgresQuery] {
+      for envelope in envelopes {
+        if validating {
+          try envelope.validate()
+        } else {
+          envelope.assertValid()
+        }
+      }
       let metadataEncoder = JSONEncoder()
       metadataEncoder.outputFormatting = .sortedKeys
       var statements: [PostgresQuery] = []

@@ -124,7 +124,7 @@ struct StrictEntryTests {
     defer { try? FileManager.default.removeItem(at: log.url) }
     #expect(throws: EventLogError.self, "\(what)") { try envelope.validate() }
     #expect(throws: EventLogError.self, "\(what)") { try log.append(envelope) }
-    await #expect(throws: EventLogError.self, "\(what)") { try await log.appendOnce(parsedPayloads: [envelope]) }
+    await #expect(throws: EventLogError.self, "\(what)") { try await log.appendOnce([envelope]) }
     #expect(try log.read().envelopes.isEmpty)
   }
 

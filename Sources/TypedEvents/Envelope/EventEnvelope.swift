@@ -187,21 +187,35 @@ public struct EventEnvelope: Sendable, Hashable {
   /// - a ``version`` of 32 bits, an ``id`` and a ``source`` of at most ``maximumIdentityBytes``
   ///   UTF-8 bytes each, and a ``time`` in the years 1 to 9999.
   public func validate() throws {
+    try validate(payloadLimits: .standard)
+  }
+
+  /// ``validate()`` with the payload's JSON within `payloadLimits`.
+  private func validate(payloadLimits: JSONLimits) throws {
     try validateAllButPayloadSyntax()
     guard hasJSONPayload else { return }
-    try StrictJSON.checkEvent(payload, limits: .standard, what: "the payload of \(name) \(id)")
+    try StrictJSON.checkEvent(payload, limits: payloadLimits, what: "the payload of \(name) \(id)")
   }
 
-  /// ``validate()``, or, without `parsingPayload`, all of it but checking the payload's JSON, for
-  /// a caller that has had ``StrictJSON`` check it.
-  package func validate(parsingPayload: Bool) throws {
-    guard parsingPayload else { return try validateAllButPayloadSyntax() }
-    try validate()
+  /// Stops a debug build when ``validate()`` refuses the envelope, its payload's JSON within any
+  /// limits (an endpoint may take more than ``JSONLimits/standard``): for a store given
+  /// envelopes its caller has validated (``ValidatedEnvelopesAppending``). Nothing in a release
+  /// build.
+  package func assertValid() {
+    assert(
+      { () -> Bool in
+        do {
+          try validate(payloadLimits: .stored)
+          return true
+        } catch {
+          assertionFailure("an envelope said to be validated is not: \(error)")
+          return false
+        }
+      }())
   }
 
-  /// What ``validate()`` checks but the payload's JSON: for a caller that has had ``StrictJSON``
-  /// check the payload.
-  package func validateAllButPayloadSyntax() throws {
+  /// What ``validate()`` checks but the payload's JSON.
+  private func validateAllButPayloadSyntax() throws {
     guard !id.isEmpty else { throw EventLogError.malformed("an envelope needs an id") }
     guard !name.isEmpty else { throw EventLogError.malformed("an envelope needs a name") }
     // Bytes that are not JSON are stored as base64 text, which has no line break.

@@ -1,6 +1,6 @@
 import Foundation
 
-extension EventLog: IdempotentEventStore, ParsedPayloadsAppending {
+extension EventLog: IdempotentEventStore, ValidatedEnvelopesAppending {
   /// Appends the envelopes whose `source` and `id` the log does not hold, with one `write` and,
   /// by default, one `fsync`, and returns where each is.
   ///
@@ -18,13 +18,13 @@ extension EventLog: IdempotentEventStore, ParsedPayloadsAppending {
   ///   fails.
   public func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
     guard !envelopes.isEmpty else { return [] }
-    return try await submit(try checkedLines(envelopes, parsingPayloads: true), kind: .once)
+    return try await submit(try checkedLines(envelopes, validating: true), kind: .once)
   }
 
-  /// ``appendOnce(_:)`` without parsing each payload again (``ParsedPayloadsAppending``).
-  package func appendOnce(parsedPayloads envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
+  /// ``appendOnce(_:)`` without validating each envelope again (``ValidatedEnvelopesAppending``).
+  package func appendOnce(validated envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>] {
     guard !envelopes.isEmpty else { return [] }
-    return try await submit(try checkedLines(envelopes, parsingPayloads: false), kind: .once)
+    return try await submit(try checkedLines(envelopes, validating: false), kind: .once)
   }
 
   /// Reads the identities of the whole lines after those already indexed.

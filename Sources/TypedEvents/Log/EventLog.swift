@@ -201,7 +201,7 @@ public final class EventLog: Sendable {
   /// Every envelope is validated first: when one is refused, none is written.
   @available(*, noasync, message: "await the async append, which does its I/O off the cooperative pool")
   public func append(contentsOf envelopes: some Sequence<EventEnvelope>) throws {
-    try append(contentsOf: envelopes, parsingPayloads: true)
+    try append(contentsOf: envelopes, validating: true)
   }
 
   /// Appends envelopes in order, on the log's writer thread, with one `write` and one `fsync`
@@ -210,24 +210,29 @@ public final class EventLog: Sendable {
   /// Every envelope is validated first, on the calling task: when one is refused, none is
   /// written. Once handed to the writer, an append is made even if the task is cancelled.
   public func append(contentsOf envelopes: some Sequence<EventEnvelope>) async throws {
-    let lines = try checkedLines(envelopes, parsingPayloads: true)
+    let lines = try checkedLines(envelopes, validating: true)
     if !lines.isEmpty { _ = try await submit(lines, kind: .every) }
   }
 
-  /// Each envelope, validated (its payload parsed unless the caller has), with its line.
+  /// Each envelope, validated unless the caller has (``ValidatedEnvelopesAppending``), with its
+  /// line.
   func checkedLines(
-    _ envelopes: some Sequence<EventEnvelope>, parsingPayloads: Bool
+    _ envelopes: some Sequence<EventEnvelope>, validating: Bool
   ) throws -> [(line: Data, envelope: EventEnvelope)] {
     try envelopes.map { envelope in
-      try envelope.validate(parsingPayload: parsingPayloads)
+      if validating {
+        try envelope.validate()
+      } else {
+        envelope.assertValid()
+      }
       return (try Self.line(for: envelope), envelope)
     }
   }
 
   /// The synchronous `append(contentsOf:)`: validates, writes and syncs on the calling
   /// thread.
-  private func append(contentsOf envelopes: some Sequence<EventEnvelope>, parsingPayloads: Bool) throws {
-    let lines = try checkedLines(envelopes, parsingPayloads: parsingPayloads)
+  private func append(contentsOf envelopes: some Sequence<EventEnvelope>, validating: Bool) throws {
+    let lines = try checkedLines(envelopes, validating: validating)
     guard !lines.isEmpty else { return }
     try writeLines(lines.reduce(into: Data()) { $0.append($1.line) })
     wakeReaders()

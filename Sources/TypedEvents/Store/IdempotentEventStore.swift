@@ -17,14 +17,16 @@ public protocol IdempotentEventStore: EventStore {
   func appendOnce(_ envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>]
 }
 
-/// A store that can leave out parsing each payload as JSON when it appends, for a caller in this
-/// package that has had ``StrictJSON`` check every payload, as ``EventEnvelope/validate()``
-/// does: the HTTP endpoint checks each event's data as it reads the request, and checking it
-/// again took as long as all the endpoint's own work on a batch.
-package protocol ParsedPayloadsAppending: IdempotentEventStore {
-  /// ``IdempotentEventStore/appendOnce(_:)`` for envelopes whose payloads the caller has parsed
-  /// at least as strictly as `validate()`: everything else `validate()` checks is still checked.
-  func appendOnce(parsedPayloads envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>]
+/// A store that can leave out ``EventEnvelope/validate()`` when it appends, for a caller in this
+/// package that has checked every rule of it: the HTTP endpoint checks each event's data with
+/// ``StrictJSON`` as it reads the request and each attribute as it admits it, and checking them
+/// again took as long as half the endpoint's own work on a batch.
+package protocol ValidatedEnvelopesAppending: IdempotentEventStore {
+  /// ``IdempotentEventStore/appendOnce(_:)`` for envelopes that each pass
+  /// ``EventEnvelope/validate()``, as the caller has made sure. A debug build validates them all
+  /// the same and stops at one that does not pass: a caller's check that falls short of
+  /// `validate()` fails its tests instead of storing what no reader can read.
+  func appendOnce(validated envelopes: [EventEnvelope]) async throws -> [AppendedEnvelope<Position>]
 }
 
 /// Where ``IdempotentEventStore/appendOnce(_:)`` stored an envelope.
