@@ -83,43 +83,26 @@ enum CloudEventJSONReader {
     private var datacontenttype: Recent? = Recent("application/json")
     private var dataschema: Recent?
 
-    /// The text of `bytes`, valid UTF-8, as the value of the attribute `name`.
-    mutating func text(_ bytes: UnsafeRawBufferPointer, named name: CloudEventContext.Name) -> String {
+    /// The value of the attribute `name`, the string at the scanner's index, which it skips;
+    /// nil, leaving the scanner where it was, unless it is a plain string. The text kept for
+    /// `name` is compared where it lies (its bytes passed the grammar as a plain string, under
+    /// the same limits), and any other text is kept for the next event.
+    mutating func string(named name: CloudEventContext.Name, scanner: inout JSONScanner) -> String? {
       switch name {
-      case .specversion: Self.text(bytes, recent: &specversion)
-      case .source: Self.text(bytes, recent: &source)
-      case .type: Self.text(bytes, recent: &type)
-      case .datacontenttype: Self.text(bytes, recent: &datacontenttype)
-      case .dataschema: Self.text(bytes, recent: &dataschema)
-      default: String(decoding: bytes, as: UTF8.self)
+      case .specversion: Self.string(kept: &specversion, scanner: &scanner)
+      case .source: Self.string(kept: &source, scanner: &scanner)
+      case .type: Self.string(kept: &type, scanner: &scanner)
+      case .datacontenttype: Self.string(kept: &datacontenttype, scanner: &scanner)
+      case .dataschema: Self.string(kept: &dataschema, scanner: &scanner)
+      default: scanner.plainString()
       }
     }
 
-    /// The kept text of the attribute `name` when the string at the scanner's index is that
-    /// text, which it skips; nil, leaving the scanner where it was, for any other string. The
-    /// kept bytes passed the grammar (a plain string), and the same limits hold for the batch.
-    func kept(named name: CloudEventContext.Name, scanner: inout JSONScanner) -> String? {
-      switch name {
-      case .specversion: Self.kept(specversion, scanner: &scanner)
-      case .source: Self.kept(source, scanner: &scanner)
-      case .type: Self.kept(type, scanner: &scanner)
-      case .datacontenttype: Self.kept(datacontenttype, scanner: &scanner)
-      case .dataschema: Self.kept(dataschema, scanner: &scanner)
-      default: nil
-      }
-    }
-
-    private static func kept(_ recent: Recent?, scanner: inout JSONScanner) -> String? {
-      guard let recent, recent.bytes.withUnsafeBytes({ scanner.skipString(exactly: $0) }) else { return nil }
-      return recent.text
-    }
-
-    private static func text(_ bytes: UnsafeRawBufferPointer, recent: inout Recent?) -> String {
-      if let recent, recent.bytes.withUnsafeBytes({ $0.hasSameBytes(as: bytes) }) {
-        return recent.text
-      }
+    private static func string(kept: inout Recent?, scanner: inout JSONScanner) -> String? {
+      if let kept, kept.bytes.withUnsafeBytes({ scanner.skipString(exactly: $0) }) { return kept.text }
+      guard let bytes = scanner.plainStringBytes() else { return nil }
       let text = String(decoding: bytes, as: UTF8.self)
-      recent = Recent(text)
+      kept = Recent(text)
       return text
     }
   }
@@ -377,9 +360,7 @@ extension JSONScanner {
     guard let byte = current else { return nil }
     switch byte {
     case Self.quote:
-      // The value of the event before, told where it lies: the common case in a batch.
-      if let kept = recent.kept(named: name, scanner: &self) { return .value(.string(kept)) }
-      return plainStringBytes().map { .value(.string(recent.text($0, named: name))) }
+      return recent.string(named: name, scanner: &self).map { .value(.string($0)) }
     case UInt8(ascii: "t"):
       return literal("true") ? .value(.boolean(true)) : nil
     case UInt8(ascii: "f"):
