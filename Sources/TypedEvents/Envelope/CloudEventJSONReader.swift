@@ -19,7 +19,8 @@ enum CloudEventJSONReader {
     var context = CloudEventContext()
     /// The value of `data_base64`; nil without it, or when it is null.
     var dataBase64: EventAttributeValue?
-    /// The bytes of `data`'s value as written; nil without `data`.
+    /// The bytes of `data`'s value as written; nil without `data`, or when it is null, which
+    /// the JSON format reads as no data.
     var data: Data?
   }
 
@@ -142,8 +143,10 @@ enum CloudEventJSONReader {
     }
     let dataKey = Array("data".utf8)
     var members = Members(
-      data: parts.first { $0.key == dataKey }.map {
-        Data(json[(json.startIndex + $0.value.lowerBound)..<(json.startIndex + $0.value.upperBound)])
+      data: parts.first { $0.key == dataKey }.flatMap { part in
+        let value = json[(json.startIndex + part.value.lowerBound)..<(json.startIndex + part.value.upperBound)]
+        // A value the grammar passed that begins with `n` is `null`.
+        return value.first { !JSONScanner.isSpace($0) } == UInt8(ascii: "n") ? nil : Data(value)
       })
     for (key, value) in attributes where key != "data_base64" {
       switch value {
@@ -290,7 +293,10 @@ extension JSONScanner {
         guard separator == UInt8(ascii: ",") else { return false }
       }
     }
-    if let range = data, let sharing {
+    // A value the grammar passed that begins with `n` is `null`: no data.
+    if let range = data, bytes[range.lowerBound] == UInt8(ascii: "n") {
+      members.data = nil
+    } else if let range = data, let sharing {
       members.data = sharing[(sharing.startIndex + range.lowerBound)..<(sharing.startIndex + range.upperBound)]
     } else {
       // From a pointer and a count, one copy: `Data`'s initializer from a sequence of bytes took
