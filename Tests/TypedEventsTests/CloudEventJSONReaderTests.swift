@@ -268,6 +268,10 @@ struct CloudEventJSONReaderTests {
     for repeated in [
       #"{"specversion":"1.0","id":null,"id":"1","source":"/s","type":"T"}"#,
       #"{"specversion":"1.0","id":"1","source":"/s","type":"T","x":1,"x":null}"#,
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","x":null,"x":1}"#,
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","x":null,"x":null}"#,
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","subject":null,"subject":null}"#,
+      #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data_base64":"AA==","data_base64":null}"#,
       #"{"specversion":"1.0","id":"1","source":"/s","type":"T","data_base64":null,"data_base64":"AA=="}"#,
       #"{"specversion":"1.0","id":"1","source":"/s","type":"T","eventversion":2,"eventversion":3}"#,
       #"{"specversion":"1.0","id":"1","source":"/s","type":"T","time":"2018-04-05T17:31:00Z","time":null}"#,

@@ -261,11 +261,10 @@ extension JSONScanner {
             return false
           }
         } else {
+          guard let value = attributeValue(named: name, recent: &recent) else { return false }
           // A name seen with null is looked for only once there was one, and an extension set
-          // before only while there is one: an event of many null attributes hashed each name
-          // three times, now twice.
-          guard nulls.isEmpty || !nulls.contains(name), let value = attributeValue(named: name, recent: &recent)
-          else { return false }
+          // before only while there is one; a null one is inserted, which finds a repeat too.
+          // An event of many null attributes hashed each name three times, then two, now once.
           switch value {
           case .null:
             let isSet =
@@ -275,13 +274,14 @@ extension JSONScanner {
               case .extension: !members.context.extensions.isEmpty && members.context[name] != nil
               default: members.context[name] != nil
               }
-            guard !isSet else { return false }
-            nulls.insert(name)
+            guard !isSet, nulls.insert(name).inserted else { return false }
           case .value(let attribute) where name == .dataBase64:
-            guard members.dataBase64 == nil else { return false }
+            guard nulls.isEmpty || !nulls.contains(name), members.dataBase64 == nil else { return false }
             members.dataBase64 = attribute
           case .value(let attribute):
-            guard members.context.insert(attribute, named: name) else { return false }
+            guard nulls.isEmpty || !nulls.contains(name), members.context.insert(attribute, named: name) else {
+              return false
+            }
           case .other:
             return false
           }
