@@ -224,7 +224,9 @@ extension JSONScanner {
     var data: Range<Int>?
     // Names seen with null, which `members` leaves out: a repeat of one is a repeated key too. A
     // set: a list searched for each name made an event of many null attributes cost their square.
+    // Extensions by their bytes, with no `String` made of them.
     var nulls: Set<CloudEventContext.Name> = []
+    var nullExtensions: Set<WrittenName> = []
     skipSpace()
     if current == UInt8(ascii: "}") {
       index += 1
@@ -241,9 +243,13 @@ extension JSONScanner {
         if let defined = definedName() {
           name = defined
         } else {
-          let nameStart = index + 1
-          guard skipString(escapes: false) else { return false }
-          name = CloudEventContext.Name(UnsafeRawBufferPointer(rebasing: bytes[nameStart..<(index - 1)]))
+          // An extension attribute (`definedName()` tells every other name), read whole.
+          guard extensionMember(into: &members, nulls: &nullExtensions, recent: &recent), let last = endOfMember()
+          else {
+            return false
+          }
+          if last { break }
+          continue
         }
         skipSpace()
         guard current == UInt8(ascii: ":") else { return false }
@@ -261,27 +267,25 @@ extension JSONScanner {
             return false
           }
         } else {
-          guard let value = attributeValue(named: name, recent: &recent) else { return false }
-          // A name seen with null is looked for only once there was one, and an extension set
-          // before only while there is one; a null one is inserted, which finds a repeat too.
-          // An event of many null attributes hashed each name three times, then two, now once.
+          // A name seen with null is looked for only once there was one. Each defined name comes
+          // once: an event of many attributes has extensions, read by `extensionMember`.
+          guard nulls.isEmpty || !nulls.contains(name), let value = attributeValue(named: name, recent: &recent)
+          else { return false }
           switch value {
           case .null:
             let isSet =
               switch name {
               case .dataBase64: members.dataBase64 != nil
               case .time: members.context.time != nil
-              case .extension: !members.context.extensions.isEmpty && members.context[name] != nil
               default: members.context[name] != nil
               }
-            guard !isSet, nulls.insert(name).inserted else { return false }
+            guard !isSet else { return false }
+            nulls.insert(name)
           case .value(let attribute) where name == .dataBase64:
-            guard nulls.isEmpty || !nulls.contains(name), members.dataBase64 == nil else { return false }
+            guard members.dataBase64 == nil else { return false }
             members.dataBase64 = attribute
           case .value(let attribute):
-            guard nulls.isEmpty || !nulls.contains(name), members.context.insert(attribute, named: name) else {
-              return false
-            }
+            guard members.context.insert(attribute, named: name) else { return false }
           case .other:
             return false
           }
@@ -359,6 +363,48 @@ extension JSONScanner {
     return true
   }
 
+  /// Skips whitespace and the `,` or `}` after a member: true after the `}` that ends the
+  /// object, false after a `,`, nil when neither is there.
+  @inline(__always)
+  private mutating func endOfMember() -> Bool? {
+    skipSpace()
+    guard let separator = current, separator == UInt8(ascii: ",") || separator == UInt8(ascii: "}") else {
+      return nil
+    }
+    index += 1
+    return separator == UInt8(ascii: "}")
+  }
+
+  /// The member at ``index`` of an extension attribute (no defined name), its value set in
+  /// `members`; a null one's name kept in `nulls` by its bytes: no `String` is made of the name
+  /// of a null attribute (a seventh of reading an event of many). False for a repeated name, a
+  /// value of no attribute type, or anything but the common shape.
+  private mutating func extensionMember(
+    into members: inout CloudEventJSONReader.Members, nulls: inout Set<WrittenName>,
+    recent: inout CloudEventJSONReader.RecentAttributes
+  ) -> Bool {
+    let nameStart = index + 1
+    guard skipString(escapes: false) else { return false }
+    let written = UnsafeRawBufferPointer(rebasing: bytes[nameStart..<(index - 1)])
+    skipSpace()
+    guard current == UInt8(ascii: ":") else { return false }
+    index += 1
+    skipSpace()
+    if current == UInt8(ascii: "n") {
+      guard literal("null") else { return false }
+      if !members.context.extensions.isEmpty,
+        members.context.extensions[String(decoding: written, as: UTF8.self)] != nil
+      {
+        return false
+      }
+      return nulls.insert(WrittenName(written)).inserted
+    }
+    guard nulls.isEmpty || !nulls.contains(WrittenName(written)) else { return false }
+    let name = CloudEventContext.Name.extension(String(decoding: written, as: UTF8.self))
+    guard case .value(let attribute)? = attributeValue(named: name, recent: &recent) else { return false }
+    return members.context.insert(attribute, named: name)
+  }
+
   /// An attribute's value: a plain string, a whole number that fits `Int`, a Boolean or null.
   fileprivate mutating func attributeValue(
     named name: CloudEventContext.Name, recent: inout CloudEventJSONReader.RecentAttributes
@@ -386,4 +432,17 @@ extension JSONScanner {
     if let date = EventTimestamp.date(utf8: text.assumingMemoryBound(to: UInt8.self)) { return .date(date) }
     return .other(.string(String(decoding: text, as: UTF8.self)))
   }
+}
+
+/// A name by its bytes in the text being read, valid while it is: hashed and compared as bytes,
+/// with no `String` made of it. Hashed by `Hasher`, seeded for each process, so that a client
+/// cannot choose names that collide.
+struct WrittenName: Hashable {
+  let bytes: UnsafeRawBufferPointer
+
+  init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+  static func == (left: WrittenName, right: WrittenName) -> Bool { left.bytes.hasSameBytes(as: right.bytes) }
+
+  func hash(into hasher: inout Hasher) { hasher.combine(bytes: bytes) }
 }
