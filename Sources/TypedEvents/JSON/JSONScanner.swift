@@ -99,10 +99,15 @@ struct JSONScanner {
     return value
   }
 
+  /// Skips `word` (`true`, `false`, `null`) when it is at ``index``. Compared a word at a time:
+  /// a byte at a time, it was a twentieth of reading an event of many null attributes.
+  @inline(__always)
   mutating func literal(_ word: StaticString) -> Bool {
     let count = word.utf8CodeUnitCount
-    guard index + count <= bytes.count else { return false }
-    for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+    guard index + count <= bytes.count,
+      UnsafeRawBufferPointer(rebasing: bytes[index..<(index + count)])
+        .hasSameBytes(as: UnsafeRawBufferPointer(start: word.utf8Start, count: count))
+    else { return false }
     index += count
     return true
   }
