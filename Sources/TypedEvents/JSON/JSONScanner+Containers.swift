@@ -20,9 +20,9 @@ extension JSONScanner {
       /// Where this object's keys begin in ``OpenContainers/keys``.
       let firstKey: Int
       var members = 1
-      /// Its keys by their hashes, once the object has more keys than are worth comparing one
-      /// by one.
-      var table: KeyTable?
+      /// Whether its keys are in a table, the last of ``OpenContainers/tables``: once the object
+      /// has more keys than are worth comparing one by one.
+      var hasTable = false
     }
 
     /// An open-addressing hash table of one object's keys: each slot holds the index in
@@ -70,7 +70,12 @@ extension JSONScanner {
       }
     }
 
+    /// The frames hold no reference, so that reading one copies nothing: each key of a large
+    /// object read its frame twice, and a table in the frame was retained and released each time
+    /// (a tenth of reading an object of 65,000 keys).
     var frames: [Frame] = []
+    /// The key tables of the open objects that have one, innermost last.
+    var tables: [KeyTable] = []
     /// The keys of every open object, innermost last: an inner object's keys are dropped when it
     /// closes, before its parent's next key comes.
     var keys: [Key] = []
@@ -84,11 +89,13 @@ extension JSONScanner {
       if !frames.isEmpty { frames.removeAll(keepingCapacity: true) }
       if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
       if !decoded.isEmpty { decoded.removeAll(keepingCapacity: true) }
+      if !tables.isEmpty { tables.removeAll(keepingCapacity: true) }
     }
 
     mutating func close() {
       let frame = frames.removeLast()
       if frame.isObject { keys.removeSubrange(frame.firstKey...) }
+      if frame.hasTable { tables.removeLast() }
     }
 
     /// Adds `key` to the innermost object; true when the object has it already.
@@ -101,19 +108,20 @@ extension JSONScanner {
         keys.append(key)
         return false
       }
-      if frames[last].table == nil {
+      var table: KeyTable
+      if frames[last].hasTable {
+        // Taken out and put back (moved, not copied), so that the table is not copied on write.
+        table = tables.removeLast()
+      } else {
         // The keys so far are distinct: each was compared with those before it.
-        var table = KeyTable(firstKey: first, capacity: count * 4)
+        table = KeyTable(firstKey: first, capacity: count * 4)
         for position in first..<keys.count {
           _ = table.insert(position: position, hash: hash(keys[position], bytes)) { _ in false }
         }
-        frames[last].table = table
+        frames[last].hasTable = true
       }
-      // Taken out and put back, so that the table is not copied on write.
-      var table = frames[last].table
-      frames[last].table = nil
-      defer { frames[last].table = table }
-      let repeated = table?.insert(position: keys.count, hash: hash(key, bytes)) { same(self.keys[$0], key, bytes) }
+      defer { tables.append(table) }
+      let repeated = table.insert(position: keys.count, hash: hash(key, bytes)) { same(self.keys[$0], key, bytes) }
       guard repeated == nil else { return true }
       keys.append(key)
       return false
