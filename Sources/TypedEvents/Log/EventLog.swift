@@ -201,7 +201,10 @@ public final class EventLog: Sendable {
   /// Every envelope is validated first: when one is refused, none is written.
   @available(*, noasync, message: "await the async append, which does its I/O off the cooperative pool")
   public func append(contentsOf envelopes: some Sequence<EventEnvelope>) throws {
-    try append(contentsOf: envelopes, validating: true)
+    let lines = try checkedLines(envelopes, validating: true)
+    guard !lines.isEmpty else { return }
+    try writeLines(lines.reduce(into: Data()) { $0.append($1.line) })
+    wakeReaders()
   }
 
   /// Appends envelopes in order, on the log's writer thread, with one `write` and one `fsync`
@@ -227,15 +230,6 @@ public final class EventLog: Sendable {
       }
       return (try Self.line(for: envelope), envelope)
     }
-  }
-
-  /// The synchronous `append(contentsOf:)`: validates, writes and syncs on the calling
-  /// thread.
-  private func append(contentsOf envelopes: some Sequence<EventEnvelope>, validating: Bool) throws {
-    let lines = try checkedLines(envelopes, validating: validating)
-    guard !lines.isEmpty else { return }
-    try writeLines(lines.reduce(into: Data()) { $0.append($1.line) })
-    wakeReaders()
   }
 
   /// Writes `lines` at the end of the file, after a newline when a torn line ends it, and syncs
