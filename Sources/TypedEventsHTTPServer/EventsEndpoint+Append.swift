@@ -109,10 +109,8 @@
       }
       let event: any Event
       do {
-        // Every mode's reader had StrictJSON check the data (`incoming`), as `validate()` would,
-        // and the rest of `validate()` holds already: the readers refuse an empty id or type,
-        // `admit()` checked the attributes and put the data on one line. The store checks none
-        // of it again (`appendChecked`).
+        // All of `validate()` holds already (see `appendChecked`), and the store checks none of it
+        // again.
         // Its type decides the data's shape: an object for most events, any JSON value for one
         // whose message is a string, a number, a Boolean or an array. The data's keys are not
         // looked at for repeats again: the grammar refused those, in the reader or above (a
