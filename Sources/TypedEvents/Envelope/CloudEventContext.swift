@@ -127,22 +127,24 @@ struct CloudEventContext: Equatable {
   /// Sets the attribute named `name` as the subscript does, and says whether it was unset: one
   /// match of the name, where a read and a write would make two. On false, a defined
   /// attribute keeps its value and an extension takes the new one: a caller gives up then.
-  mutating func insert(_ value: EventAttributeValue, named name: Name) -> Bool {
-    func fill(_ slot: inout EventAttributeValue?) -> Bool {
+  /// The value is taken, not copied: a copy and the caller's release of its own were a retain
+  /// and a release of each attribute's text.
+  mutating func insert(_ value: consuming EventAttributeValue, named name: Name) -> Bool {
+    func fill(_ slot: inout EventAttributeValue?, _ value: consuming EventAttributeValue) -> Bool {
       guard slot == nil else { return false }
-      slot = value
+      slot = consume value
       return true
     }
     switch name {
-    case .specversion: return fill(&specversion)
-    case .id: return fill(&id)
-    case .source: return fill(&source)
-    case .type: return fill(&type)
+    case .specversion: return fill(&specversion, value)
+    case .id: return fill(&id, value)
+    case .source: return fill(&source, value)
+    case .type: return fill(&type, value)
     case .time: return insert(time: Time(value))
-    case .subject: return fill(&subject)
-    case .datacontenttype: return fill(&datacontenttype)
-    case .dataschema: return fill(&dataschema)
-    case .eventversion: return fill(&eventversion)
+    case .subject: return fill(&subject, value)
+    case .datacontenttype: return fill(&datacontenttype, value)
+    case .dataschema: return fill(&dataschema, value)
+    case .eventversion: return fill(&eventversion, value)
     case .data, .dataBase64: return true
     case .extension(let name): return extensions.updateValue(value, forKey: name) == nil
     }

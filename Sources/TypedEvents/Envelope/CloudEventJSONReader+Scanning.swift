@@ -106,7 +106,7 @@ extension JSONScanner {
           // once: an event of many attributes has extensions, read by `extensionMember`.
           guard nulls.isEmpty || !nulls.contains(name), let value = attributeValue(named: name, recent: &recent)
           else { return false }
-          switch value {
+          switch consume value {
           case .null:
             let isSet =
               switch name {

@@ -120,24 +120,25 @@ extension EventEnvelope {
   /// An envelope from the members of a CloudEvent in JSON; `limits` are those of a page of
   /// events, which holds `data_base64`'s JSON as data, two levels deep.
   init(cloudEventMembers members: consuming CloudEventJSONReader.Members, limits: JSONLimits = .standard) throws {
-    // Every field is found first and the envelope made once, at the end: setting a field of
-    // `self` after `self.init` copied and destroyed the whole envelope, three times an event.
-    var payload = Data()
-    let data = members.data
-    let fromBase64 = members.dataBase64 != nil
+    // Each value is taken out of `members`, not copied: a copy, and the release of the value
+    // left behind when `members` went, were an atomic retain and release of each attribute.
+    var data = members.data.take()
+    let encoded = members.dataBase64.take()
+    let fromBase64 = encoded != nil
     let typed = members.context.datacontenttype != nil
-    if let encoded = members.dataBase64 {
+    var payload = Data()
+    if let encoded {
       guard let text = encoded.stringValue, let bytes = Data(base64Encoded: text) else {
         throw EventLogError.malformed("the CloudEvent's data_base64 is not base64")
       }
       payload = bytes
-    } else if let data {
+    } else if data != nil {
       // Null data is none: the readers give no bytes for it (its first byte, read here through
       // `Data`, was a fortieth of reading an event).
-      payload = data
+      payload = data.take() ?? Data()
     }
-    let required = try Self.required(members.context)
-    var dataContentType = try Self.dataContentType(members.context)
+    let (id, source, time, name, version) = try Self.required(taking: &members.context)
+    var dataContentType = try Self.dataContentType(members.context.datacontenttype.take())
     if fromBase64 {
       // Bytes: `data` without a type is JSON, `data_base64` is not (JSON format, 3.1). Said so,
       // or the envelope would call its bytes JSON; bytes said to be JSON are checked as such.
@@ -149,22 +150,18 @@ extension EventEnvelope {
       }
     }
     // Non-JSON data in `data` is a JSON string that holds the text (JSON format, 3.1).
-    if !Self.isJSON(dataContentType: dataContentType), let data, data.first == UInt8(ascii: "\""),
-      let text = try? JSONDecoder().decode(String.self, from: data)
+    if !Self.isJSON(dataContentType: dataContentType), let written = fromBase64 ? data : payload,
+      written.first == UInt8(ascii: "\""), let text = try? JSONDecoder().decode(String.self, from: written)
     {
       payload = Data(text.utf8)
     }
-    // Each field set here, not by `self.init(id:…)`: that made a copy of the whole envelope.
-    id = required.id
-    source = required.source
-    time = required.time
-    name = required.name
-    version = required.version
-    subject = try Self.text(members.context.subject, "subject")
-    self.dataContentType = dataContentType
-    dataSchema = try Self.text(members.context.dataschema, "dataschema")
-    metadata = members.context.extensions
-    self.payload = payload
+    let subject = try Self.text(members.context.subject.take(), "subject")
+    let dataSchema = try Self.text(members.context.dataschema.take(), "dataschema")
+    var metadata: [String: EventAttributeValue] = [:]
+    swap(&metadata, &members.context.extensions)
+    self.init(
+      id: id, source: source, time: time, name: name, version: version, subject: subject,
+      dataContentType: dataContentType, dataSchema: dataSchema, metadata: metadata, payload: payload)
   }
 
   // MARK: Attributes, shared by every content mode
@@ -226,27 +223,32 @@ extension EventEnvelope {
 
   /// An envelope from the context attributes of a CloudEvent, in any content mode, and its data.
   init(cloudEventContext context: consuming CloudEventContext, payload: consuming Data) throws {
-    let required = try Self.required(context)
+    let (id, source, time, name, version) = try Self.required(taking: &context)
+    let subject = try Self.text(context.subject.take(), "subject")
+    let dataContentType = try Self.dataContentType(context.datacontenttype.take())
+    let dataSchema = try Self.text(context.dataschema.take(), "dataschema")
+    var metadata: [String: EventAttributeValue] = [:]
+    swap(&metadata, &context.extensions)
     self.init(
-      id: required.id, source: required.source, time: required.time, name: required.name, version: required.version,
-      subject: try Self.text(context.subject, "subject"), dataContentType: try Self.dataContentType(context),
-      dataSchema: try Self.text(context.dataschema, "dataschema"), metadata: context.extensions, payload: payload)
+      id: id, source: source, time: time, name: name, version: version, subject: subject,
+      dataContentType: dataContentType, dataSchema: dataSchema, metadata: metadata, payload: payload)
   }
 
-  /// The attributes an envelope requires, and its version, checked.
+  /// The attributes an envelope requires, and its version, checked; each value taken out of
+  /// `context`, not copied (see ``init(cloudEventMembers:limits:)``).
   private static func required(
-    _ context: borrowing CloudEventContext
+    taking context: inout CloudEventContext
   ) throws -> (id: String, source: String, time: Date?, name: String, version: Int) {
-    guard context.specversion?.stringValue == "1.0" else {
+    guard case .string(let specversion)? = context.specversion.take(), specversion == "1.0" else {
       throw EventLogError.malformed("not a CloudEvents 1.0 event (specversion)")
     }
-    guard let id = context.id?.stringValue, !id.isEmpty else {
+    guard case .string(let id)? = context.id.take(), !id.isEmpty else {
       throw EventLogError.malformed("a CloudEvent needs a non-empty id")
     }
-    guard let type = context.type?.stringValue, !type.isEmpty else {
+    guard case .string(let type)? = context.type.take(), !type.isEmpty else {
       throw EventLogError.malformed("the CloudEvent \(id) has no type")
     }
-    guard let source = context.source?.stringValue, !source.isEmpty else {
+    guard case .string(let source)? = context.source.take(), !source.isEmpty else {
       throw EventLogError.malformed("the CloudEvent \(id) has no source")
     }
     var time: Date?
@@ -272,8 +274,8 @@ extension EventEnvelope {
 
   /// The text of `value`, the String attribute `name`; nil when it is absent. A JSON number or
   /// Boolean is refused (JSON format, 2.2), not kept as the digits or word it was written with.
-  private static func text(_ value: EventAttributeValue?, _ name: String) throws -> String? {
-    switch value {
+  private static func text(_ value: consuming EventAttributeValue?, _ name: String) throws -> String? {
+    switch consume value {
     case .string(let text)?: return text
     case nil: return nil
     case .integer?, .boolean?:
@@ -283,8 +285,8 @@ extension EventEnvelope {
 
   /// `datacontenttype`; nil for `application/json`, which this package writes for every
   /// envelope, and implies when absent: not kept twice.
-  private static func dataContentType(_ context: borrowing CloudEventContext) throws -> String? {
-    let type = try text(context.datacontenttype, "datacontenttype")
+  private static func dataContentType(_ value: consuming EventAttributeValue?) throws -> String? {
+    let type = try text(value, "datacontenttype")
     return type == "application/json" ? nil : type
   }
 }

@@ -11,6 +11,17 @@ import Foundation
 /// Dates inside it are ``EventTimestamp`` strings, exact to the last bit of the `Date`, so an
 /// event decoded from an envelope is `==` to the event wrapped.
 public struct EventEnvelope: Sendable, Hashable {
+  // The initializers are in an extension, so that the compiler makes its own of the stored
+  // properties in their order (`init(payload:id:…)`, `payload` first so that its labels are
+  // not the public one's), and the public one calls it. That one builds the envelope at once:
+  // an initializer that set each property built it in a place of its own and returned a copy
+  // (a retain of every text in it, and their release), for every envelope made.
+
+  /// The event's data: a JSON text for a JSON ``dataContentType`` (a JSON object for most events
+  /// of this package's schemas; a string, number, Boolean or array for an event whose message is
+  /// one), the bytes themselves for any other; empty when the event has none.
+  public var payload: Data
+
   /// A unique id for this occurrence within its ``source``: consumers that may see an event
   /// twice (at-least-once delivery) use it to recognise the second time. A UUID's string for
   /// envelopes this package makes; any non-empty string for one read from elsewhere.
@@ -35,27 +46,18 @@ public struct EventEnvelope: Sendable, Hashable {
   /// Attributes beside the event, such as a correlation id, a trace context or the writing
   /// service's name: CloudEvents extension attributes.
   public var metadata: [String: EventAttributeValue]
-  /// The event's data: a JSON text for a JSON ``dataContentType`` (a JSON object for most events
-  /// of this package's schemas; a string, number, Boolean or array for an event whose message is
-  /// one), the bytes themselves for any other; empty when the event has none.
-  public var payload: Data
+}
 
+extension EventEnvelope {
   /// Creates an envelope from its parts. ``validate()`` says whether a log or store accepts it.
   public init(
     id: String, source: String? = nil, time: Date?, name: String, version: Int, subject: String? = nil,
     dataContentType: String? = nil, dataSchema: String? = nil, metadata: [String: EventAttributeValue] = [:],
     payload: Data
   ) {
-    self.id = id
-    self.source = source
-    self.time = time
-    self.name = name
-    self.version = version
-    self.subject = subject
-    self.dataContentType = dataContentType
-    self.dataSchema = dataSchema
-    self.metadata = metadata
-    self.payload = payload
+    self.init(
+      payload: payload, id: id, source: source, time: time, name: name, version: version, subject: subject,
+      dataContentType: dataContentType, dataSchema: dataSchema, metadata: metadata)
   }
 
   /// Wraps `event`, encoding it as JSON (a ``BinaryEvent``'s data is its bytes, of its
