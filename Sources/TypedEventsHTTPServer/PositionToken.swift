@@ -47,12 +47,27 @@
     /// no JSON, encoder or `String` made. An answer holds one token an event, and making them
     /// took a third of writing it.
     static func appendToken(offset: Int64, store: String?, to text: inout [UInt8]) {
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLogTokenLength) { token in
+        guard let base = token.baseAddress else { return }
+        text.append(
+          contentsOf: UnsafeBufferPointer(start: base, count: writeToken(offset: offset, store: store, to: base)))
+      }
+    }
+
+    /// The most bytes ``writeToken(offset:store:to:)`` writes.
+    static let maximumLogTokenLength = 12 + 96
+
+    /// Writes the token ``appendToken(offset:store:to:)`` appends at `destination`, which has room
+    /// for ``maximumLogTokenLength`` bytes, for a `store` that ``isPlain(_:)``; returns how many
+    /// bytes it wrote.
+    static func writeToken(offset: Int64, store: String?, to destination: UnsafeMutablePointer<UInt8>) -> Int {
       // `{"offset"` is 9 bytes, three whole groups: always these 12 characters.
-      text.append(literal: "eyJvZmZzZXQi")
+      let prefix: StaticString = "eyJvZmZzZXQi"
+      destination.update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
       // The rest, `:`, a sign and 19 digits, `,"store":"`, the store (at most 32 bytes), `"` and
-      // `}`, is at most 65 bytes: 72 on the stack.
+      // `}`, is at most 65 bytes: 72 on the stack, 96 characters.
       var rest: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
-      withUnsafeMutableBytes(of: &rest) { bytes in
+      return withUnsafeMutableBytes(of: &rest) { bytes in
         bytes[0] = UInt8(ascii: ":")
         var count = 1
         if offset < 0 {
@@ -67,60 +82,77 @@
           count += 1
         } while magnitude > 0
         bytes[digits..<count].reverse()
-        if var store {
+        if let store {
           for byte in #","store":""#.utf8 {
             bytes[count] = byte
             count += 1
           }
-          store.withUTF8 { identity in
-            for byte in identity {
-              bytes[count] = byte
-              count += 1
-            }
+          // Where the identity lies, without a copy of the string (`withUTF8` is mutating). At
+          // most 32 bytes: a plain store's.
+          let destination = UnsafeMutableRawBufferPointer(rebasing: bytes[count..<(count + 32)])
+          func copy(_ identity: UnsafeBufferPointer<UInt8>) -> Int {
+            let part = UnsafeBufferPointer(rebasing: identity.prefix(32))
+            destination.copyBytes(from: part)
+            return part.count
+          }
+          if let copied = store.utf8.withContiguousStorageIfAvailable(copy) {
+            count += copied
+          } else {
+            var store = store
+            count += store.withUTF8(copy)
           }
           bytes[count] = UInt8(ascii: "\"")
           count += 1
         }
         bytes[count] = UInt8(ascii: "}")
         count += 1
-        appendBase64URL(of: UnsafeRawBufferPointer(rebasing: bytes[..<count]), to: &text)
+        return prefix.utf8CodeUnitCount
+          + writeBase64URL(
+            of: UnsafeRawBufferPointer(rebasing: bytes[..<count]), to: destination + prefix.utf8CodeUnitCount)
       }
     }
 
     /// Appends the base64url of `bytes`, at most 72, in one append: a character at a time, the
     /// array's checks took most of writing a token.
     private static func appendBase64URL(of bytes: UnsafeRawBufferPointer, to text: inout [UInt8]) {
-      var encoded: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-      withUnsafeMutableBytes(of: &encoded) { characters in
-        let alphabet = alphabet.utf8Start
-        var count = 0
-        var index = 0
-        // Whole groups of three bytes without a branch or a loop inside: four characters each.
-        while index + 3 <= bytes.count {
-          let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-          characters[count] = alphabet[Int(group >> 18)]
-          characters[count + 1] = alphabet[Int((group >> 12) & 0x3F)]
-          characters[count + 2] = alphabet[Int((group >> 6) & 0x3F)]
-          characters[count + 3] = alphabet[Int(group & 0x3F)]
-          count += 4
-          index += 3
-        }
-        // The last one or two bytes: two or three characters, no padding.
-        let rest = bytes.count - index
-        if rest > 0 {
-          var group = UInt32(bytes[index]) << 16
-          if rest > 1 { group |= UInt32(bytes[index + 1]) << 8 }
-          characters[count] = alphabet[Int(group >> 18)]
-          characters[count + 1] = alphabet[Int((group >> 12) & 0x3F)]
-          count += 2
-          if rest > 1 {
-            characters[count] = alphabet[Int((group >> 6) & 0x3F)]
-            count += 1
-          }
-        }
-        text.append(contentsOf: UnsafeRawBufferPointer(rebasing: characters[..<count]))
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { encoded in
+        guard let base = encoded.baseAddress else { return }
+        text.append(contentsOf: UnsafeBufferPointer(start: base, count: writeBase64URL(of: bytes, to: base)))
       }
+    }
+
+    /// Writes the base64url of `bytes` at `destination`, which has room for
+    /// `(bytes.count + 2) / 3 * 4` bytes; returns how many it wrote.
+    private static func writeBase64URL(
+      of bytes: UnsafeRawBufferPointer, to characters: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+      let alphabet = alphabet.utf8Start
+      var count = 0
+      var index = 0
+      // Whole groups of three bytes without a branch or a loop inside: four characters each.
+      while index + 3 <= bytes.count {
+        let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+        characters[count] = alphabet[Int(group >> 18)]
+        characters[count + 1] = alphabet[Int((group >> 12) & 0x3F)]
+        characters[count + 2] = alphabet[Int((group >> 6) & 0x3F)]
+        characters[count + 3] = alphabet[Int(group & 0x3F)]
+        count += 4
+        index += 3
+      }
+      // The last one or two bytes: two or three characters, no padding.
+      let rest = bytes.count - index
+      if rest > 0 {
+        var group = UInt32(bytes[index]) << 16
+        if rest > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+        characters[count] = alphabet[Int(group >> 18)]
+        characters[count + 1] = alphabet[Int((group >> 12) & 0x3F)]
+        count += 2
+        if rest > 1 {
+          characters[count] = alphabet[Int((group >> 6) & 0x3F)]
+          count += 1
+        }
+      }
+      return count
     }
 
     /// Whether `store` is at most 32 letters, digits and `-`, which ``appendToken(offset:store:to:)``

@@ -59,10 +59,12 @@ extension EventEnvelope {
     text.withUTF8 { bytes in
       // Runs without escapes are copied whole: most strings are one run.
       var start = 0
-      for (offset, byte) in bytes.enumerated()
-      where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+      for (offset, byte) in bytes.enumerated() where needsEscape(byte) {
         json.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<offset]))
-        appendEscaped(byte, to: &json)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { escape in
+          guard let base = escape.baseAddress else { return }
+          json.append(contentsOf: UnsafeBufferPointer(start: base, count: writeEscape(of: byte, to: base)))
+        }
         start = offset + 1
       }
       json.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
@@ -70,22 +72,70 @@ extension EventEnvelope {
     json.append(UInt8(ascii: "\""))
   }
 
-  /// Appends the escape of a quote, a backslash or a control character.
-  private static func appendEscaped(_ byte: UInt8, to json: inout [UInt8]) {
-    switch byte {
-    case UInt8(ascii: "\""): json += "\\\"".utf8
-    case UInt8(ascii: "\\"): json += "\\\\".utf8
-    case 0x0A: json += "\\n".utf8
-    case 0x0D: json += "\\r".utf8
-    case 0x09: json += "\\t".utf8
-    case 0x08: json += "\\b".utf8
-    case 0x0C: json += "\\f".utf8
-    default:
-      let hex = Array("0123456789abcdef".utf8)
-      json += "\\u00".utf8
-      json.append(hex[Int(byte >> 4)])
-      json.append(hex[Int(byte & 0x0F)])
+  /// The most bytes ``writeJSONString(_:to:)`` writes for `text`: its quotes, and six for each
+  /// byte (the escape `\u00XX`).
+  package static func jsonStringBound(_ text: String) -> Int { 2 + 6 * text.utf8.count }
+
+  /// Writes `text` as a JSON string, as ``appendJSONString(_:to:)`` appends it, at
+  /// `destination`, which has room for ``jsonStringBound(_:)`` bytes; returns how many it wrote.
+  /// For an answer written in place, where an append to an array for each piece took most of
+  /// writing it.
+  package static func writeJSONString(_ text: String, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+      destination[0] = UInt8(ascii: "\"")
+      var count = 1
+      var start = 0
+      for (offset, byte) in bytes.enumerated() where needsEscape(byte) {
+        count += copy(UnsafeBufferPointer(rebasing: bytes[start..<offset]), to: destination + count)
+        count += writeEscape(of: byte, to: destination + count)
+        start = offset + 1
+      }
+      count += copy(UnsafeBufferPointer(rebasing: bytes[start...]), to: destination + count)
+      destination[count] = UInt8(ascii: "\"")
+      return count + 1
     }
+    // Where the text lies, without a copy of the string (`withUTF8` is mutating).
+    if let count = text.utf8.withContiguousStorageIfAvailable(write) { return count }
+    var text = text
+    return text.withUTF8(write)
+  }
+
+  /// Copies `run` to `destination`; returns its count.
+  private static func copy(_ run: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+    if let base = run.baseAddress { destination.update(from: base, count: run.count) }
+    return run.count
+  }
+
+  /// Whether `byte` of a JSON string's text is written escaped.
+  private static func needsEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+  }
+
+  /// Writes the escape of a quote, a backslash or a control character, at most six bytes, at
+  /// `destination`; returns how many.
+  private static func writeEscape(of byte: UInt8, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+    let short: UInt8? =
+      switch byte {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"): byte
+      case 0x0A: UInt8(ascii: "n")
+      case 0x0D: UInt8(ascii: "r")
+      case 0x09: UInt8(ascii: "t")
+      case 0x08: UInt8(ascii: "b")
+      case 0x0C: UInt8(ascii: "f")
+      default: nil
+      }
+    destination[0] = UInt8(ascii: "\\")
+    if let short {
+      destination[1] = short
+      return 2
+    }
+    let hex: StaticString = "0123456789abcdef"
+    destination[1] = UInt8(ascii: "u")
+    destination[2] = UInt8(ascii: "0")
+    destination[3] = UInt8(ascii: "0")
+    destination[4] = hex.utf8Start[Int(byte >> 4)]
+    destination[5] = hex.utf8Start[Int(byte & 0x0F)]
+    return 6
   }
 
   /// Reads a CloudEvents 1.0 event in JSON (structured content mode) as an envelope: the
