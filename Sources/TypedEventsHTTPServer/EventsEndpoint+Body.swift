@@ -177,10 +177,10 @@
       putDataOnOneLine()
     }
 
-    /// Puts JSON data on one line, as a store keeps it (`jsonOnOneLine()` gives data without a
-    /// line break back as it is).
+    /// Puts JSON data on one line, as a store keeps it; data without a line break is left as
+    /// it is, not assigned again.
     private mutating func putDataOnOneLine() {
-      guard hasJSONPayload else { return }
+      guard hasJSONPayload, payload.containsLineBreak else { return }
       payload = payload.jsonOnOneLine()
     }
   }

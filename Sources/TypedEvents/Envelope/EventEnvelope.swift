@@ -299,30 +299,36 @@ extension EventEnvelope {
 
   /// The first control character in `text` (U+0000–U+001F, U+007F–U+009F), as its code point.
   static func controlCharacter(in text: String) -> UInt32? {
+    // Where the text lies: `withUTF8` is mutating, and its copy of the string was a retain and
+    // a release of each attribute an event.
+    if let found = text.utf8.withContiguousStorageIfAvailable(controlCharacter(in:)) { return found }
     var text = text
-    return text.withUTF8 { bytes -> UInt32? in
-      // Eight bytes at a time while each is printable ASCII (0x20 to 0x7E), as attributes
-      // mostly are; from the first word that is not, byte by byte. A byte below 0x20 sets its
-      // high bit when 0x20 is taken from it (whatever borrow comes from below), 0x7F when 1 is
-      // added, and a byte from 0x80 has it set.
-      var start = 0
-      let raw = UnsafeRawBufferPointer(bytes)
-      while start + 8 <= raw.count {
-        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-        let flags = (word &- 0x2020_2020_2020_2020) | (word &+ 0x0101_0101_0101_0101) | word
-        guard flags & 0x8080_8080_8080_8080 == 0 else { break }
-        start += 8
-      }
-      for index in start..<bytes.count {
-        let byte = bytes[index]
-        if byte < 0x20 || byte == 0x7F { return UInt32(byte) }
-        // U+0080–U+009F are C2 80 to C2 9F in UTF-8.
-        if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
-          return UInt32(bytes[index + 1])
-        }
-      }
-      return nil
+    return text.withUTF8(controlCharacter(in:))
+  }
+
+  /// The first control character in `bytes`, UTF-8, as ``controlCharacter(in:)-(String)`` finds it.
+  private static func controlCharacter(in bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+    // Eight bytes at a time while each is printable ASCII (0x20 to 0x7E), as attributes
+    // mostly are; from the first word that is not, byte by byte. A byte below 0x20 sets its
+    // high bit when 0x20 is taken from it (whatever borrow comes from below), 0x7F when 1 is
+    // added, and a byte from 0x80 has it set.
+    var start = 0
+    let raw = UnsafeRawBufferPointer(bytes)
+    while start + 8 <= raw.count {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+      let flags = (word &- 0x2020_2020_2020_2020) | (word &+ 0x0101_0101_0101_0101) | word
+      guard flags & 0x8080_8080_8080_8080 == 0 else { break }
+      start += 8
     }
+    for index in start..<bytes.count {
+      let byte = bytes[index]
+      if byte < 0x20 || byte == 0x7F { return UInt32(byte) }
+      // U+0080–U+009F are C2 80 to C2 9F in UTF-8.
+      if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+        return UInt32(bytes[index + 1])
+      }
+    }
+    return nil
   }
 
   package static func subjectText(of event: some Event) -> String? {
