@@ -89,10 +89,10 @@
           }
           // Where the identity lies, without a copy of the string (`withUTF8` is mutating). At
           // most 32 bytes: a plain store's.
-          let destination = UnsafeMutableRawBufferPointer(rebasing: bytes[count..<(count + 32)])
+          let room = UnsafeMutableRawBufferPointer(rebasing: bytes[count..<(count + 32)])
           func copy(_ identity: UnsafeBufferPointer<UInt8>) -> Int {
             let part = UnsafeBufferPointer(rebasing: identity.prefix(32))
-            destination.copyBytes(from: part)
+            room.copyBytes(from: part)
             return part.count
           }
           if let copied = store.utf8.withContiguousStorageIfAvailable(copy) {
