@@ -28,6 +28,7 @@ let package = Package(
         .product(name: "TypedEventsPostgres", package: "TypedEvents"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

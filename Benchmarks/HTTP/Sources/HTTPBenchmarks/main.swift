@@ -914,6 +914,35 @@ if runs("post") {
   } else {
     emit("| PostgreSQL | | skipped: TYPEDEVENTS_POSTGRES_URL is not set (Benchmarks/http.sh sets it) | | | | | |")
   }
+  emit("")
+  let ownBatches = quick ? 6 : 600
+  emit(
+    "The endpoint's own time, in this process: \(ownBatches) batches of 100 events each repetition, appended with "
+      + "`appendOnce` to an `EventLog` without fsync, and POSTed to the endpoint on another and to the bare handler "
+      + "through HummingbirdTesting's router client (no socket, no HTTP parsing), taking turns as above. Each cell "
+      + "is the median of a repetition's batches; *own* is the POST's time less the store's and the bare "
+      + "exchange's: the reading, checking and answering that the ratio above weighs, without the disk's and the "
+      + "network's spread.")
+  emit("")
+  emit(
+    "| store's append: µs a batch | POST: µs a batch | bare exchange: µs a batch | own: µs a batch | own: µs an event |"
+  )
+  emit("|---:|---:|---:|---:|---:|")
+  var direct: [Double] = []
+  var posted: [Double] = []
+  var bare: [Double] = []
+  var own: [Double] = []
+  for _ in 0..<repetitions {
+    let times = try await endpointOwnTime(batches: ownBatches)
+    direct.append(median(times.direct))
+    posted.append(median(times.posted))
+    bare.append(median(times.bare))
+    own.append(median(times.posted) - median(times.bare) - median(times.direct))
+  }
+  func microseconds(_ value: Double) -> String { String(format: "%.1f", value) }
+  emit(
+    "| \(spread(direct, microseconds)) | \(spread(posted, microseconds)) | \(spread(bare, microseconds)) "
+      + "| \(spread(own, microseconds)) | \(String(format: "%.2f", median(own) / 100)) |")
 }
 emit("")
 if runs("latency") {
