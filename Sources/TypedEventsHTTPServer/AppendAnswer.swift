@@ -67,7 +67,8 @@
         }
         Self.write(Self.sourceKey, at: &end)
         end += EventEnvelope.writeJSONString(source, to: end)
-        assert(end - start <= room, "an answer's entry took more room than was reserved")
+        // Checked in every build: a bound that fell short would have written past the buffer.
+        precondition(end - start <= room, "an answer's entry took more room than was reserved")
         return end - start
       }
     }
