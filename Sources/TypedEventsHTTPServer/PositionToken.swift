@@ -220,12 +220,4 @@
       }
     }
   }
-
-  extension [UInt8] {
-    /// Appends the UTF-8 of a literal as it is stored in the binary: appending a `String`'s
-    /// `utf8` copies it through the string first.
-    mutating func append(literal: StaticString) {
-      literal.withUTF8Buffer { append(contentsOf: $0) }
-    }
-  }
 #endif

@@ -27,15 +27,7 @@ func endpointOwnTime(batches: Int) async throws -> OwnTimes {
   let bodies = try all.map { try EventEnvelope.cloudEventBatchJSON($0) }
   let direct = try freshLog(durability: .operatingSystem)
   let posted = try freshLog(durability: .operatingSystem)
-  let endpoint = EventsEndpoint(store: posted, catalog: catalog, access: openAccess, logger: logger)
-  let router = Router()
-  endpoint.addRoutes(to: router, at: "events")
-  let bareAnswer = ByteBuffer(string: "[" + String(repeating: "0", count: 100 * 100) + "]")
-  router.post("bare") { request, _ -> Response in
-    _ = try await request.body.collect(upTo: 1 << 20)
-    return Response(
-      status: .created, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: bareAnswer))
-  }
+  let (router, _) = endpointBesideBareHandler(on: posted)
   // One batch first, each way, so that the logs' identity indexes are built and first uses paid.
   let warmUp = try envelopes(10_000_000..<10_000_100)
   _ = try await direct.appendOnce(warmUp)

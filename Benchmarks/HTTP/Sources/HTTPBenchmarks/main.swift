@@ -409,6 +409,24 @@ struct BatchAppendTimes {
   var bare = Duration.zero
 }
 
+/// A router with the endpoint on `store` at `/events`, and at `/bare` a bare handler that reads
+/// each body and answers 201 with about as many bytes as the endpoint's answer (one entry of about
+/// 100 bytes an event): the HTTP exchange alone, which no endpoint can do without.
+func endpointBesideBareHandler<Store: EventStore>(
+  on store: Store
+) -> (Router<BasicRequestContext>, EventsEndpoint<Store, Bool>) {
+  let endpoint = EventsEndpoint(store: store, catalog: catalog, access: openAccess, logger: logger)
+  let router = Router()
+  endpoint.addRoutes(to: router, at: "events")
+  let bareAnswer = ByteBuffer(string: "[" + String(repeating: "0", count: 100 * 100) + "]")
+  router.post("bare") { request, _ -> Response in
+    _ = try await request.body.collect(upTo: 1 << 20)
+    return Response(
+      status: .created, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: bareAnswer))
+  }
+  return (router, endpoint)
+}
+
 /// Appends `batches` batches of 100 to `direct` with the store's `appendOnce`, POSTs the same
 /// batches, encoded beforehand as CloudEvents batches, to an endpoint on `posted`, and POSTs
 /// them to a bare handler beside it. The three take turns batch by batch in each of their six
@@ -418,16 +436,7 @@ func batchAppend<Store: IdempotentEventStore>(
 ) async throws -> BatchAppendTimes {
   let all = try (0..<batches).map { try envelopes($0 * 100..<$0 * 100 + 100) }
   let bodies = try all.map { try EventEnvelope.cloudEventBatchJSON($0) }
-  let endpoint = EventsEndpoint(store: posted, catalog: catalog, access: openAccess, logger: logger)
-  let router = Router()
-  endpoint.addRoutes(to: router, at: "events")
-  // An answer of the endpoint's size: one entry of about 100 bytes an event.
-  let bareAnswer = ByteBuffer(string: "[" + String(repeating: "0", count: 100 * 100) + "]")
-  router.post("bare") { request, _ -> Response in
-    _ = try await request.body.collect(upTo: 1 << 20)
-    return Response(
-      status: .created, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: bareAnswer))
-  }
+  let (router, endpoint) = endpointBesideBareHandler(on: posted)
   var times = BatchAppendTimes()
   try await withServer(router, services: [endpoint]) { port in
     let socket = client == .socket ? try SocketClient(port: port) : nil
