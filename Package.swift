@@ -128,12 +128,19 @@ let package = Package(
     // The event store on PostgreSQL: migration, fenced reads, outbox appends, consumer groups.
     .target(
       name: "TypedEventsPostgres",
-      dependencies: ["TypedEvents"] + postgresDependencies + [
+      dependencies: ["TypedEvents", "EventLoopExecutor"] + postgresDependencies + [
         // Its error says the pool has shut down: no retry can succeed after that.
         .product(name: "_ConnectionPoolModule", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"]))
       ]),
     // A store's events over HTTP: Server-Sent Events, pages and CloudEvents POST, on Hummingbird.
-    .target(name: "TypedEventsHTTPServer", dependencies: ["TypedEvents"] + httpServerDependencies),
+    .target(
+      name: "TypedEventsHTTPServer", dependencies: ["TypedEvents", "EventLoopExecutor"] + httpServerDependencies),
+    // A SwiftNIO event loop as a task executor, for the two modules above.
+    .target(
+      name: "EventLoopExecutor",
+      dependencies: [
+        .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["PostgreSQL", "HTTPServer"]))
+      ]),
     // An app's side of that endpoint: typed event streams that resume, and an offline outbox.
     .target(name: "TypedEventsHTTPClient", dependencies: ["TypedEvents"] + httpClientDependencies),
     // Word-sized atomics for the bus's hot path (Synchronization.Atomic needs macOS 15).

@@ -131,8 +131,10 @@
         status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
+    // Each connection's requests are handled on the event loop that reads it: no hand-over to
+    // Swift's pool and back for each request (BENCHMARKS-HTTP.md measures the difference).
     let app = Application(
-      router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+      router: router, server: .http1OnEventLoop(), configuration: .init(address: .hostname("127.0.0.1", port: port)),
       services: services + [endpoint],
       onServerRunning: { channel in printLine("serving http://127.0.0.1:\(channel.localAddress?.port ?? port)/events")
       },

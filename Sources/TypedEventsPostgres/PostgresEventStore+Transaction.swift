@@ -1,4 +1,5 @@
 #if PostgreSQL
+  import EventLoopExecutor
   import PostgresNIO
 
   extension PostgresEventStore {
@@ -28,21 +29,6 @@
         }
         return try await connection.withTransaction(logger: logger, isolation: isolation) { try await body($0) }
       }
-    }
-  }
-
-  /// A NIO event loop as a task executor: jobs run on the loop's thread.
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
-  final class EventLoopTaskExecutor: TaskExecutor {
-    let loop: any EventLoop
-
-    init(_ loop: any EventLoop) {
-      self.loop = loop
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-      let job = UnownedJob(job)
-      loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
   }
 #endif

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import BoardEvents
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
@@ -60,25 +61,27 @@ func temporaryLog() throws -> EventLog {
 
 /// Runs `body` with the URL of `endpoint`'s `events` resource, served on `port` of 127.0.0.1
 /// (by default a free one) by a Hummingbird application that runs the endpoint as a service
-/// (unless `runningEndpoint` is false); stops it after.
+/// (unless `runningEndpoint` is false) and is built by `server`; stops it after.
 func withServer<Store: IdempotentEventStore, Principal: Sendable>(
-  _ endpoint: EventsEndpoint<Store, Principal>, port: Int = 0, runningEndpoint: Bool = true,
-  _ body: (String) async throws -> Void
+  _ endpoint: EventsEndpoint<Store, Principal>, server: HTTPServerBuilder = .http1OnEventLoop(), port: Int = 0,
+  runningEndpoint: Bool = true, _ body: (String) async throws -> Void
 ) async throws {
   let router = Router()
   endpoint.addRoutes(to: router, at: "events")
-  try await withServer(router, services: runningEndpoint ? [endpoint] : [], port: port, body)
+  try await withServer(router, server: server, services: runningEndpoint ? [endpoint] : [], port: port, body)
 }
 
 /// Runs `body` with the URL of the `events` path of `router`, served on `port` of 127.0.0.1 (by
-/// default a free one) by a Hummingbird application that runs `services`; stops it after.
+/// default a free one) by a Hummingbird application built by `server` (by default what the
+/// example server uses) that runs `services`; stops it after.
 func withServer<Context: RequestContext>(
-  _ router: Router<Context>, services: [any Service] = [], port: Int = 0,
-  _ body: (String) async throws -> Void
+  _ router: Router<Context>, server: HTTPServerBuilder = .http1OnEventLoop(), services: [any Service] = [],
+  port: Int = 0, _ body: (String) async throws -> Void
 ) async throws where Context.Source == ApplicationRequestContextSource {
   let (ports, boundPort) = AsyncStream<Int>.makeStream()
   let app = Application(
-    router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), services: services,
+    router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+    services: services,
     onServerRunning: { channel in boundPort.yield(channel.localAddress?.port ?? 0) })
   // Stopped as a deployment stops it: a graceful shutdown, which ends open streams too.
   let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
