@@ -20,7 +20,7 @@ struct OwnTimes {
 /// router client: no socket and no HTTP parsing, and logs that do not fsync. What a POST takes
 /// past the store's append and the bare exchange is then the endpoint's own work (reading,
 /// checking, answering) with little of the disk's and the network's spread, which in
-/// ``batchAppend(direct:posted:batches:client:)`` is as large as the work itself. The three take
+/// ``batchAppend(direct:posted:batches:client:server:)`` is as large as the work itself. The three take
 /// turns batch by batch, in each of their six orders alike (`batches` is a multiple of 6).
 func endpointOwnTime(batches: Int) async throws -> OwnTimes {
   let all = try (0..<batches).map { try envelopes($0 * 100..<$0 * 100 + 100) }

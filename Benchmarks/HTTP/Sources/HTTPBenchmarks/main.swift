@@ -25,6 +25,7 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -94,14 +95,16 @@ func freshLog(durability: EventLog.Durability) throws -> EventLog {
   return EventLog(url: folder.appendingPathComponent("events.log"), durability: durability)
 }
 
-/// Runs a Hummingbird application with `router` and `services` on a free port of 127.0.0.1
-/// while `body` runs with that port; then shuts it down gracefully.
+/// Runs a Hummingbird application with `router` and `services` on a free port of 127.0.0.1,
+/// built by `server` (by default as the example server builds it), while `body` runs with that
+/// port; then shuts it down gracefully.
 func withServer(
-  _ router: Router<BasicRequestContext>, services: [any Service] = [], _ body: (Int) async throws -> Void
+  _ router: Router<BasicRequestContext>, server: HTTPServerBuilder = .http1OnEventLoop(),
+  services: [any Service] = [], _ body: (Int) async throws -> Void
 ) async throws {
   let (ports, boundPort) = AsyncStream<Int>.makeStream()
   let app = Application(
-    router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: services,
+    router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: services,
     onServerRunning: { channel in boundPort.yield(channel.localAddress?.port ?? 0) }, logger: logger)
   let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
   try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -390,7 +393,7 @@ func bareFanOut(clients: Int, events: Int, fromConnect: Bool = false) async thro
 
 // MARK: Batch POST
 
-/// What POSTs the batches of ``batchAppend(direct:posted:batches:client:)``.
+/// What POSTs the batches of ``batchAppend(direct:posted:batches:client:server:)``.
 enum PostClient {
   /// ``SocketClient``: what the server's side of the exchange costs, as under a load generator.
   case socket
@@ -398,7 +401,7 @@ enum PostClient {
   case asyncHTTPClient
 }
 
-/// The times of one run of ``batchAppend(direct:posted:batches:client:)``, each summed over its batches.
+/// The times of one run of ``batchAppend(direct:posted:batches:client:server:)``, each summed over its batches.
 struct BatchAppendTimes {
   /// The store's own `appendOnce`.
   var direct = Duration.zero
@@ -430,15 +433,16 @@ func endpointBesideBareHandler<Store: EventStore>(
 /// Appends `batches` batches of 100 to `direct` with the store's `appendOnce`, POSTs the same
 /// batches, encoded beforehand as CloudEvents batches, to an endpoint on `posted`, and POSTs
 /// them to a bare handler beside it. The three take turns batch by batch in each of their six
-/// orders alike, so that all meet the same state of the disk and the machine.
+/// orders alike, so that all meet the same state of the disk and the machine. The server is built
+/// by `server`.
 func batchAppend<Store: IdempotentEventStore>(
-  direct: Store, posted: Store, batches: Int, client: PostClient
+  direct: Store, posted: Store, batches: Int, client: PostClient, server: HTTPServerBuilder = .http1OnEventLoop()
 ) async throws -> BatchAppendTimes {
   let all = try (0..<batches).map { try envelopes($0 * 100..<$0 * 100 + 100) }
   let bodies = try all.map { try EventEnvelope.cloudEventBatchJSON($0) }
   let (router, endpoint) = endpointBesideBareHandler(on: posted)
   var times = BatchAppendTimes()
-  try await withServer(router, services: [endpoint]) { port in
+  try await withServer(router, server: server, services: [endpoint]) { port in
     let socket = client == .socket ? try SocketClient(port: port) : nil
     let requests = bodies.map { body in
       ["events", "bare"].map {
@@ -829,7 +833,7 @@ var report: [String] = []
 }
 
 let fanOutEvents = quick ? 300 : 4_000
-/// A multiple of 6, so that ``batchAppend(direct:posted:batches:client:)`` runs every order alike.
+/// A multiple of 6, so that ``batchAppend(direct:posted:batches:client:server:)`` runs every order alike.
 let postBatches = quick ? 6 : 102
 let probes = quick ? 20 : 300
 if let index = arguments.firstIndex(of: "--idle-streams-child"), arguments.count > index + 2,
@@ -877,11 +881,12 @@ emit("")
 if runs("post") {
   section(
     "## Batch append: \(postBatches) batches of 100 events, one after another",
-    "The same batches, appended with the store's `appendOnce` to one store, and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on a second store of the same kind, which decodes and checks each event against the catalog. A third party POSTs the same bodies to a bare handler that only reads each body and answers 201 with about as many bytes as the endpoint's answer: the HTTP exchange alone, which no endpoint can do without. The three take turns batch by batch, in each of their six orders alike, so all meet the same state of the disk; each is timed alone. *Ceiling* is the store's time a batch / (that time + the bare exchange's), from the medians: the ratio if the endpoint's own work (reading the CloudEvents, checking each event, answering) took no time. Each repetition on new stores: an `EventLog` (fsync each append, the default) in a new folder, a PostgreSQL schema (fsync and synchronous commit on, the server's defaults) on a throw-away server on 127.0.0.1. Two clients POST, each in rows of its own: *a socket*, one kept-alive connection written and read with blocking calls on a thread of its own, as a load generator or a client on another machine costs the server's machine next to nothing; and *AsyncHTTPClient* in this process, whose own CPU and hand-overs between threads, on the same two cores as the server, count in both the POST's time and the bare exchange's. *The endpoint's own time an event* is the POST's time a batch less the store's and the bare exchange's, from the medians, over its 100 events: what the ratio weighs against the store's time. Goal: ≥ 0.7×.",
+    "The same batches, appended with the store's `appendOnce` to one store, and POSTed as CloudEvents batches (encoded beforehand) to the endpoint on a second store of the same kind, which decodes and checks each event against the catalog. A third party POSTs the same bodies to a bare handler that only reads each body and answers 201 with about as many bytes as the endpoint's answer: the HTTP exchange alone, which no endpoint can do without. The three take turns batch by batch, in each of their six orders alike, so all meet the same state of the disk; each is timed alone. *Ceiling* is the store's time a batch / (that time + the bare exchange's), from the medians: the ratio if the endpoint's own work (reading the CloudEvents, checking each event, answering) took no time. Each repetition on new stores: an `EventLog` (fsync each append, the default) in a new folder, a PostgreSQL schema (fsync and synchronous commit on, the server's defaults) on a throw-away server on 127.0.0.1. The server is built by `.http1OnEventLoop()`, as the example server is: each connection's requests are handled on the event loop that reads and writes it; the rows *`.http1()`* use Hummingbird's default instead, which hands each request to a thread of Swift's pool and its answer back to the event loop (both builders serve the endpoint and the bare handler alike). Two clients POST, each in rows of its own: *a socket*, one kept-alive connection written and read with blocking calls on a thread of its own, as a load generator or a client on another machine costs the server's machine next to nothing; and *AsyncHTTPClient* in this process, whose own CPU and hand-overs between threads, on the same two cores as the server, count in both the POST's time and the bare exchange's. *The endpoint's own time an event* is the POST's time a batch less the store's and the bare exchange's, from the medians, over its 100 events: what the ratio weighs against the store's time. Goal: ≥ 0.7×.",
     header:
-      "| store | client | store's batch append: events/s | batch POST: events/s | POST / store | bare exchange: time a batch | ceiling | the endpoint's own time an event |"
+      "| store | client | server | store's batch append: events/s | batch POST: events/s | POST / store | bare exchange: time a batch | ceiling | the endpoint's own time an event |"
   )
-  func row(_ name: String, client: String, _ measure: () async throws -> BatchAppendTimes) async throws {
+  func row(_ name: String, client: String, server: String, _ measure: () async throws -> BatchAppendTimes) async throws
+  {
     var store: [Double] = []
     var post: [Double] = []
     var bare: [Double] = []
@@ -900,19 +905,22 @@ if runs("post") {
     // endpoint's reading, checking and answering, which the ratio compares with the store's time.
     let own = String(format: "%.2f µs", (100 / median(post) - storeTime - median(bare)) / 100 * 1e6)
     emit(
-      "| \(name) | \(client) | \(spread(store, rate)) | \(spread(post, rate)) | \(ratio)× | \(spread(bare, milliseconds)) "
+      "| \(name) | \(client) | \(server) | \(spread(store, rate)) | \(spread(post, rate)) | \(ratio)× | \(spread(bare, milliseconds)) "
         + "| \(ceiling)× | \(own) |")
   }
+  let servers = [(HTTPServerBuilder.http1OnEventLoop(), "`.http1OnEventLoop()`"), (.http1(), "`.http1()`")]
   for (client, name) in [(PostClient.socket, "a socket"), (.asyncHTTPClient, "AsyncHTTPClient")] {
-    try await row("`EventLog`", client: name) {
-      try await batchAppend(
-        direct: try freshLog(durability: .fsyncEachAppend), posted: try freshLog(durability: .fsyncEachAppend),
-        batches: postBatches, client: client)
+    for (server, serverName) in servers {
+      try await row("`EventLog`", client: name, server: serverName) {
+        try await batchAppend(
+          direct: try freshLog(durability: .fsyncEachAppend), posted: try freshLog(durability: .fsyncEachAppend),
+          batches: postBatches, client: client, server: server)
+      }
     }
   }
   if let url = ProcessInfo.processInfo.environment["TYPEDEVENTS_POSTGRES_URL"] {
     for (client, name) in [(PostClient.socket, "a socket"), (.asyncHTTPClient, "AsyncHTTPClient")] {
-      try await row("PostgreSQL", client: name) {
+      try await row("PostgreSQL", client: name, server: servers[0].1) {
         try await withPostgresStore(url: url) { direct in
           try await withPostgresStore(url: url) { posted in
             try await batchAppend(direct: direct, posted: posted, batches: postBatches, client: client)
@@ -921,7 +929,7 @@ if runs("post") {
       }
     }
   } else {
-    emit("| PostgreSQL | | skipped: TYPEDEVENTS_POSTGRES_URL is not set (Benchmarks/http.sh sets it) | | | | | |")
+    emit("| PostgreSQL | | | skipped: TYPEDEVENTS_POSTGRES_URL is not set (Benchmarks/http.sh sets it) | | | | | |")
   }
   emit("")
   let ownBatches = quick ? 6 : 600
