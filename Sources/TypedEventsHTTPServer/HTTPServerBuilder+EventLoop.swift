@@ -10,13 +10,14 @@
     /// An HTTP/1.1 server that handles each connection's requests on the event loop that reads and
     /// writes that connection.
     ///
-    /// Hummingbird's `.http1()` handles a connection in a task on Swift's cooperative pool. Each part
-    /// of a request that the connection's event loop reads wakes a thread of the pool, and each part
-    /// of the answer wakes the event loop again: two or more hand-overs between threads a request,
-    /// each a wake-up where the other thread sleeps. Here the connection's task prefers the event loop as its
-    /// task executor, so a request is read, handled and answered on one thread. Work a handler awaits
-    /// elsewhere still goes there and comes back: an `EventLog` append is written on the log's
-    /// writer thread, a PostgreSQL statement on its connection's event loop.
+    /// Hummingbird's `.http1()` handles a connection in a task on Swift's cooperative pool. Each
+    /// part of a request that the connection's event loop reads wakes a thread of the pool, and
+    /// each part of the answer wakes the event loop again: two or more hand-overs between threads a
+    /// request, each a wake-up where the other thread sleeps. Here the connection's task prefers
+    /// the event loop as its task executor, so a request is read, handled and answered on one
+    /// thread. Work a handler awaits elsewhere still goes there and comes back: an `EventLog`
+    /// append is written on the log's writer thread, a PostgreSQL statement on its connection's
+    /// event loop.
     ///
     /// ```swift
     /// let app = Application(router: router, server: .http1OnEventLoop(), services: [endpoint])
@@ -26,9 +27,13 @@
     /// event loop's: while a handler runs on it, the loop's other connections wait. A handler that
     /// blocks its thread (a synchronous network call, a `sleep`) holds every connection of its loop
     /// and belongs on `.http1()`. An `EventLog`'s pages and catch-up reads are `read`s of its file
-    /// on the handler's thread, here the loop's, as they are on a thread of the pool with `.http1()`.
-    /// The event loop group must outlive the server, as it must for `.http1()`.
-    /// BENCHMARKS-HTTP.md measures both builders.
+    /// on the handler's thread, here the loop's, as they are on a thread of the pool with
+    /// `.http1()`. The event loop group must outlive the server, as it must for `.http1()`.
+    ///
+    /// It saves the hand-overs of each request, which batch POSTs to an ``EventsEndpoint`` gain
+    /// from. It gives up running a handler beside its loop, on another thread: a Server-Sent Events
+    /// stream of many events to a few clients delivered fewer events a second with it in the same
+    /// benchmarks. BENCHMARKS-HTTP.md measures both builders (`--server http1`).
     ///
     /// - Parameter configuration: The connections' HTTP/1.1 configuration, as for `.http1()`.
     public static func http1OnEventLoop(configuration: HTTP1Channel.Configuration = .init()) -> HTTPServerBuilder {

@@ -20,7 +20,9 @@
 //
 // Every case runs several times, each on a new server and a new log; the report gives min,
 // median and max, and ratios of medians. `--quick` is a smoke run at tiny sizes; `--output FILE`
-// writes the report there too; `--only fan-out|post|latency|hostile|filtered-read|idle-streams|concurrent-post|outbox` runs one case (to profile it).
+// writes the report there too; `--only fan-out|post|latency|hostile|filtered-read|idle-streams|concurrent-post|outbox` runs one case (to profile it);
+// `--server http1` builds every server with Hummingbird's `.http1()` instead of
+// `.http1OnEventLoop()`, the example server's (the batch POST's rows run on both either way).
 
 import AsyncHTTPClient
 import Foundation
@@ -75,6 +77,19 @@ let only = arguments.firstIndex(of: "--only").flatMap {
 }
 /// Whether the case named `name` runs: all do unless `--only` names one.
 func runs(_ name: String) -> Bool { only == nil || only == name }
+/// What builds the servers of every case: `.http1OnEventLoop()`, as the example server is built,
+/// or Hummingbird's `.http1()` with `--server http1` (the batch POST's rows name their own).
+let serverName = arguments.firstIndex(of: "--server").flatMap {
+  arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
+let defaultServer: HTTPServerBuilder
+switch serverName {
+case nil: defaultServer = .http1OnEventLoop()
+case "http1": defaultServer = .http1()
+case let other?:
+  FileHandle.standardError.write(Data("--server takes http1, not \(other)\n".utf8))
+  exit(2)
+}
 let logger: Logger = {
   var logger = Logger(label: "typed-events-http-benchmarks")
   logger.logLevel = .error
@@ -96,10 +111,10 @@ func freshLog(durability: EventLog.Durability) throws -> EventLog {
 }
 
 /// Runs a Hummingbird application with `router` and `services` on a free port of 127.0.0.1,
-/// built by `server` (by default as the example server builds it), while `body` runs with that
+/// built by `server` (by default the run's, ``defaultServer``), while `body` runs with that
 /// port; then shuts it down gracefully.
 func withServer(
-  _ router: Router<BasicRequestContext>, server: HTTPServerBuilder = .http1OnEventLoop(),
+  _ router: Router<BasicRequestContext>, server: HTTPServerBuilder = defaultServer,
   services: [any Service] = [], _ body: (Int) async throws -> Void
 ) async throws {
   let (ports, boundPort) = AsyncStream<Int>.makeStream()
@@ -751,7 +766,8 @@ func idleStreamsChild(streams: Int, events: Int, eventBytes: Int = 1 << 20) asyn
 func idleStreamsRun(streams: Int, events: Int) throws -> (baseline: Double, peak: Double) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-  process.arguments = ["--idle-streams-child", "\(streams)", "\(events)"]
+  process.arguments =
+    ["--idle-streams-child", "\(streams)", "\(events)"] + (serverName.map { ["--server", $0] } ?? [])
   let output = Pipe()
   process.standardOutput = output
   try process.run()
@@ -847,7 +863,10 @@ emit("# HTTP benchmarks")
 emit("")
 emit(
   "Release build over loopback, \(repetitions) repetitions per row, each on a new server and a new log: "
-    + "min / median / max. Ratios are of medians measured in the same run. Regenerate with `Benchmarks/http.sh`.")
+    + "min / median / max. Ratios are of medians measured in the same run. Regenerate with `Benchmarks/http.sh`. "
+    + (serverName == nil
+      ? "Servers are built with `.http1OnEventLoop()`, as the example server is (each connection handled on its event loop); the batch POST's rows on `.http1()` too."
+      : "Servers are built with Hummingbird's `.http1()` (`--server http1`)."))
 emit("")
 if runs("fan-out") {
   section(
