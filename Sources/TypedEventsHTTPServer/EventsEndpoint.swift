@@ -232,7 +232,15 @@
         // Held until the stream ends, or the body is dropped unwritten: then the slot is free.
         defer { withExtendedLifetime(slot) {} }
         try await request.body.consumeWithCancellationOnInboundClose { _ in
-          try await StreamWriter(endpoint: self, selection: selection).run(&writer)
+          let stream = StreamWriter(endpoint: self, selection: selection)
+          // On Swift's pool even when the server handles requests on the connection's event
+          // loop (`.http1OnEventLoop()`): a stream's turns then overlap its loop's writes, and
+          // fan-out to a few clients measured faster so (BENCHMARKS-HTTP.md, `--server http1`).
+          if #available(macOS 15, iOS 18, tvOS 18, visionOS 2, *) {
+            try await withTaskExecutorPreference(globalConcurrentExecutor) { try await stream.run(&writer) }
+          } else {
+            try await stream.run(&writer)
+          }
         }
         try await writer.finish(nil)
       }

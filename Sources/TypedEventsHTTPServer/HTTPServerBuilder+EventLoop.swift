@@ -31,9 +31,11 @@
     /// `.http1()`. The event loop group must outlive the server, as it must for `.http1()`.
     ///
     /// It saves the hand-overs of each request, which batch POSTs to an ``EventsEndpoint`` gain
-    /// from. It gives up running a handler beside its loop, on another thread: a Server-Sent Events
-    /// stream of many events to a few clients delivered fewer events a second with it in the same
-    /// benchmarks. BENCHMARKS-HTTP.md measures both builders (`--server http1`).
+    /// from. It gives up running a handler's work beside its loop's writes, on another thread:
+    /// a handler that writes a long answer in many parts may gain from handing that work to
+    /// Swift's pool (`withTaskExecutorPreference(globalConcurrentExecutor)`), as the endpoint's
+    /// Server-Sent Events streams do on either builder. BENCHMARKS-HTTP.md measures both builders
+    /// (`--server http1`).
     ///
     /// - Parameter configuration: The connections' HTTP/1.1 configuration, as for `.http1()`.
     public static func http1OnEventLoop(configuration: HTTP1Channel.Configuration = .init()) -> HTTPServerBuilder {

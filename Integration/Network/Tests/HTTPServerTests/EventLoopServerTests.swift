@@ -4,6 +4,8 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import NIOCore
+import NIOPosix
+import Synchronization
 import Testing
 import TypedEvents
 import TypedEventsHTTPServer
@@ -63,6 +65,41 @@ struct EventLoopServerTests {
       let answer = try await send(request(url, method: .POST, body: "small"))
       #expect(answer.status == 200)
       #expect(answer.body == "pool pool pool pool 5")
+    }
+  }
+
+  @Test("writes a stream's events from Swift's pool on either builder, beside the connection's loop")
+  func streamsAreWrittenFromThePool() async throws {
+    for server in [HTTPServerBuilder.http1OnEventLoop(), .http1()] {
+      // Where each per-event check of board b1's notes ran: the stream's writer asks for each
+      // event it sends.
+      let onLoop = Mutex<[Bool]>([])
+      let access = EventAccess<Reader>(
+        authenticate: { _ in readers["alice"] },
+        authorize: { _, permission in
+          if permission.subject == "b1" {
+            onLoop.withLock { $0.append(MultiThreadedEventLoopGroup.currentEventLoop != nil) }
+          }
+          return true
+        })
+      let log = try temporaryLog()
+      let endpoint = EventsEndpoint(store: log, catalog: GeneratedEvents.catalog, access: access)
+      try await withServer(endpoint, server: server) { url in
+        var (_, frames) = try await openStream(url)
+        for index in 0..<3 {
+          _ = try await log.appendOnce([
+            try EventEnvelope(NoteAdded(board: BoardID("b1"), text: "n", author: "a"), id: "n\(index)", source: "/t")
+          ])
+        }
+        var received = 0
+        while received < 3, let frame = try await frames.next() {
+          if frame.note != nil { received += 1 }
+        }
+        #expect(received == 3)
+      }
+      let places = onLoop.withLock { $0 }
+      #expect(places.count >= 3)
+      #expect(!places.contains(true))
     }
   }
 
