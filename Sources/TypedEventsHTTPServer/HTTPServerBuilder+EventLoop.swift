@@ -26,9 +26,9 @@
     /// Child tasks of a handler inherit the preference; unstructured tasks do not. The trade is the
     /// event loop's: while a handler runs on it, the loop's other connections wait. A handler that
     /// blocks its thread (a synchronous network call, a `sleep`) holds every connection of its loop
-    /// and belongs on `.http1()`. An `EventLog`'s pages and catch-up reads are `read`s of its file
-    /// on the handler's thread, here the loop's, as they are on a thread of the pool with
-    /// `.http1()`. The event loop group must outlive the server, as it must for `.http1()`.
+    /// and belongs on `.http1()`. A page of an `EventLog` is read with `read`s of its file on the
+    /// handler's thread, here the loop's, as it is on a thread of the pool with `.http1()`. The
+    /// event loop group must outlive the server, as it must for `.http1()`.
     ///
     /// It saves the hand-overs of each request, which batch POSTs to an ``EventsEndpoint`` gain
     /// from. It gives up running a handler's work beside its loop's writes, on another thread:
