@@ -943,8 +943,8 @@ if runs("post") {
   }
   let servers = [(HTTPServerBuilder.http1OnEventLoop(), "`.http1OnEventLoop()`"), (.http1(), "`.http1()`")]
   for (client, name) in [(PostClient.socket, "a socket"), (.asyncHTTPClient, "AsyncHTTPClient")] {
-    for (server, serverName) in servers {
-      try await row("`EventLog`", client: name, server: serverName) {
+    for (server, label) in servers {
+      try await row("`EventLog`", client: name, server: label) {
         try await batchAppend(
           direct: try freshLog(durability: .fsyncEachAppend), posted: try freshLog(durability: .fsyncEachAppend),
           batches: postBatches, client: client, server: server)
